@@ -1,0 +1,18 @@
+import type { Config } from '@react-router/dev/config';
+import { PRERENDER_PATHS } from './src/content/routes';
+
+export default {
+  appDirectory: 'src/app',
+  buildDirectory: 'build',
+  ssr: false,
+  // Every public path becomes real HTML at build time; the server answers unknown
+  // paths with the prerendered not-found page and status 404.
+  prerender: [...PRERENDER_PATHS],
+  future: {
+    v8_middleware: true,
+    v8_splitRouteModules: true,
+    v8_viteEnvironmentApi: true,
+    v8_passThroughRequests: true,
+    v8_trailingSlashAwareDataRequests: true,
+  },
+} satisfies Config;

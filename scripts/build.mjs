@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/**
+ * The production build: the React Router build (every public path prerendered), then the
+ * files the server needs from it, made once here rather than at every start:
+ *  - build assets generated from content (sitemap, robots, extra files from scripts/assets/),
+ *  - the sha256 of every inline script of every HTML file (the CSP allows exactly those),
+ *  - brotli and gzip variants of every compressible file,
+ *  - a stamp of the settings baked into the browser code, so `npm start` knows when to rebuild.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { buildSettings, BUILD_DIR, CLIENT_DIR, STAMP_FILE } from './build-settings.mjs';
+
+const settings = buildSettings();
+const env = { ...process.env, VITE_PUBLIC_URL: settings.publicUrl };
+
+function run(cmd, args) {
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env });
+  if (result.status !== 0) {
+    console.error(`build: ${cmd} ${args.join(' ')} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+run(process.execPath, ['node_modules/@react-router/dev/bin.js', 'build']);
+run(process.execPath, ['--import', 'tsx', 'scripts/build-assets.ts', CLIENT_DIR]);
+
+async function* walk(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|ics|map|webmanifest)$/;
+const inlineScript = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
+
+const scriptHashes = {};
+let compressed = 0;
+for await (const file of walk(CLIENT_DIR)) {
+  if (/\.(br|gz)$/.test(file)) continue;
+  const rel = '/' + relative(CLIENT_DIR, file).split(sep).join('/');
+  const body = await readFile(file);
+  if (file.endsWith('.html')) {
+    const hashes = new Set();
+    for (const match of body.toString('utf8').matchAll(inlineScript)) {
+      // JSON-LD is data, not script: the CSP does not govern it.
+      if (/type="application\/ld\+json"/.test(match[0])) continue;
+      hashes.add(`'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`);
+    }
+    scriptHashes[rel] = [...hashes];
+  }
+  if (COMPRESSIBLE.test(file) && (await stat(file)).size > 256) {
+    await writeFile(
+      `${file}.br`,
+      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
+    compressed += 1;
+  }
+}
+
+await writeFile(join(BUILD_DIR, 'csp-hashes.json'), JSON.stringify(scriptHashes, null, 2));
+await writeFile(STAMP_FILE, JSON.stringify(settings, null, 2));
+console.log(
+  `build: ${Object.keys(scriptHashes).length} HTML files hashed, ${compressed} files compressed (br, gz)`,
+);

@@ -1,0 +1,52 @@
+import { Link } from 'react-router';
+import { footerLinks, legalLinks, site } from '~/content/site';
+
+export function Footer() {
+  return (
+    <footer className="bg-ink-900 text-ink-200">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 md:grid-cols-3">
+        <div>
+          <p className="text-lg font-bold text-white">{site.brand}</p>
+          <p className="mt-2 text-sm">{site.tagline}</p>
+          <p className="mt-4 text-sm">
+            <a className="underline hover:text-white" href={`mailto:${site.email}`}>
+              {site.email}
+            </a>
+          </p>
+        </div>
+        <nav aria-label="Footer">
+          <h2 className="text-sm font-semibold text-white">Explore</h2>
+          <ul className="mt-3 grid grid-cols-2 gap-2 text-sm">
+            {footerLinks.map((link) => (
+              <li key={link.to}>
+                <Link className="hover:text-white hover:underline" to={link.to}>
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div>
+          <h2 className="text-sm font-semibold text-white">Legal</h2>
+          <ul className="mt-3 grid gap-2 text-sm">
+            {legalLinks.map((link) => (
+              <li key={link.to}>
+                <Link className="hover:text-white hover:underline" to={link.to}>
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+      <div className="border-t border-ink-700">
+        <div className="mx-auto max-w-6xl px-4 py-6 text-xs leading-relaxed">
+          <p data-testid="disclaimer">{site.disclaimer}</p>
+          <p className="mt-2">
+            &copy; {site.copyrightYear} {site.brand}. All rights reserved.
+          </p>
+        </div>
+      </div>
+    </footer>
+  );
+}

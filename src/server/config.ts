@@ -1,0 +1,136 @@
+/**
+ * The one reader of `process.env`. Every setting is validated here; a bad value stops
+ * start-up with a message naming the variable. Defaults run the whole site on one machine
+ * with nothing else installed (PGlite in DATA_DIR, e-mails as .eml files).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const boolFlag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+);
+const urlWithProtocol = (protocols: string[]) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+      .optional(),
+  );
+
+const EnvSchema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('production')),
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://www.example.com' })
+      .default('http://localhost:3000')
+      .transform((v) => v.replace(/\/+$/, '')),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  BUILD_DIR: z.preprocess(emptyToUndefined, z.string().default('./build')),
+  DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:']),
+  SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']),
+  MAIL_FROM: z.preprocess(emptyToUndefined, z.email({ message: 'must be an e-mail address' }).default('hello@example.com')),
+  OWNER_EMAIL: z.preprocess(emptyToUndefined, z.email({ message: 'must be an e-mail address' }).default('owner@example.com')),
+  REDIS_URL: urlWithProtocol(['redis:', 'rediss:']),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^(true|false|\d+|[0-9a-fA-F.:/,\s]+)$/, 'must be true, false, a hop count or a list of proxy addresses')
+      .default('false'),
+  ),
+  APP_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  /** Bench-only: lifts the form rate limit so a load test measures the pipeline, not the limiter. */
+  BENCH_DISABLE_RATE_LIMIT: boolFlag,
+  /** Bench/test only: skips the minimum fill time check (machine-made submissions fill instantly). */
+  BENCH_DISABLE_FILL_TIME: boolFlag,
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  https: boolean;
+  dataDir: string;
+  buildDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  ownerEmail: string;
+  redisUrl: string | undefined;
+  trustProxy: boolean | number | string;
+  appSecret: string;
+  logLevel: string;
+  benchDisableRateLimit: boolean;
+  benchDisableFillTime: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** With no APP_SECRET the server makes one and keeps it in DATA_DIR, so links survive restarts. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, '.app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL,
+    https: e.PUBLIC_URL.startsWith('https:'),
+    dataDir,
+    buildDir: resolve(e.BUILD_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    ownerEmail: e.OWNER_EMAIL,
+    redisUrl: e.REDIS_URL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    appSecret: e.APP_SECRET ?? loadOrCreateSecret(dataDir),
+    logLevel: e.LOG_LEVEL,
+    benchDisableRateLimit: e.BENCH_DISABLE_RATE_LIMIT,
+    benchDisableFillTime: e.BENCH_DISABLE_FILL_TIME,
+  };
+}

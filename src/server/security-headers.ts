@@ -1,0 +1,73 @@
+/**
+ * The security headers of every response. HTML pages get a Content-Security-Policy that
+ * allows exactly the inline scripts the build emitted (their sha256 hashes, computed at build
+ * time); every other response gets the same policy with no script allowance at all.
+ */
+import { AI_PATHS } from '~/content/routes';
+
+export type HeaderList = [string, string][];
+
+/** Origins the voice SDK (and the Daily call it joins) needs. Only the AI pages allow them. */
+export const VOICE_CSP = {
+  connect: ['https://api.vapi.ai', 'https://*.daily.co', 'wss://*.wss.daily.co', 'https://*.pluot.blue'],
+  script: ['https://*.daily.co'],
+  worker: ['blob:'],
+  media: ['blob:', 'https://*.daily.co'],
+} as const;
+
+type CspOptions = { scriptHashes?: readonly string[]; voice?: boolean; https?: boolean };
+
+export function contentSecurityPolicy({ scriptHashes = [], voice = false, https = false }: CspOptions): string {
+  const directives: [string, string[]][] = [
+    ['default-src', ["'self'"]],
+    ['script-src', ["'self'", ...scriptHashes, ...(voice ? VOICE_CSP.script : [])]],
+    // Style attributes from React/Radix and <style> tags from Radix's scroll lock: styles only, never script.
+    ['style-src', ["'self'", "'unsafe-inline'"]],
+    ['img-src', ["'self'", 'data:']],
+    ['font-src', ["'self'"]],
+    ['connect-src', ["'self'", ...(voice ? VOICE_CSP.connect : [])]],
+    ['media-src', ["'self'", ...(voice ? VOICE_CSP.media : [])]],
+    ['worker-src', ["'self'", ...(voice ? VOICE_CSP.worker : [])]],
+    ['manifest-src', ["'self'"]],
+    ['frame-src', ["'none'"]],
+    ['object-src', ["'none'"]],
+    ['base-uri', ["'none'"]],
+    ['form-action', ["'self'"]],
+    ['frame-ancestors', ["'none'"]],
+  ];
+  if (https) directives.push(['upgrade-insecure-requests', []]);
+  return directives.map(([name, values]) => [name, ...values].join(' ')).join('; ');
+}
+
+export const PERMISSIONS_POLICY = [
+  'microphone=(self)',
+  'camera=()',
+  'geolocation=()',
+  'payment=()',
+  'usb=()',
+  'serial=()',
+  'bluetooth=()',
+  'magnetometer=()',
+  'gyroscope=()',
+  'accelerometer=()',
+  'display-capture=()',
+  'browsing-topics=()',
+].join(', ');
+
+/** Headers shared by every response; the CSP is added per response. */
+export function baseSecurityHeaders(https: boolean): HeaderList {
+  const headers: HeaderList = [
+    ['X-Frame-Options', 'DENY'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['Permissions-Policy', PERMISSIONS_POLICY],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ];
+  if (https) headers.push(['Strict-Transport-Security', 'max-age=63072000; includeSubDomains']);
+  return headers;
+}
+
+export function isVoicePage(urlPath: string): boolean {
+  return AI_PATHS.some((p) => urlPath === p || urlPath === `${p}/` || urlPath === `${p}/index.html`);
+}

@@ -1,0 +1,173 @@
+/**
+ * The prerendered site, served from memory. At start every file of the client build is read
+ * once with its brotli and gzip variants, and every response header is computed then, so a
+ * request costs one Map lookup and one write. Unknown paths get the prerendered 404 page.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, relative, sep } from 'node:path';
+import { NOT_FOUND_PATH } from '~/content/routes';
+import { baseSecurityHeaders, contentSecurityPolicy, isVoicePage } from './security-headers';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.pdf': 'application/pdf',
+  '.ics': 'text/calendar; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+  '.map': 'application/json; charset=utf-8',
+};
+
+type Variant = { body: Buffer; headers: string[] };
+type Entry = { identity: Variant; br?: Variant; gzip?: Variant; etag: string; status: number; notModified: string[] };
+
+export type StaticSite = {
+  /** Serves a GET or HEAD for a known path; returns false when the path is not a file of the site. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Serves the 404 page with status 404. */
+  serveNotFound(req: IncomingMessage, res: ServerResponse): void;
+  /** Every URL path that answers a page or file (for tests and the benchmark). */
+  paths(): string[];
+};
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+function cacheControl(rel: string): string {
+  if (rel.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
+  if (rel.endsWith('.html')) return 'no-cache';
+  return 'public, max-age=3600, must-revalidate';
+}
+
+function flatten(headers: [string, string][]): string[] {
+  return headers.flat();
+}
+
+export function loadStaticSite(opts: {
+  clientDir: string;
+  scriptHashes: Record<string, readonly string[]>;
+  https: boolean;
+}): StaticSite {
+  const security = baseSecurityHeaders(opts.https);
+  const entries = new Map<string, Entry>();
+  let notFound: Entry | undefined;
+
+  for (const file of walk(opts.clientDir)) {
+    if (file.endsWith('.br') || file.endsWith('.gz')) continue;
+    const rel = '/' + relative(opts.clientDir, file).split(sep).join('/');
+    if (rel === '/__spa-fallback.html') continue;
+    const body = readFileSync(file);
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    const isHtml = rel.endsWith('.html');
+    const urlPath = isHtml ? rel.replace(/\/?index\.html$/, '') || '/' : rel;
+    const csp = contentSecurityPolicy({
+      scriptHashes: isHtml ? opts.scriptHashes[rel] ?? [] : [],
+      voice: isHtml && isVoicePage(urlPath),
+      https: opts.https,
+    });
+    const common: [string, string][] = [
+      ['Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
+      ['Cache-Control', cacheControl(rel)],
+      ['ETag', etag],
+      ['Content-Security-Policy', csp],
+      ...security,
+    ];
+    const br = tryRead(`${file}.br`);
+    const gz = tryRead(`${file}.gz`);
+    const vary: [string, string][] = br || gz ? [['Vary', 'Accept-Encoding']] : [];
+    const variant = (data: Buffer, encoding?: string): Variant => ({
+      body: data,
+      headers: flatten([
+        ...common,
+        ...vary,
+        ...(encoding ? ([['Content-Encoding', encoding]] as [string, string][]) : []),
+        ['Content-Length', String(data.length)],
+      ]),
+    });
+    const entry: Entry = {
+      identity: variant(body),
+      br: br ? variant(br, 'br') : undefined,
+      gzip: gz ? variant(gz, 'gzip') : undefined,
+      etag,
+      status: 200,
+      notModified: flatten([...common, ...vary]),
+    };
+    if (urlPath === NOT_FOUND_PATH) {
+      notFound = { ...entry, status: 404 };
+      continue;
+    }
+    entries.set(urlPath, entry);
+    if (isHtml && urlPath !== '/') entries.set(`${urlPath}/`, entry);
+  }
+  if (!notFound) throw new Error(`The build has no ${NOT_FOUND_PATH} page: run npm run build`);
+  const notFoundEntry = notFound;
+
+  function send(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
+    if (entry.status === 200 && req.headers['if-none-match'] === entry.etag) {
+      res.writeHead(304, entry.notModified);
+      res.end();
+      return;
+    }
+    const accept = req.headers['accept-encoding'] ?? '';
+    const variant =
+      (entry.br && accepts(accept, 'br') ? entry.br : undefined) ??
+      (entry.gzip && accepts(accept, 'gzip') ? entry.gzip : undefined) ??
+      entry.identity;
+    res.writeHead(entry.status, variant.headers);
+    res.end(req.method === 'HEAD' ? undefined : variant.body);
+  }
+
+  return {
+    serve(req, res) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const entry = entries.get(q === -1 ? url : url.slice(0, q));
+      if (!entry) return false;
+      send(req, res, entry);
+      return true;
+    },
+    serveNotFound(req, res) {
+      send(req, res, notFoundEntry);
+    },
+    paths: () => [...entries.keys()],
+  };
+}
+
+function tryRead(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the Accept-Encoding header admits `coding` (an explicit q=0 refuses it). */
+export function accepts(header: string, coding: string): boolean {
+  const at = header.indexOf(coding);
+  if (at === -1) return false;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (name?.trim() !== coding) continue;
+    return !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p));
+  }
+  return false;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+/**
+ * The server the browser tests run against: the production build, a fresh data folder,
+ * e-mails written as .eml files there (the tests read them back).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const dataDir = process.env.E2E_DATA_DIR ?? resolve('test-results/e2e-data');
+rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
+const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PORT: process.env.E2E_PORT ?? '4173',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:3000',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+  },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

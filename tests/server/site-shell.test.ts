@@ -1,0 +1,120 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_PATHS } from '../../src/content/routes';
+import { makeTestApp } from './helpers';
+
+type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
+
+function expectSecurityHeaders(headers: Record<string, unknown>) {
+  const csp = String(headers['content-security-policy']);
+  const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+  expect(scriptSrc).not.toContain("'unsafe-inline'");
+  expect(scriptSrc).not.toContain("'unsafe-eval'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("base-uri 'none'");
+  expect(csp).toContain("form-action 'self'");
+  expect(headers['x-frame-options']).toBe('DENY');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(headers['cross-origin-resource-policy']).toBe('same-origin');
+  expect(String(headers['permissions-policy'])).toContain('microphone=(self)');
+}
+
+describe('the server shell over the production build', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(async () => {
+    await t.app.close();
+  });
+
+  it.each(PUBLIC_PATHS)('answers %s with its prerendered HTML and the security headers', async (path) => {
+    const res = await t.app.inject({ method: 'GET', url: path });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toMatch(/<h1[\s>]/);
+    expectSecurityHeaders(res.headers);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('allows exactly the inline scripts of each page by hash', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/about' });
+    const csp = String(res.headers['content-security-policy']);
+    const inline = [...res.body.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].filter(
+      (m) => !m[0].includes('application/ld+json'),
+    );
+    expect(inline.length).toBeGreaterThan(0);
+    const { createHash } = await import('node:crypto');
+    for (const m of inline) {
+      expect(csp).toContain(`'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
+    }
+  });
+
+  it('serves hashed assets as immutable, compressed when accepted', async () => {
+    const asset = readdirSync(join(t.config.buildDir, 'client/assets')).find((f) => f.endsWith('.js'));
+    const url = `/assets/${asset}`;
+    const plain = await t.app.inject({ method: 'GET', url });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expectSecurityHeaders(plain.headers);
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toBe('Accept-Encoding');
+    const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const refused = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    expect(refused.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('answers a matching If-None-Match with 304', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/' });
+    const again = await t.app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('answers unknown paths with the 404 page, status 404 and the headers', async () => {
+    for (const url of ['/no-such-page', '/about/deeper', '/404', '/__spa-fallback.html']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toContain('Oops! Page not found');
+      expectSecurityHeaders(res.headers);
+    }
+  });
+
+  it('answers unknown API paths with JSON 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'Not found.' });
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('answers /healthz with 200', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('serves HEAD without a body', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: '/about' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('');
+  });
+});
+
+describe('over https', () => {
+  it('adds HSTS of at least a year', async () => {
+    const t = await makeTestApp({ PUBLIC_URL: 'https://www.example.com' });
+    const res = await t.app.inject({ method: 'GET', url: '/' });
+    const maxAge = Number(/max-age=(\d+)/.exec(String(res.headers['strict-transport-security']))?.[1]);
+    expect(maxAge).toBeGreaterThanOrEqual(31_536_000);
+    await t.app.close();
+  });
+});

@@ -1,0 +1,14 @@
+import { reactRouter } from '@react-router/dev/vite';
+import tailwindcss from '@tailwindcss/vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [tailwindcss(), reactRouter()],
+  resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },
+  build: {
+    // Assets are served by our own server with immutable caching; no inlining keeps the CSP simple.
+    assetsInlineLimit: 0,
+  },
+  server: { port: 5173 },
+});
