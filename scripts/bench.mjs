@@ -1,0 +1,434 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: the site's speed and size figures, measured on this machine over loopback.
+ *  1. Lighthouse 12 (Debian Chromium) on every route, mobile and desktop, median of 3 runs.
+ *  2. Static serving: wrk against our server and nginx serving the same build, one after the other.
+ *  3. The form endpoint: autocannon POSTing contact submissions on PGlite and on Postgres,
+ *     then the stored rows counted against the 200 answers.
+ *  4. Memory: the server's peak RSS under load, and the time from start to /readyz.
+ * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 8 minutes.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
+import pg from 'pg';
+import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
+
+const ROOT = resolve('.');
+const PORT = Number(process.env.BENCH_PORT ?? 3000);
+const NGINX_PORT = PORT + 1;
+const ORIGIN = `http://localhost:${PORT}`;
+const ROUTES = ['/', '/about', '/services', '/ai', '/ai-coaching', '/book', '/resources', '/contact', '/privacy', '/terms'];
+const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+function ensureTools() {
+  ensureChromium();
+  const missing = [];
+  if (!existsSync('/usr/bin/wrk')) missing.push('wrk');
+  if (!existsSync('/usr/sbin/nginx')) missing.push('nginx');
+  if (!existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so')) missing.push('libnginx-mod-http-brotli-static');
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot) {
+    console.error(`The benchmark needs Debian packages: sudo apt-get install -y ${missing.join(' ')}`);
+    process.exit(1);
+  }
+  console.log(`Installing ${missing.join(', ')} from Debian...`);
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...missing]]) {
+    const r = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (r.status !== 0) {
+      console.error(`apt-get ${args.join(' ')} failed`);
+      process.exit(1);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our server
+
+async function waitFor(url, timeoutMs) {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return Date.now() - start;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(20);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function startServer(env) {
+  const startedAt = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      BENCH_DISABLE_RATE_LIMIT: 'true',
+      BENCH_DISABLE_FILL_TIME: 'true',
+      ...env,
+    },
+  });
+  await waitFor(`http://127.0.0.1:${PORT}/readyz`, 60_000);
+  return { child, readyMs: Date.now() - startedAt };
+}
+
+async function stopServer(server) {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, sleep(20_000).then(() => server.child.kill('SIGKILL'))]);
+}
+
+/** Peak resident set size of a process so far (the kernel's high-water mark), in MB. */
+function peakRssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Lighthouse
+
+async function runLighthouse() {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  const rows = [];
+  try {
+    for (const preset of ['mobile', 'desktop']) {
+      for (const route of ROUTES) {
+        const runs = [];
+        for (let i = 0; i < LH_RUNS; i += 1) {
+          const result = await lighthouse(
+            `${ORIGIN}${route}`,
+            { port: chrome.port, output: 'json', logLevel: 'error' },
+            preset === 'desktop' ? desktopConfig : undefined,
+          );
+          if (result?.lhr) runs.push(result.lhr);
+        }
+        const lhr = computeMedianRun(runs);
+        const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+        const audit = (id) => lhr.audits[id]?.numericValue ?? 0;
+        const items = lhr.audits['resource-summary']?.details?.items ?? [];
+        const scriptBytes = items.find((i) => i.resourceType === 'script')?.transferSize ?? 0;
+        const thirdParty = items.find((i) => i.resourceType === 'third-party')?.requestCount ?? 0;
+        rows.push({
+          route,
+          preset,
+          performance: score('performance'),
+          accessibility: score('accessibility'),
+          bestPractices: score('best-practices'),
+          seo: score('seo'),
+          lcpMs: Math.round(audit('largest-contentful-paint')),
+          tbtMs: Math.round(audit('total-blocking-time')),
+          cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
+          totalBytes: Math.round(audit('total-byte-weight')),
+          scriptBytes,
+          thirdPartyRequests: thirdParty,
+        });
+        process.stdout.write('.');
+      }
+    }
+  } finally {
+    await chrome.kill();
+  }
+  process.stdout.write('\n');
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Static serving: ours versus nginx on the same files
+
+function wrk(url) {
+  const out = execFileSync(
+    'wrk',
+    ['-t2', '-c50', `-d${LOAD_SECONDS}s`, '--latency', '-H', 'Accept-Encoding: br', url],
+    { encoding: 'utf8' },
+  );
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const p99raw = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const p99Ms = p99raw ? Number(p99raw[1]) * ({ us: 0.001, ms: 1, s: 1000 }[p99raw[2]] ?? 1) : NaN;
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+  return { rps: Math.round(rps), p99Ms: Math.round(p99Ms * 100) / 100, errors };
+}
+
+async function startNginx(clientDir) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
+  const conf = `
+load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
+worker_processes auto;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+daemon off;
+events { worker_connections 1024; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 100000;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${NGINX_PORT};
+    root ${clientDir};
+    gzip_static on;
+    brotli_static on;
+    location / { try_files $uri $uri/index.html =404; }
+  }
+}`;
+  writeFileSync(join(dir, 'nginx.conf'), conf);
+  const child = spawn('/usr/sbin/nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
+  await waitFor(`http://127.0.0.1:${NGINX_PORT}/`, 10_000);
+  return { child, dir };
+}
+
+async function runStatic(clientDir) {
+  const ours = wrk(`http://127.0.0.1:${PORT}/`);
+  const nginx = await startNginx(clientDir);
+  let theirs;
+  try {
+    theirs = wrk(`http://127.0.0.1:${NGINX_PORT}/`);
+  } finally {
+    nginx.child.kill('SIGQUIT');
+    await sleep(300);
+    rmSync(nginx.dir, { recursive: true, force: true });
+  }
+  return {
+    route: '/',
+    oursRps: ours.rps,
+    nginxRps: theirs.rps,
+    ratio: Math.round((ours.rps / theirs.rps) * 100) / 100,
+    oursP99Ms: ours.p99Ms,
+    nginxP99Ms: theirs.p99Ms,
+    errors: ours.errors,
+    nginxErrors: theirs.errors,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. The form endpoint
+
+function contactBody(i) {
+  return JSON.stringify({
+    formType: 'contact',
+    firstName: 'Bench',
+    lastName: `Runner${i}`,
+    email: `bench${i}@example.com`,
+    company: 'Benchmark Ltd',
+    subject: 'training',
+    message: 'A benchmark message about team training for our advisers.',
+    consent: true,
+  });
+}
+
+async function runApiLoad(connections) {
+  let i = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}/api/send-contact-email`,
+    method: 'POST',
+    connections,
+    duration: LOAD_SECONDS,
+    headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${PORT}` },
+    requests: [{ setupRequest: (req) => ({ ...req, body: contactBody((i += 1)) }) }],
+  });
+  return {
+    connections,
+    rps: Math.round(result['2xx'] / result.duration),
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    acknowledged: result['2xx'],
+  };
+}
+
+/** Stored contact submissions, read from the database after the server has stopped. */
+async function countStored({ dataDir, databaseUrl }) {
+  const sql = "select count(*)::int as n from submissions where form_type = 'contact'";
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows[0].n;
+    } finally {
+      await client.end();
+    }
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(join(dataDir, 'pglite'));
+  try {
+    return (await db.query(sql)).rows[0].n;
+  } finally {
+    await db.close();
+  }
+}
+
+async function withBenchDatabase(fn) {
+  const name = `bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await fn(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+async function runApi(db, env, dataDir, databaseUrl) {
+  const rows = [];
+  let peak = 0;
+  for (const connections of [10, 50]) {
+    const server = await startServer(env);
+    const load = await runApiLoad(connections);
+    // Let the outbox worker and in-flight commits settle before stopping.
+    peak = Math.max(peak, peakRssMb(server.child.pid));
+    await stopServer(server);
+    const stored = await countStored({ dataDir, databaseUrl });
+    const before = rows.reduce((n, r) => n + r.acknowledged, 0);
+    rows.push({ db, ...load, stored: stored - before });
+  }
+  return { rows, peak };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function table(title, rows, columns) {
+  console.log(`\n${title}`);
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? '').length)));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+  console.log(line(columns));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(columns.map((c) => r[c] ?? '')));
+}
+
+async function main() {
+  const started = Date.now();
+  ensureTools();
+  const build = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
+  const clientDir = resolve('build/client');
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-data-'));
+  const env = { DATA_DIR: dataDir };
+  console.log('Starting the server (first start initialises the database)...');
+  const first = await startServer(env);
+  const firstStartMs = first.readyMs;
+  await stopServer(first);
+  const server = await startServer(env);
+  const readyMs = server.readyMs;
+
+  console.log(`Lighthouse: ${ROUTES.length} routes x mobile, desktop x ${LH_RUNS} runs`);
+  const lh = await runLighthouse();
+  console.log('Static serving: wrk, ours then nginx');
+  const staticResult = await runStatic(clientDir);
+  let peak = peakRssMb(server.child.pid);
+  await stopServer(server);
+
+  console.log('Form endpoint: autocannon on PGlite');
+  const pglite = await runApi('pglite', env, dataDir);
+  peak = Math.max(peak, pglite.peak);
+  console.log('Form endpoint: autocannon on Postgres');
+  const postgres = await withBenchDatabase((databaseUrl) =>
+    runApi('postgres', { ...env, DATABASE_URL: databaseUrl }, dataDir, databaseUrl),
+  );
+  peak = Math.max(peak, postgres.peak);
+  rmSync(dataDir, { recursive: true, force: true });
+
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    /* not a git checkout */
+  }
+  const results = {
+    at: new Date().toISOString(),
+    commit,
+    machine: `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+    lighthouse: lh,
+    static: staticResult,
+    api: [...pglite.rows, ...postgres.rows],
+    memory: { peakRssMb: peak, readyMs, firstStartMs },
+    durationS: Math.round((Date.now() - started) / 1000),
+  };
+
+  table('Lighthouse (median of runs)', lh, ['route', 'preset', 'performance', 'accessibility', 'bestPractices', 'seo', 'lcpMs', 'tbtMs', 'cls', 'totalBytes', 'scriptBytes']);
+  table('Static serving (wrk, 50 connections, brotli)', [staticResult], ['route', 'oursRps', 'nginxRps', 'ratio', 'oursP99Ms', 'nginxP99Ms', 'errors']);
+  table('Form endpoint (autocannon, contact submissions)', results.api, ['db', 'connections', 'rps', 'p99Ms', 'errors', 'acknowledged', 'stored']);
+  table('Memory and start', [results.memory], ['peakRssMb', 'readyMs', 'firstStartMs']);
+
+  const targets = checkTargets(results);
+  table('Targets', targets, ['target', 'figure', 'met']);
+
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`bench/results/${results.at.slice(0, 10)}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nWrote bench/results/latest.json (${results.durationS} s)`);
+}
+
+function checkTargets(r) {
+  const t = [];
+  const add = (target, figure, met) => t.push({ target, figure, met: met ? 'yes' : 'NO' });
+  for (const row of r.lighthouse) {
+    const scores = [row.performance, row.accessibility, row.bestPractices, row.seo];
+    if (row.preset === 'mobile') {
+      add(`${row.route} mobile: scores 100, LCP<=1200, TBT<=50, CLS 0`, `${scores.join('/')} ${row.lcpMs}ms ${row.tbtMs}ms ${row.cls}`,
+        scores.every((s) => s === 100) && row.lcpMs <= 1200 && row.tbtMs <= 50 && row.cls === 0);
+    } else {
+      add(`${row.route} desktop: scores 100`, scores.join('/'), scores.every((s) => s === 100));
+    }
+  }
+  const home = r.lighthouse.find((x) => x.route === '/' && x.preset === 'mobile');
+  if (home) {
+    add('home JS <= 130 KB', `${(home.scriptBytes / 1024).toFixed(1)} KB`, home.scriptBytes <= 130 * 1024);
+    add('home total <= 200 KB', `${(home.totalBytes / 1024).toFixed(1)} KB`, home.totalBytes <= 200 * 1024);
+  }
+  add('static >= 0.5 x nginx', String(r.static.ratio), r.static.ratio >= 0.5);
+  add('static p99 <= 10 ms', `${r.static.oursP99Ms} ms`, r.static.oursP99Ms <= 10);
+  add('static errors 0', String(r.static.errors), r.static.errors === 0);
+  for (const a of r.api) {
+    const floor = a.db === 'pglite' ? 1000 : 2000;
+    if (a.connections === 10) add(`${a.db} @10: >= ${floor}/s`, `${a.rps}/s`, a.rps >= floor);
+    add(`${a.db} @${a.connections}: p99 <= 25 ms, 0 errors, stored = acknowledged`, `${a.p99Ms} ms, ${a.errors}, ${a.stored}/${a.acknowledged}`,
+      (a.connections !== 10 || a.p99Ms <= 25) && a.errors === 0 && a.stored === a.acknowledged);
+  }
+  add('peak RSS <= 200 MB', `${r.memory.peakRssMb} MB`, r.memory.peakRssMb <= 200);
+  add('ready <= 2 s (existing data)', `${r.memory.readyMs} ms`, r.memory.readyMs <= 2000);
+  return t;
+}
+
+await main();
