@@ -1,0 +1,171 @@
+/**
+ * Every word and constant of the booking flow: the wizard's labels and messages (spec
+ * sections 2, 3, 5 and 8, verbatim), the e-mails' copy, and the pages the owner and the
+ * applicant reach from e-mail links.
+ */
+
+export const SESSION_TYPES = ['zoom', 'inPerson', 'team'] as const;
+export type SessionType = (typeof SESSION_TYPES)[number];
+
+export const sessionTypeLabels: Record<SessionType, string> = {
+  zoom: 'Live Zoom Workshop',
+  inPerson: 'In-Person Workshop (London)',
+  team: 'Team Training (up to 10 people)',
+};
+
+export const sessionTypeDescriptions: Record<SessionType, string> = {
+  zoom: 'A private 45-minute video session, wherever you are.',
+  inPerson: 'Meet us in central London for a private session.',
+  team: 'Bring your colleagues: one session for up to 10 people.',
+};
+
+export const SESSION_TIMES = ['morning', 'afternoon'] as const;
+export type SessionTime = (typeof SESSION_TIMES)[number];
+
+export const sessionTimeLabels: Record<SessionTime, string> = {
+  morning: '9am-12pm',
+  afternoon: '1pm-5pm',
+};
+
+/** The UK-time windows the visitor chooses between; the owner picks the start inside one. */
+export const sessionTimeWindows: Record<SessionTime, { start: string; end: string }> = {
+  morning: { start: '09:00', end: '12:00' },
+  afternoon: { start: '13:00', end: '17:00' },
+};
+
+/** The free strategy session lasts 45 minutes (spec section 9). */
+export const SESSION_MINUTES = 45;
+/** The owner may start a session on any quarter hour that leaves it inside the window. */
+export const START_STEP_MINUTES = 15;
+/** How far ahead a visitor may ask for a date. */
+export const BOOKING_HORIZON_DAYS = 365;
+/** The owner's confirm and decline links stop working after this. */
+export const OWNER_LINK_DAYS = 14;
+
+export const UK_TIME_ZONE = 'Europe/London';
+
+/** The validation messages of the spec's booking table (section 5), plus our date rules. */
+export const bookingMessages = {
+  sessionType: 'Please select a session type',
+  date: 'Please select a date',
+  time: 'Please select a time',
+  firstName: 'First name should be at least 2 characters',
+  lastName: 'Last name should be at least 2 characters',
+  email: 'Please enter a valid email address',
+  phoneFormat: 'Please enter a valid phone number',
+  phoneLength: 'Phone number must be at least 10 digits',
+  company: 'Company name should be at least 2 characters',
+  role: 'Job title should be at least 2 characters',
+  dateNotFuture: 'Please choose a date from tomorrow onwards',
+  dateTooFar: 'Please choose a date within the next 12 months',
+  dateInvalid: 'Please enter a date as day, month and year',
+  secondSameAsFirst: 'Your second choice must differ from your first choice',
+  tooLong: (max: number) => `Please keep this under ${max} characters`,
+} as const;
+
+export const bookingLimits = {
+  name: 50,
+  email: 100,
+  phone: 30,
+  company: 100,
+  role: 100,
+  notes: 5000,
+} as const;
+
+export const bookingCopy = {
+  formTitle: 'Book Your Strategy Session',
+  stepLabel: (step: number) => `Step ${step} of 2`,
+  step1: {
+    heading: 'Select Your Session Format',
+    sessionTypeLegend: 'Session format',
+    firstChoice: 'First choice',
+    secondChoice: 'Second choice (optional)',
+    dateLabel: 'Date',
+    timeLegend: 'Time (UK)',
+    timeOption: (time: SessionTime) => `${time === 'morning' ? 'Morning' : 'Afternoon'} (${sessionTimeLabels[time]})`,
+    clearSecondChoice: 'Clear second choice',
+    continue: 'Continue to Contact Details',
+  },
+  step2: {
+    heading: 'Your Details',
+    firstName: 'First Name',
+    lastName: 'Last Name',
+    email: 'Email Address',
+    phone: 'Phone Number',
+    phonePlaceholder: '+44 XXXX XXXXXX',
+    company: 'Company',
+    role: 'Job Title',
+    notes: 'Special Requirements or Questions',
+    notesHint: 'Optional',
+    back: 'Back',
+    submit: 'Complete Booking',
+    submitting: 'Submitting...',
+  },
+  confirmed: {
+    heading: 'Booking Confirmed!',
+    intro: 'Thank you for booking your strategy session. We have your request and will be in touch.',
+    referenceLabel: 'Your booking reference',
+    nextStepsHeading: 'What happens next',
+    nextSteps: [
+      "You'll receive a confirmation email shortly.",
+      "We'll contact you within 24 hours to confirm the details.",
+      "You'll receive preparation materials one week before your session.",
+    ],
+  },
+  toasts: {
+    incompleteStep: 'Please fill in all required fields before continuing',
+    success: 'Booking submitted successfully!',
+    failure: 'There was a problem submitting your booking. Please try again.',
+  },
+} as const;
+
+/** The FAQ's cancellation and rescheduling terms, repeated in every e-mail to the applicant. */
+export const bookingTerms =
+  "Cancellation and rescheduling: cancel with 7 or more days' notice for a full refund, and reschedule up to 48 hours before your session.";
+
+export const bookingEmailCopy = {
+  applicantRequestSubject: (reference: string) => `Your strategy session request ${reference}`,
+  ownerRequestSubject: (reference: string, name: string) => `New strategy session booking ${reference} from ${name}`,
+  confirmedSubject: 'Your strategy session is confirmed',
+  declinedSubject: (reference: string) => `About your strategy session request ${reference}`,
+  cancelledApplicantSubject: (reference: string) => `Your strategy session ${reference} is cancelled`,
+  cancelledOwnerSubject: (reference: string, name: string) => `Booking ${reference} cancelled by ${name}`,
+  confirmFirst: 'Confirm first choice',
+  confirmSecond: 'Confirm second choice',
+  decline: 'Decline',
+  cancel: 'Cancel this booking',
+  addToGoogle: 'Add to Google Calendar',
+  addToOutlook: 'Add to Outlook',
+  eventSummary: (sessionLabel: string) => `Strategy session: ${sessionLabel}`,
+  eventLocation: {
+    zoom: 'Online (Zoom link sent before the session)',
+    inPerson: 'London (address sent before the session)',
+    team: 'To be agreed (details sent before the session)',
+  } satisfies Record<SessionType, string>,
+};
+
+/** The small pages reached from e-mail links. */
+export const bookingActionCopy = {
+  respondTitle: 'Respond to a booking request',
+  cancelTitle: 'Cancel your booking',
+  loading: 'Checking your link...',
+  confirmHeading: (choice: 1 | 2) => (choice === 1 ? 'Confirm the first choice' : 'Confirm the second choice'),
+  declineHeading: 'Decline this booking request',
+  cancelHeading: 'Cancel your strategy session',
+  startLegend: 'Start time (UK time, 45 minutes)',
+  confirmButton: 'Confirm booking',
+  declineButton: 'Decline request',
+  cancelButton: 'Cancel my booking',
+  working: 'Saving...',
+  confirmedDone: (when: string) => `Confirmed for ${when}. The applicant has been sent a calendar invitation.`,
+  declinedDone: 'Declined. The applicant has been told.',
+  cancelledDone: 'Your booking is cancelled. We have let the team know.',
+  refusals: {
+    invalid: 'This link is not valid. Please use the link exactly as it appears in the e-mail.',
+    expired: 'This link has expired. Please get in touch and we will sort it out.',
+    used: 'This link has already been used.',
+    closed: (status: string) => `This booking is already ${status}.`,
+    past: 'The date of this choice has passed.',
+    network: 'We could not reach the server. Please check your connection and try again.',
+  },
+} as const;

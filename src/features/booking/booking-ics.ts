@@ -1,0 +1,130 @@
+/**
+ * iCalendar (RFC 5545) invitations for a confirmed session and their cancellation. Times are
+ * written in Europe/London with the zone's own VTIMEZONE, so a calendar anywhere shows the
+ * session at the right moment on both sides of a clock change. The UID never changes for a
+ * booking and SEQUENCE grows with each change, so a later message updates the same entry.
+ */
+import { UK_TIME_ZONE } from '~/content/booking';
+
+export type IcsPerson = { name: string; email: string };
+
+export type IcsEvent = {
+  method: 'REQUEST' | 'CANCEL';
+  uid: string;
+  sequence: number;
+  /** UK date 'YYYY-MM-DD' and UK wall-clock times 'HH:MM'. */
+  date: string;
+  start: string;
+  end: string;
+  summary: string;
+  description: string;
+  location: string;
+  organizer: IcsPerson;
+  attendee: IcsPerson;
+  /** When this message was made. */
+  stamp: Date;
+  productId: string;
+};
+
+// Europe/London since 1996: BST from the last Sunday of March 01:00 GMT to the last Sunday of October.
+const LONDON_VTIMEZONE = [
+  'BEGIN:VTIMEZONE',
+  `TZID:${UK_TIME_ZONE}`,
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:+0000',
+  'TZOFFSETTO:+0100',
+  'TZNAME:BST',
+  'DTSTART:19810329T010000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0000',
+  'TZNAME:GMT',
+  'DTSTART:19961027T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+];
+
+/** TEXT values (RFC 5545 3.3.11): backslash, semicolon, comma and newlines escaped. */
+export function escapeText(value: string): string {
+  return value
+    .replace(/\r\n?/g, '\n')
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\n/g, '\\n')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+}
+
+/** A parameter value (CN=...): quoted, with the characters a quoted string cannot hold removed. */
+function paramValue(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `"${value.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
+}
+
+/** Lines longer than 75 octets are folded (RFC 5545 3.1) without splitting a UTF-8 character. */
+export function foldLine(line: string): string {
+  const encoder = new TextEncoder();
+  if (encoder.encode(line).length <= 75) return line;
+  const out: string[] = [];
+  let current = '';
+  let bytes = 0;
+  for (const ch of line) {
+    const size = encoder.encode(ch).length;
+    // Continuation lines start with a space, which counts towards their 75 octets.
+    const limit = out.length === 0 ? 75 : 74;
+    if (bytes + size > limit) {
+      out.push(current);
+      current = '';
+      bytes = 0;
+    }
+    current += ch;
+    bytes += size;
+  }
+  out.push(current);
+  return out.join('\r\n ');
+}
+
+function localDateTime(date: string, hhmm: string): string {
+  return `${date.replace(/-/g, '')}T${hhmm.replace(':', '')}00`;
+}
+
+export function utcStamp(instant: Date): string {
+  return instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+export function buildIcs(event: IcsEvent): string {
+  const cancelled = event.method === 'CANCEL';
+  const lines = [
+    'BEGIN:VCALENDAR',
+    `PRODID:${event.productId}`,
+    'VERSION:2.0',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${event.method}`,
+    ...LONDON_VTIMEZONE,
+    'BEGIN:VEVENT',
+    `UID:${event.uid}`,
+    `SEQUENCE:${event.sequence}`,
+    `DTSTAMP:${utcStamp(event.stamp)}`,
+    `DTSTART;TZID=${UK_TIME_ZONE}:${localDateTime(event.date, event.start)}`,
+    `DTEND;TZID=${UK_TIME_ZONE}:${localDateTime(event.date, event.end)}`,
+    `SUMMARY:${escapeText(event.summary)}`,
+    `DESCRIPTION:${escapeText(event.description)}`,
+    `LOCATION:${escapeText(event.location)}`,
+    `ORGANIZER;CN=${paramValue(event.organizer.name)}:mailto:${event.organizer.email}`,
+    `ATTENDEE;CN=${paramValue(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${
+      cancelled ? 'DECLINED' : 'NEEDS-ACTION'
+    };RSVP=FALSE:mailto:${event.attendee.email}`,
+    `STATUS:${cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
+    'TRANSP:OPAQUE',
+    ...(cancelled
+      ? []
+      : ['BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(event.summary)}`, 'TRIGGER:-PT30M', 'END:VALARM']),
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map(foldLine).join('\r\n') + '\r\n';
+}
