@@ -1,10 +1,14 @@
 /**
  * Files generated from content at build time and written into the client build:
- * sitemap.xml and robots.txt. Features add their own generators to `generators`.
+ * sitemap.xml, robots.txt and the masterclass calendar file. Features add their own generators to `generators`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PUBLIC_PATHS } from '../src/content/routes';
+import { masterclass } from '../src/content/resources';
+import { site } from '../src/content/site';
+import { buildIcs } from './ics';
+import { masterclassEvent } from './masterclass-event';
 
 const clientDir = process.argv[2];
 if (!clientDir) throw new Error('usage: build-assets.ts <client dir>');
@@ -24,7 +28,15 @@ const sitemap: Generator = () => [
   { path: 'robots.txt', body: `User-agent: *\nAllow: /\n\nSitemap: ${publicUrl}/sitemap.xml\n` },
 ];
 
-const generators: Generator[] = [sitemap];
+/** The masterclass's '+ Calendar' file, made from the same content as the card. */
+const calendar: Generator = () => [
+  {
+    path: masterclass.calendar.path.replace(/^\//, ''),
+    body: buildIcs(masterclassEvent(publicUrl), `-//${site.brand}//Masterclass//EN`),
+  },
+];
+
+const generators: Generator[] = [sitemap, calendar];
 
 for (const generate of generators) {
   for (const file of await generate()) {

@@ -40,6 +40,7 @@ export const footerLinks: readonly NavLink[] = [
   { label: 'About', to: '/about' },
   { label: 'Resources', to: '/resources' },
   { label: 'Contact', to: '/contact' },
+  { label: 'Free Wealth Guide', to: '/resources#download-kit' },
 ];
 
 export const legalLinks: readonly NavLink[] = [

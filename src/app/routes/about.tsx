@@ -1,11 +1,56 @@
+import { aboutCta, aboutHero, aboutSeo, credentials, founder, mission, values } from '~/content/about';
+import { CtaBanner } from '~/components/sections/cta-banner';
+import { FeatureGrid } from '~/components/sections/feature-grid';
+import { PageHero } from '~/components/sections/page-hero';
+import { SectionHeader } from '~/components/sections/section-header';
 import { pageMeta } from '~/lib/seo';
 
-export const meta = () => pageMeta({ path: '/about', title: 'about', description: 'about' });
+export const meta = () => pageMeta({ path: '/about', ...aboutSeo });
 
-export default function Page() {
+export default function About() {
   return (
-    <section className="section pt-28">
-      <h1 className="text-4xl font-bold">about</h1>
-    </section>
+    <>
+      <PageHero eyebrow={aboutHero.eyebrow} title={aboutHero.title} intro={aboutHero.intro} />
+
+      <section aria-labelledby="founder-title" className="section">
+        <div className="grid gap-10 lg:grid-cols-[auto_1fr] lg:gap-16">
+          <div className="flex flex-col items-start gap-4">
+            <div
+              aria-hidden="true"
+              className="flex size-40 items-center justify-center rounded-3xl bg-gradient-to-br from-brand-500 to-brand-800 text-5xl font-bold text-white shadow-lg"
+            >
+              {founder.initials}
+            </div>
+          </div>
+          <div>
+            <p className="eyebrow">{founder.eyebrow}</p>
+            <h2 id="founder-title" className="mt-2 text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl">
+              {founder.name}
+            </h2>
+            <p className="mt-1 text-lg font-medium text-ink-700">{founder.role}</p>
+            <div className="mt-6 grid max-w-3xl gap-4 text-lg leading-relaxed text-ink-700">
+              {founder.bio.map((paragraph) => (
+                <p key={paragraph}>{paragraph}</p>
+              ))}
+            </div>
+          </div>
+        </div>
+      </section>
+
+      <section aria-labelledby="credentials-title" className="bg-ink-50">
+        <div className="section">
+          <SectionHeader id="credentials-title" eyebrow={credentials.eyebrow} title={credentials.title} />
+          <FeatureGrid items={credentials.items} columns={4} />
+        </div>
+      </section>
+
+      <section aria-labelledby="mission-title" className="section">
+        <SectionHeader id="mission-title" eyebrow={mission.eyebrow} title={mission.title} intro={mission.text} />
+        <h3 className="mt-16 text-center text-xl font-semibold text-ink-900">{mission.valuesTitle}</h3>
+        <FeatureGrid items={values} columns={4} />
+      </section>
+
+      <CtaBanner {...aboutCta} />
+    </>
   );
 }

@@ -1,11 +1,58 @@
+import { bookHero, bookSeo, faqs, sessionCard } from '~/content/book';
+import { BookFaq } from '~/components/sections/book-faq';
+import { BookIncluded } from '~/components/sections/book-included';
+import { PageHero } from '~/components/sections/page-hero';
+import { Icon } from '~/components/ui/icon';
+import { BookingWizard } from '~/features/booking/booking-wizard';
 import { pageMeta } from '~/lib/seo';
 
-export const meta = () => pageMeta({ path: '/book', title: 'book', description: 'book' });
+export const meta = () =>
+  pageMeta({
+    path: '/book',
+    ...bookSeo,
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'FAQPage',
+        mainEntity: faqs.map((faq) => ({
+          '@type': 'Question',
+          name: faq.question,
+          acceptedAnswer: { '@type': 'Answer', text: faq.answer },
+        })),
+      },
+    ],
+  });
 
-export default function Page() {
+export default function Book() {
   return (
-    <section className="section pt-28">
-      <h1 className="text-4xl font-bold">book</h1>
-    </section>
+    <>
+      <PageHero eyebrow={bookHero.eyebrow} title={bookHero.title} intro={bookHero.intro} />
+      <div className="mx-auto grid max-w-4xl gap-8 px-4 pb-16 md:pb-24">
+        <section aria-labelledby="session-card-title" className="card border-brand-200 bg-brand-50 sm:p-8">
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h2 id="session-card-title" className="text-2xl font-bold text-ink-900">
+              {sessionCard.title}
+            </h2>
+            <span className="rounded-full bg-success-700 px-3 py-1 text-sm font-semibold text-white">
+              {sessionCard.badge}
+            </span>
+          </div>
+          <p className="mt-3 leading-relaxed text-ink-700">{sessionCard.text}</p>
+          <ul className="mt-5 flex flex-wrap gap-x-6 gap-y-3 text-sm font-medium text-ink-800">
+            {sessionCard.facts.map((fact) => (
+              <li key={fact.label} className="flex items-center gap-2">
+                <Icon name={fact.icon} className="size-5 text-brand-700" />
+                {fact.label}
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <BookingWizard />
+
+        <BookIncluded />
+        <BookFaq />
+      </div>
+    </>
   );
 }

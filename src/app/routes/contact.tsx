@@ -1,11 +1,109 @@
+import { Handshake, Mail, MapPin, Phone, PhoneCall } from 'lucide-react';
+import {
+  contactHero,
+  contactInfo,
+  contactSeo,
+  discoveryCall,
+  messageSection,
+  partnerships,
+} from '~/content/contact';
+import { site } from '~/content/site';
+import { PageHero } from '~/components/sections/page-hero';
+import { ContactForm } from '~/features/contact/contact-form';
 import { pageMeta } from '~/lib/seo';
 
-export const meta = () => pageMeta({ path: '/contact', title: 'contact', description: 'contact' });
+export const meta = () => pageMeta({ path: '/contact', ...contactSeo });
 
-export default function Page() {
+export default function Contact() {
   return (
-    <section className="section pt-28">
-      <h1 className="text-4xl font-bold">contact</h1>
-    </section>
+    <>
+      <PageHero eyebrow={contactHero.eyebrow} title={contactHero.title} intro={contactHero.intro} />
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 pb-16 md:pb-24 lg:grid-cols-[1.5fr_1fr]">
+        <section aria-labelledby="message-title" className="card sm:p-8">
+          <h2 id="message-title" className="text-2xl font-bold text-ink-900">
+            {messageSection.title}
+          </h2>
+          <p className="mt-2 text-ink-700">{messageSection.intro}</p>
+          <div className="mt-6">
+            <ContactForm />
+          </div>
+        </section>
+
+        <div className="grid content-start gap-8">
+          <section aria-labelledby="info-title" className="rounded-[var(--radius-card)] bg-ink-900 p-6 text-white sm:p-8">
+            <h2 id="info-title" className="text-xl font-bold">
+              {contactInfo.title}
+            </h2>
+            <dl className="mt-6 grid gap-5">
+              <div className="flex gap-4">
+                <Mail aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-200" />
+                <div>
+                  <dt className="text-sm font-semibold text-ink-200">{contactInfo.emailLabel}</dt>
+                  <dd>
+                    <a href={`mailto:${site.email}`} className="break-all text-white underline hover:text-brand-100">
+                      {site.email}
+                    </a>
+                  </dd>
+                </div>
+              </div>
+              <div className="flex gap-4">
+                <Phone aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-200" />
+                <div>
+                  <dt className="text-sm font-semibold text-ink-200">{contactInfo.phoneLabel}</dt>
+                  <dd>
+                    <a href={site.phoneHref} className="text-white underline hover:text-brand-100">
+                      {site.phone}
+                    </a>
+                  </dd>
+                  <dd className="text-sm text-ink-200">{contactInfo.phoneHours}</dd>
+                </div>
+              </div>
+              <div className="flex gap-4">
+                <MapPin aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-200" />
+                <div>
+                  <dt className="text-sm font-semibold text-ink-200">{contactInfo.officeLabel}</dt>
+                  <dd>
+                    <address className="not-italic">
+                      {site.office.lines.map((line) => (
+                        <span key={line} className="block">
+                          {line}
+                        </span>
+                      ))}
+                    </address>
+                  </dd>
+                </div>
+              </div>
+            </dl>
+          </section>
+
+          <section aria-labelledby="discovery-title" className="card">
+            <span className="inline-flex size-11 items-center justify-center rounded-xl bg-brand-100 text-brand-800">
+              <PhoneCall aria-hidden="true" className="size-5" />
+            </span>
+            <h2 id="discovery-title" className="mt-4 text-xl font-bold text-ink-900">
+              {discoveryCall.title}
+            </h2>
+            <p className="mt-1 text-sm font-semibold text-success-700">{discoveryCall.badge}</p>
+            <p className="mt-3 leading-relaxed text-ink-700">{discoveryCall.text}</p>
+            <a href={discoveryCall.cta.href} className="btn btn-secondary mt-5">
+              {discoveryCall.cta.label}
+            </a>
+          </section>
+
+          <section aria-labelledby="partnerships-title" className="card">
+            <span className="inline-flex size-11 items-center justify-center rounded-xl bg-ink-100 text-ink-800">
+              <Handshake aria-hidden="true" className="size-5" />
+            </span>
+            <h2 id="partnerships-title" className="mt-4 text-xl font-bold text-ink-900">
+              {partnerships.title}
+            </h2>
+            <p className="mt-3 leading-relaxed text-ink-700">{partnerships.text}</p>
+            <a href={partnerships.cta.href} className="btn btn-dark mt-5">
+              {partnerships.cta.label}
+            </a>
+          </section>
+        </div>
+      </div>
+    </>
   );
 }

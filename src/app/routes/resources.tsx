@@ -1,11 +1,132 @@
-import { pageMeta } from '~/lib/seo';
+import { ArrowRight, BookOpen, CircleCheck } from 'lucide-react';
+import {
+  articles,
+  articlesSection,
+  downloadKit,
+  featuredResource,
+  masterclass,
+  newsletter,
+  resourcesHero,
+  resourcesSeo,
+} from '~/content/resources';
+import { site } from '~/content/site';
+import { ArticleList } from '~/components/sections/article-list';
+import { MasterclassCard } from '~/components/sections/masterclass-card';
+import { PageHero } from '~/components/sections/page-hero';
+import { SectionHeader } from '~/components/sections/section-header';
+import { GuideForm } from '~/features/guide/guide-form';
+import { NewsletterForm } from '~/features/newsletter/newsletter-form';
+import { absoluteUrl, pageMeta } from '~/lib/seo';
 
-export const meta = () => pageMeta({ path: '/resources', title: 'resources', description: 'resources' });
+export const meta = () =>
+  pageMeta({
+    path: '/resources',
+    ...resourcesSeo,
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Event',
+        name: masterclass.title,
+        description: masterclass.description,
+        startDate: masterclass.startsAt,
+        endDate: masterclass.endsAt,
+        eventStatus: 'https://schema.org/EventScheduled',
+        eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode',
+        location: { '@type': 'VirtualLocation', url: absoluteUrl(masterclass.onlineUrl) },
+        organizer: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
+        url: absoluteUrl('/resources'),
+      },
+    ],
+  });
 
-export default function Page() {
+export default function Resources() {
   return (
-    <section className="section pt-28">
-      <h1 className="text-4xl font-bold">resources</h1>
-    </section>
+    <>
+      <PageHero eyebrow={resourcesHero.eyebrow} title={resourcesHero.title} intro={resourcesHero.intro} />
+
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 lg:grid-cols-2">
+        <article aria-labelledby="featured-title" className="card flex flex-col border-brand-200 bg-brand-50 sm:p-8">
+          <div className="flex items-start justify-between gap-4">
+            <p className="eyebrow">{featuredResource.eyebrow}</p>
+            <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-100 text-brand-800">
+              <BookOpen aria-hidden="true" className="size-6" />
+            </span>
+          </div>
+          <h2 id="featured-title" className="mt-1 text-2xl font-bold text-ink-900">
+            {featuredResource.title}
+          </h2>
+          <p className="mt-3 leading-relaxed text-ink-700">{featuredResource.text}</p>
+          <ul className="mt-5 flex flex-wrap gap-2 text-sm">
+            {featuredResource.facts.map((fact) => (
+              <li key={fact} className="rounded-full bg-white px-3 py-1 font-medium text-ink-800 ring-1 ring-ink-200">
+                {fact}
+              </li>
+            ))}
+          </ul>
+          <div className="mt-auto pt-6">
+            <a href={featuredResource.cta.href} className="btn btn-primary">
+              {featuredResource.cta.label}
+            </a>
+          </div>
+        </article>
+        <MasterclassCard titleId="masterclass-title" />
+      </div>
+
+      <section aria-labelledby="articles-title" className="section">
+        <div className="flex flex-col justify-between gap-4 sm:flex-row sm:items-end">
+          <SectionHeader id="articles-title" align="left" title={articlesSection.title} intro={articlesSection.intro} />
+          <a
+            href={articlesSection.viewAll.href}
+            className="inline-flex shrink-0 items-center gap-1.5 self-start rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline sm:self-auto"
+          >
+            {articlesSection.viewAll.label}
+            <span className="sr-only">{articlesSection.viewAll.srSuffix}</span>
+            <ArrowRight aria-hidden="true" className="size-4" />
+          </a>
+        </div>
+        <ArticleList articles={articles} readLabel={articlesSection.readLabel} readHref={articlesSection.readHref} />
+      </section>
+
+      <section id="download-kit" aria-labelledby="download-kit-title" className="bg-ink-50">
+        <div className="section grid gap-10 lg:grid-cols-2 lg:gap-16">
+          <div>
+            <SectionHeader
+              id="download-kit-title"
+              align="left"
+              eyebrow={downloadKit.eyebrow}
+              title={downloadKit.title}
+              intro={downloadKit.intro}
+            />
+            <ul className="mt-6 grid gap-3">
+              {downloadKit.points.map((point) => (
+                <li key={point} className="flex gap-3 text-ink-800">
+                  <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success-700" />
+                  {point}
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <GuideForm />
+          </div>
+        </div>
+      </section>
+
+      <section id="newsletter" aria-labelledby="newsletter-title" className="section">
+        <div id="register" className="cta-surface grid gap-10 rounded-3xl p-6 sm:p-10 lg:grid-cols-2 lg:gap-16">
+          <SectionHeader
+            id="newsletter-title"
+            align="left"
+            tone="dark"
+            eyebrow={newsletter.eyebrow}
+            title={newsletter.title}
+            intro={newsletter.intro}
+          />
+          <div className="rounded-2xl bg-white p-6 text-ink-900">
+            <NewsletterForm />
+          </div>
+        </div>
+      </section>
+    </>
   );
 }

@@ -1,0 +1,47 @@
+import { prices } from './prices';
+import { site } from './site';
+import type { Seo } from './types';
+
+export const contactSeo: Seo = {
+  title: 'Contact us',
+  description: `Contact ${site.brand} about Bitcoin training, consulting, speaking or partnerships. We reply within 1-2 business days.`,
+};
+
+export const contactHero = {
+  eyebrow: 'Contact',
+  title: 'Contact Us',
+  intro:
+    'Questions about training for your firm, a speaking invitation or a partnership idea? Send us a message and we will reply within 1-2 business days.',
+};
+
+export const messageSection = {
+  title: 'Send Us a Message',
+  intro: 'All fields are required. We use your details only to reply to you.',
+};
+
+export const contactInfo = {
+  title: 'Contact Information',
+  emailLabel: 'E-mail',
+  phoneLabel: 'Phone',
+  phoneHours: 'Monday to Friday, 9am-5pm',
+  officeLabel: 'UK office',
+};
+
+export const discoveryCall = {
+  title: 'Schedule a Discovery Call',
+  badge: `${prices.discoveryCall.amount}, ${prices.discoveryCall.note}`,
+  text: 'A short call to see how we can help you or your team, with no obligation. E-mail us two or three times that suit you and we will confirm one.',
+  cta: {
+    label: 'Book a Call',
+    href: `mailto:${site.email}?subject=${encodeURIComponent('Discovery call request')}`,
+  },
+};
+
+export const partnerships = {
+  title: 'Partnership Opportunities',
+  text: 'We work with wealth advisory firms, IFA networks, wealth platforms, CPD providers and educational institutions on training programmes, events and co-created content.',
+  cta: {
+    label: 'Discuss Partnerships',
+    href: `mailto:${site.partnershipsEmail}?subject=${encodeURIComponent('Partnership enquiry')}`,
+  },
+};

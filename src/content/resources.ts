@@ -1,0 +1,109 @@
+import { site } from './site';
+import type { Article, Seo } from './types';
+
+export const resourcesSeo: Seo = {
+  title: 'Wealth building resources',
+  description:
+    'Free Bitcoin Wealth Building Guide, live masterclasses, articles and The Smart Money Newsletter for UK professionals.',
+};
+
+export const resourcesHero = {
+  eyebrow: 'Resources',
+  title: 'Wealth Building Resources',
+  intro: 'Guides, live masterclasses and articles to help you think clearly about Bitcoin and long-term wealth. Free to use, educational and UK-focused.',
+};
+
+export const featuredResource = {
+  eyebrow: 'Featured Resource',
+  title: 'The Bitcoin Wealth Building Guide',
+  text: 'Our free guide for UK professionals: the foundations to put in place first, how to size an allocation, tax basics and safe custody.',
+  facts: ['PDF', 'Free', 'UK-focused'],
+  cta: { label: 'Download the Free Guide', href: '#download-kit' },
+};
+
+/**
+ * The masterclass. Times carry their offset so the card, the calendar file and the
+ * structured data agree; 10 July 2025 is in British Summer Time (UTC+1).
+ */
+export const masterclass = {
+  eyebrow: 'Upcoming Masterclass',
+  pastEyebrow: 'Past Masterclass',
+  title: 'Bitcoin for High Earners: Building a Position You Can Hold',
+  description:
+    'A live session on allocation sizing, UK tax and secure custody for professionals earning £100k or more, followed by an open Q&A.',
+  startsAt: '2025-07-10T19:00:00+01:00',
+  endsAt: '2025-07-10T20:30:00+01:00',
+  dateLabel: 'Thursday 10 July 2025',
+  timeLabel: '19:00-20:30 BST',
+  formatLabel: 'Live online with Q&A',
+  upcomingNote: 'Places are limited so that every question gets an answer.',
+  pastNote: 'This masterclass has taken place. Subscribe below to hear about the next one.',
+  reserve: { label: 'Reserve Your Spot', href: '#register' },
+  calendar: {
+    label: '+ Calendar',
+    /** Generated at build time from this object by scripts/build-assets.ts. */
+    path: '/events/masterclass-2025-07-10.ics',
+    fileName: 'masterclass-2025-07-10.ics',
+    /** Stable, so a calendar updates the same event when the file is downloaded again. */
+    uid: 'masterclass-2025-07-10@sterling-sats',
+    /** When the event details were last changed (DTSTAMP); keeps the file reproducible. */
+    updatedAt: '2025-06-01T09:00:00Z',
+    toastTitle: 'Calendar file downloaded',
+    toastDescription: 'Open masterclass-2025-07-10.ics to add the masterclass to your calendar.',
+  },
+  organizer: site.brand,
+  onlineUrl: '/resources#register',
+};
+
+export const articlesSection = {
+  title: 'Latest Articles',
+  intro:
+    'Full articles are sent to subscribers of The Smart Money Newsletter first; the online archive will follow.',
+  viewAll: { label: 'View All', href: '#newsletter', srSuffix: ' articles in The Smart Money Newsletter' },
+  readLabel: 'Read Article',
+  readHref: '#newsletter',
+};
+
+/** The spec's three static articles. */
+export const articles: readonly Article[] = [
+  {
+    type: 'Article',
+    date: '2025-06-15',
+    title: 'The 1-5% Question: Sizing a Bitcoin Allocation',
+    excerpt:
+      'Why most long-term frameworks start small, how to decide where in that range you belong, and the rebalancing rules that keep a position from running your plan.',
+  },
+  {
+    type: 'Article',
+    date: '2025-06-08',
+    title: 'Bitcoin and UK Tax: What Every Higher-Rate Taxpayer Should Know',
+    excerpt:
+      'Capital gains, the annual exemption, same-day and 30-day matching, and the records HMRC expects you to keep, explained without the jargon.',
+  },
+  {
+    type: 'Article',
+    date: '2025-05-28',
+    title: 'Lifestyle Creep: Why £100k Can Feel Like Not Enough',
+    excerpt:
+      'The quiet way rising income turns into rising spending, and the simple habits that turn a high salary into lasting wealth.',
+  },
+];
+
+export const downloadKit = {
+  eyebrow: 'Download kit',
+  title: 'Get the free Bitcoin Wealth Building Guide',
+  intro: 'Tell us where to send it and the guide is yours straight away.',
+  points: [
+    'What to put in place before buying any Bitcoin',
+    'A framework for a 1-5% allocation',
+    'UK capital gains tax basics and record keeping',
+    'Custody options compared, step by step',
+  ],
+};
+
+export const newsletter = {
+  eyebrow: 'Sent monthly',
+  title: 'The Smart Money Newsletter',
+  intro:
+    'One considered e-mail a month: new articles, masterclass dates and registration links, and the ideas our clients find most useful. No hype and no spam; unsubscribe at any time.',
+};
