@@ -381,10 +381,13 @@ describe('errorMessage', () => {
       'assistantId must be a UUID, assistant should not exist',
     );
     expect(errorMessage({ error: 'Unauthorized' })).toBe('Unauthorized');
+    // serializeError stringifies an object without a message.
+    expect(errorMessage({ message: '{"errorMsg":"Meeting has ended"}' })).toBe('Meeting has ended');
+    expect(errorMessage('{not json')).toBe('{not json');
   });
 
   it('falls back to An unknown Vapi error occurred. for nothing readable', () => {
-    for (const nothing of [undefined, null, '', '   ', {}, { message: '' }, 42, []]) {
+    for (const nothing of [undefined, null, '', '   ', {}, { message: '' }, 42, [], '{}']) {
       expect(errorMessage(nothing)).toBe('An unknown Vapi error occurred.');
     }
   });

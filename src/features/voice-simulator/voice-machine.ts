@@ -85,7 +85,18 @@ const MAX_MESSAGE_LENGTH = 300;
 
 function readable(value: unknown, depth: number): string | undefined {
   if (depth > 5) return undefined;
-  if (typeof value === 'string') return value.trim() || undefined;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    // The SDK stringifies error objects that lack a message: read the JSON rather than show it.
+    if (/^[[{]/.test(text)) {
+      try {
+        return readable(JSON.parse(text), depth + 1);
+      } catch {
+        return text;
+      }
+    }
+    return text || undefined;
+  }
   if (Array.isArray(value)) {
     const parts = value.map((v) => readable(v, depth + 1)).filter((p): p is string => p !== undefined);
     return parts.length > 0 ? parts.join(', ') : undefined;
