@@ -18,6 +18,11 @@ export const featuredResource = {
   title: 'The Bitcoin Wealth Building Guide',
   text: 'Our free guide for UK professionals: the foundations to put in place first, how to size an allocation, tax basics and safe custody.',
   facts: ['PDF', 'Free', 'UK-focused'],
+  highlights: [
+    'Your financial foundations checklist',
+    'The 1-5% allocation framework',
+    'A plain-English custody and security guide',
+  ],
   cta: { label: 'Download the Free Guide', href: '#download-kit' },
 };
 

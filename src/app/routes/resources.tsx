@@ -56,7 +56,15 @@ export default function Resources() {
             {featuredResource.title}
           </h2>
           <p className="mt-3 leading-relaxed text-ink-700">{featuredResource.text}</p>
-          <ul className="mt-5 flex flex-wrap gap-2 text-sm">
+          <ul className="mt-5 grid gap-2">
+            {featuredResource.highlights.map((item) => (
+              <li key={item} className="flex gap-3 text-ink-800">
+                <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success-700" />
+                {item}
+              </li>
+            ))}
+          </ul>
+          <ul className="mt-5 flex flex-wrap gap-2 text-sm" aria-label="Format">
             {featuredResource.facts.map((fact) => (
               <li key={fact} className="rounded-full bg-white px-3 py-1 font-medium text-ink-800 ring-1 ring-ink-200">
                 {fact}

@@ -1,12 +1,16 @@
 import { Link } from 'react-router';
 import { footerLinks, legalLinks, site } from '~/content/site';
+import { BrandMark } from './brand-mark';
 
 export function Footer() {
   return (
     <footer className="bg-ink-900 text-ink-200">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 md:grid-cols-3">
         <div>
-          <p className="text-lg font-bold text-white">{site.brand}</p>
+          <p className="flex items-center gap-2 text-lg font-bold text-white">
+            <BrandMark />
+            {site.brand}
+          </p>
           <p className="mt-2 text-sm">{site.tagline}</p>
           <p className="mt-4 text-sm">
             <a className="underline hover:text-white" href={`mailto:${site.email}`}>

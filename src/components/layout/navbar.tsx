@@ -2,6 +2,7 @@ import { Menu, X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { navCta, navLinks, site } from '~/content/site';
+import { BrandMark } from './brand-mark';
 
 /** The spec turns the bar solid once the page is scrolled more than this. */
 export const NAVBAR_SOLID_AFTER_PX = 10;
@@ -39,8 +40,13 @@ export function Navbar() {
       }
     >
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
-        <Link to="/" className="text-lg font-bold tracking-tight text-ink-900" onClick={close}>
-          <span className="text-brand-700">{site.brand}</span>
+        <Link
+          to="/"
+          className="flex items-center gap-2 rounded-md text-lg font-bold tracking-tight text-ink-900"
+          onClick={close}
+        >
+          <BrandMark />
+          <span>{site.brand}</span>
         </Link>
         <ul className="hidden items-center gap-1 md:flex">
           {navLinks.map((link) => (
