@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config';
+import { registerForms, type FormsOptions } from './forms';
 import { baseSecurityHeaders, contentSecurityPolicy } from './security-headers';
 import { loadStaticSite, type StaticSite } from './static-files';
 
@@ -14,6 +15,8 @@ export type AppOptions = {
   config: Config;
   /** Pino options or false; tests pass a stream to read what was logged. */
   logger?: FastifyServerOptions['logger'];
+  /** Options of the form pipeline (tests shorten the outbox's retry delays). */
+  forms?: FormsOptions;
 };
 
 declare module 'fastify' {
@@ -33,7 +36,7 @@ export const requestSerializers = {
   },
 };
 
-export async function buildApp({ config, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, forms }: AppOptions): Promise<FastifyInstance> {
   const site = loadStaticSite({
     clientDir: join(config.buildDir, 'client'),
     scriptHashes: JSON.parse(readFileSync(join(config.buildDir, 'csp-hashes.json'), 'utf8')) as Record<
@@ -77,6 +80,8 @@ export async function buildApp({ config, logger }: AppOptions): Promise<FastifyI
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // The database, the outbox worker, the form endpoint and /readyz.
+  await registerForms(app, config, forms);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';

@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   BENCH_DISABLE_RATE_LIMIT: boolFlag,
   /** Bench/test only: skips the minimum fill time check (machine-made submissions fill instantly). */
   BENCH_DISABLE_FILL_TIME: boolFlag,
+  /** Forms submitted sooner than this after they appeared are treated as spam (people take seconds). */
+  MIN_FILL_TIME_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(2500)),
 });
 
 export type Config = {
@@ -85,6 +87,7 @@ export type Config = {
   logLevel: string;
   benchDisableRateLimit: boolean;
   benchDisableFillTime: boolean;
+  minFillTimeMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -132,5 +135,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     benchDisableRateLimit: e.BENCH_DISABLE_RATE_LIMIT,
     benchDisableFillTime: e.BENCH_DISABLE_FILL_TIME,
+    minFillTimeMs: e.MIN_FILL_TIME_MS,
   };
 }

@@ -1,0 +1,8 @@
+/** Migrations are generated from the pipeline's schema and every feature's own tables. */
+import { defineConfig } from 'drizzle-kit';
+
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: ['./src/server/db/schema.ts', './src/features/*/tables.server.ts'],
+  out: './drizzle',
+});

@@ -1,0 +1,50 @@
+/**
+ * The contact form on the server: the owner receives the message, with Reply-To set to the
+ * visitor so answering is one click. Nothing is sent to the visitor (the spec promises a reply
+ * within 1-2 business days, not an automatic acknowledgement).
+ */
+import { contactConsentVersions } from '~/content/consents';
+import { site } from '~/content/site';
+import { defineFormHandler } from '~/server/api/form-handler';
+import { renderEmail } from '~/server/mail/layout';
+import { ContactSchema, subjectLabel, type ContactValues } from './contact-schema';
+
+export function contactOwnerEmail(data: ContactValues, submissionId: string) {
+  const name = `${data.firstName} ${data.lastName}`;
+  return renderEmail({
+    preheader: `${subjectLabel(data.subject)} enquiry from ${name}`,
+    heading: 'New message from the contact form',
+    blocks: [
+      {
+        type: 'fields',
+        rows: [
+          ['Name', name],
+          ['Email', data.email],
+          ['Company', data.company || 'Not provided'],
+          ['Subject', subjectLabel(data.subject)],
+        ],
+      },
+      { type: 'quote', text: data.message },
+      { type: 'paragraph', text: 'Reply to this e-mail to answer directly. We promise a reply within 1-2 business days.' },
+    ],
+    footer: [{ type: 'small', text: `Submission ${submissionId}` }],
+  });
+}
+
+export const contactHandler = defineFormHandler({
+  schema: ContactSchema,
+  // The spec's browser limit, enforced where it cannot be bypassed.
+  rateLimit: { max: 3, windowMs: 5 * 60_000 },
+  consent: (data) => contactConsentVersions[data.consentVersion],
+  accept({ data, submissionId, config, sendEmail }) {
+    const { html, text } = contactOwnerEmail(data, submissionId);
+    sendEmail({
+      kind: 'contact.owner',
+      to: config.ownerEmail,
+      replyTo: data.email,
+      subject: `[${site.brand}] ${subjectLabel(data.subject)} enquiry from ${data.firstName} ${data.lastName}`,
+      html,
+      text,
+    });
+  },
+});

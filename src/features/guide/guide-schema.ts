@@ -1,0 +1,34 @@
+/**
+ * The guide download form (spec sections 3, 5 and 7): name, e-mail, role or company and the
+ * required consent to e-mail communications. Used by the form and, unchanged, by the server.
+ */
+import { z } from 'zod';
+import { consents, guideConsentVersions } from '~/content/consents';
+import { email, requiredConsent, text } from '~/lib/validation';
+
+export const GUIDE_FORM_TYPE = 'bitcoin_guide';
+
+export const GuideSchema = z.object({
+  /** The visitor's name; the spec's body carries it as firstName (lastName is sent empty). */
+  firstName: text({ required: 'Please enter your name.', max: 100 }),
+  email: email(),
+  company: text({ required: 'Please enter your current role or company.', max: 100 }),
+  consent: requiredConsent('Please agree to receive emails so we can send you the guide.'),
+  consentVersion: z
+    .enum(Object.keys(guideConsentVersions) as [keyof typeof guideConsentVersions])
+    .default(consents.guide.id as keyof typeof guideConsentVersions),
+});
+
+export type GuideInput = z.input<typeof GuideSchema>;
+export type GuideValues = z.output<typeof GuideSchema>;
+
+/** The request body of spec section 7. The server composes its own e-mails; subject and message are informative. */
+export function toGuideRequest(values: GuideValues) {
+  return {
+    formType: GUIDE_FORM_TYPE,
+    ...values,
+    lastName: '',
+    subject: 'Wealth Building Guide Download',
+    message: `Name: ${values.firstName}\nEmail: ${values.email}\nCompany: ${values.company}`,
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The newsletter on the server. A sign-up tells the owner (the spec's `sendConfirmation false`
+ * notification) and sends the subscriber a confirmation link: the address counts as subscribed
+ * only once it is confirmed (double opt-in). Every e-mail to a subscriber carries an
+ * unsubscribe link and the RFC 8058 one-click headers.
+ *
+ * The links open pages of the site that change nothing until the visitor presses the button
+ * (link scanners fetch URLs, they do not press buttons); the page then calls the API below.
+ * The one-click POST from a mail provider needs no page.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { site } from '~/content/site';
+import { defineFormHandler, type ServerContext } from '~/server/api/form-handler';
+import { jsonOnly, sameOriginOnly } from '~/server/api/guards';
+import type { Links } from '~/server/api/links';
+import { renderEmail } from '~/server/mail/layout';
+import {
+  NEWSLETTER_CONFIRM_API,
+  NEWSLETTER_CONFIRM_PATH,
+  NEWSLETTER_UNSUBSCRIBE_API,
+  NEWSLETTER_UNSUBSCRIBE_PATH,
+  NewsletterSchema,
+  NewsletterTokenSchema,
+  type NewsletterValues,
+} from './newsletter-schema';
+import { newsletterSubscribers } from './tables.server';
+
+const CONFIRM = 'newsletter-confirm';
+const UNSUBSCRIBE = 'newsletter-unsubscribe';
+
+export function newsletterLinks(links: Links, subscriberId: string) {
+  const unsubscribeToken = links.sign(UNSUBSCRIBE, subscriberId);
+  return {
+    confirm: links.absolute(`${NEWSLETTER_CONFIRM_PATH}?token=${links.sign(CONFIRM, subscriberId)}`),
+    unsubscribe: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_PATH}?token=${unsubscribeToken}`),
+    oneClick: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_API}?token=${unsubscribeToken}`),
+  };
+}
+
+export function confirmationEmail(data: NewsletterValues, urls: ReturnType<typeof newsletterLinks>) {
+  return renderEmail({
+    preheader: 'One click to confirm your subscription to The Smart Money Newsletter.',
+    heading: 'Please confirm your subscription',
+    blocks: [
+      { type: 'paragraph', text: `Hello ${data.firstName},` },
+      {
+        type: 'paragraph',
+        text: `Thank you for signing up to The Smart Money Newsletter from ${site.brand}: one e-mail a month on building wealth and thinking clearly about Bitcoin as a UK professional.`,
+      },
+      { type: 'paragraph', text: 'Please confirm that this is your address. Until you do, we will not send you the newsletter.' },
+      { type: 'button', label: 'Confirm my subscription', url: urls.confirm },
+      { type: 'small', text: 'If you did not sign up, ignore this e-mail and you will not hear from us again.' },
+    ],
+    footer: [{ type: 'small', text: `Unsubscribe at any time: ${urls.unsubscribe}` }],
+  });
+}
+
+export function ownerSubscriberEmail(data: NewsletterValues, submissionId: string) {
+  return renderEmail({
+    preheader: `${data.firstName} ${data.lastName} signed up to the newsletter.`,
+    heading: 'New newsletter subscriber',
+    blocks: [
+      {
+        type: 'fields',
+        rows: [
+          ['First name', data.firstName],
+          ['Last name', data.lastName],
+          ['Email', data.email],
+        ],
+      },
+      {
+        type: 'paragraph',
+        text: 'They have been sent a confirmation link and count as subscribed once they follow it.',
+      },
+    ],
+    footer: [{ type: 'small', text: `Submission ${submissionId}` }],
+  });
+}
+
+function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: ServerContext) {
+  const originCheck = sameOriginOnly(config);
+
+  async function setStatus(subscriberId: string, status: 'confirmed' | 'unsubscribed') {
+    const stamp = status === 'confirmed' ? { confirmedAt: sql`now()` } : { unsubscribedAt: sql`now()` };
+    const rows = await db
+      .update(newsletterSubscribers)
+      .set({ status, ...stamp })
+      .where(eq(newsletterSubscribers.id, subscriberId))
+      .returning({ id: newsletterSubscribers.id });
+    return rows.length > 0;
+  }
+
+  app.post(NEWSLETTER_CONFIRM_API, { onRequest: [originCheck, jsonOnly] }, async (request, reply) => {
+    const parsed = NewsletterTokenSchema.safeParse(request.body);
+    const id = parsed.success ? links.verify(CONFIRM, parsed.data.token) : undefined;
+    if (!id || !(await setStatus(id, 'confirmed'))) {
+      return reply.code(400).send({ error: 'This confirmation link is not valid. Please sign up again.' });
+    }
+    log.info({ subscriberId: id }, 'newsletter subscription confirmed');
+    return { status: 'confirmed' };
+  });
+
+  // The unsubscribe endpoint takes the page's JSON and a mail provider's one-click POST
+  // (form-encoded `List-Unsubscribe=One-Click`, the token in the URL), so it has its own parsers.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(
+      ['application/x-www-form-urlencoded', 'multipart/form-data'],
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => done(null, { oneClick: body }),
+    );
+    scope.post(NEWSLETTER_UNSUBSCRIBE_API, async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const token = typeof query.token === 'string' ? query.token : body.token;
+      const id = links.verify(UNSUBSCRIBE, token);
+      if (!id || !(await setStatus(id, 'unsubscribed'))) {
+        return reply.code(400).send({ error: 'This unsubscribe link is not valid.' });
+      }
+      log.info({ subscriberId: id }, 'newsletter unsubscribed');
+      return { status: 'unsubscribed' };
+    });
+  });
+
+  // A client that opens the List-Unsubscribe URL with GET lands on the page, which asks first.
+  app.get(NEWSLETTER_UNSUBSCRIBE_API, async (request, reply) => {
+    const token = (request.query as Record<string, unknown>).token;
+    const suffix = typeof token === 'string' && token.length <= 200 ? `?token=${encodeURIComponent(token)}` : '';
+    return reply.redirect(`${NEWSLETTER_UNSUBSCRIBE_PATH}${suffix}`, 303);
+  });
+}
+
+export const newsletterHandler = defineFormHandler({
+  schema: NewsletterSchema,
+  rateLimit: { max: 5, windowMs: 5 * 60_000 },
+  async accept({ tx, data, submissionId, config, links, sendEmail }) {
+    const [subscriber] = await tx
+      .insert(newsletterSubscribers)
+      .values({ id: randomUUID(), email: data.email.toLowerCase(), firstName: data.firstName, lastName: data.lastName })
+      .onConflictDoUpdate({
+        target: newsletterSubscribers.email,
+        set: {
+          firstName: data.firstName,
+          lastName: data.lastName,
+          // Signing up again after unsubscribing starts a new opt-in; a confirmed address stays confirmed.
+          status: sql`case when ${newsletterSubscribers.status} = 'confirmed' then 'confirmed' else 'pending' end`,
+        },
+      })
+      .returning({ id: newsletterSubscribers.id, status: newsletterSubscribers.status });
+    const owner = ownerSubscriberEmail(data, submissionId);
+    sendEmail({
+      kind: 'newsletter.owner',
+      to: config.ownerEmail,
+      replyTo: data.email,
+      subject: `[${site.brand}] New newsletter subscriber: ${data.firstName} ${data.lastName}`,
+      ...owner,
+    });
+    if (subscriber && subscriber.status !== 'confirmed') {
+      const urls = newsletterLinks(links, subscriber.id);
+      sendEmail({
+        kind: 'newsletter.confirm',
+        to: data.email,
+        subject: 'Please confirm your subscription to The Smart Money Newsletter',
+        ...confirmationEmail(data, urls),
+        headers: {
+          'List-Unsubscribe': `<${urls.oneClick}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      });
+    }
+    return undefined;
+  },
+  routes: newsletterRoutes,
+});

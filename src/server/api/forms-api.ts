@@ -1,0 +1,163 @@
+/**
+ * The form endpoint, `POST /api/send-contact-email` (named after the spec's function):
+ * same-origin check -> JSON only -> size limit (Fastify's body limit) -> form type -> rate
+ * limit -> the form's schema -> spam traps -> one transaction (submission, consent, the
+ * feature's rows, its outbox e-mails) -> 200 {id}. Every answer is JSON; errors are `{error}`
+ * with a message a person can read, plus `fieldErrors` for invalid fields.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq, and } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { FILL_TIME_FIELD, HONEYPOT_FIELD } from '~/lib/form-guard';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { consentRecords, submissions } from '../db/schema';
+import { enqueueEmails, type OutgoingEmail } from '../mail/outbox';
+import type { FormHandler, ServerContext } from './form-handler';
+import { apiErrorHandler, jsonOnly, sameOriginOnly, send } from './guards';
+import type { Links } from './links';
+import type { RateLimiter } from './rate-limit';
+
+export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait before trying again.';
+
+export type FormsApiOptions = {
+  config: Config;
+  database: Database;
+  links: Links;
+  limiter: RateLimiter;
+  handlers: Readonly<Record<string, FormHandler>>;
+  wakeOutbox(): void;
+};
+
+type Body = Record<string, unknown>;
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
+
+function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? String(issue.path[0]) : 'form';
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+function spamReason(body: Body, config: Config): string | undefined {
+  const trap = body[HONEYPOT_FIELD];
+  if (trap !== undefined && trap !== null && trap !== '') return 'honeypot';
+  if (config.benchDisableFillTime) return undefined;
+  const elapsed = body[FILL_TIME_FIELD];
+  if (typeof elapsed !== 'number' || !Number.isFinite(elapsed) || elapsed < config.minFillTimeMs) return 'too-fast';
+  return undefined;
+}
+
+export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
+  const { config, database, links, limiter, handlers, wakeOutbox } = options;
+  const { db } = database;
+
+  app.setErrorHandler(apiErrorHandler);
+  const originCheck = sameOriginOnly(config);
+
+  app.post('/api/send-contact-email', { onRequest: [originCheck, jsonOnly] }, async (request, reply) => {
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return send(reply, 400, { error: 'Please send the form fields as a JSON object.' });
+    }
+    const fields = body as Body;
+    const formType = typeof fields.formType === 'string' ? fields.formType : '';
+    const handler = Object.hasOwn(handlers, formType) ? handlers[formType] : undefined;
+    if (!handler) {
+      return send(reply, 400, { error: 'This form is not recognised.', fieldErrors: { formType: 'Unknown form type.' } });
+    }
+
+    const ipHash = links.hashAddress(request.ip);
+    if (!config.benchDisableRateLimit) {
+      const { allowed, retryAfterMs } = await limiter.hit(`${formType}:${ipHash}`, handler.rateLimit.max, handler.rateLimit.windowMs);
+      if (!allowed) {
+        reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+        return send(reply, 429, { error: RATE_LIMITED_MESSAGE });
+      }
+    }
+
+    const parsed = handler.schema.safeParse(fields);
+    if (!parsed.success) {
+      return send(reply, 400, { error: 'Please check the highlighted fields.', fieldErrors: fieldErrors(parsed.error) });
+    }
+    const data = parsed.data;
+    const submissionId = randomUUID();
+    const ua = request.headers['user-agent'];
+    const row = {
+      id: submissionId,
+      formType,
+      fields: data,
+      userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null,
+      ipHash,
+    };
+
+    const reason = spamReason(fields, config);
+    if (reason) {
+      // Stored for the record, never mailed, answered like a success so the bot learns nothing.
+      await db.insert(submissions).values({ ...row, spam: true, spamReason: reason });
+      request.log.info({ submissionId, formType, spam: reason }, 'submission flagged as spam');
+      return send(reply, 200, { id: submissionId, ...handler.spamResponse?.(submissionId) });
+    }
+
+    let idempotencyKey: string | undefined;
+    if (handler.idempotent) {
+      const key = request.headers['idempotency-key'];
+      if (key !== undefined) {
+        if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+          return send(reply, 400, { error: 'The Idempotency-Key header must be 8-100 letters, digits, - or _.' });
+        }
+        idempotencyKey = key;
+      }
+    }
+
+    const emails: OutgoingEmail[] = [];
+    const consent = handler.consent?.(data, fields);
+    const answer = await db.transaction(async (tx) => {
+      if (idempotencyKey) {
+        const inserted = await tx
+          .insert(submissions)
+          .values({ ...row, idempotencyKey })
+          .onConflictDoNothing()
+          .returning({ id: submissions.id });
+        if (inserted.length === 0) {
+          const [first] = await tx
+            .select({ id: submissions.id, response: submissions.response })
+            .from(submissions)
+            .where(and(eq(submissions.formType, formType), eq(submissions.idempotencyKey, idempotencyKey)));
+          return { id: first?.id, ...(first?.response as object | null) };
+        }
+      } else {
+        await tx.insert(submissions).values(row);
+      }
+      if (consent) {
+        await tx.insert(consentRecords).values({ submissionId, consentId: consent.id, wording: consent.text });
+      }
+      const extra =
+        (await handler.accept({
+          tx,
+          data,
+          submissionId,
+          receivedAt: new Date(),
+          config,
+          links,
+          sendEmail: (...more) => emails.push(...more),
+        })) ?? undefined;
+      await enqueueEmails(tx, submissionId, emails);
+      if (idempotencyKey && extra) {
+        await tx.update(submissions).set({ response: extra }).where(eq(submissions.id, submissionId));
+      }
+      return { id: submissionId, ...extra };
+    });
+
+    if (emails.length > 0) wakeOutbox();
+    request.log.info({ submissionId: answer.id, formType, emails: emails.length }, 'submission accepted');
+    return send(reply, 200, answer);
+  });
+
+  const ctx: ServerContext = { config, db, links, log: app.log, wakeOutbox };
+  for (const handler of Object.values(handlers)) handler.routes?.(app, ctx);
+}

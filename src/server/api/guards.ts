@@ -1,0 +1,57 @@
+/**
+ * The checks and error answers every JSON endpoint of the API shares: same origin only, JSON
+ * only, and errors turned into `{error}` with no internals.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+
+export const SERVER_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
+
+export function send(reply: FastifyReply, status: number, payload: object) {
+  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
+}
+
+/** Refuses a request another site's page made (CSRF): a foreign Origin, or the browser saying cross-site. */
+export function sameOriginOnly(config: Config) {
+  const publicOrigin = new URL(config.publicUrl).origin;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
+      return send(reply, 403, { error: 'Requests from other sites are not accepted.' });
+    }
+    const origin = request.headers.origin;
+    if (origin === undefined || origin === publicOrigin) return;
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host === undefined || host !== request.headers.host) {
+      return send(reply, 403, { error: 'Requests from other sites are not accepted.' });
+    }
+  };
+}
+
+/** Answers 415 before the body is read when it is not declared as JSON (text/plain included). */
+export async function jsonOnly(request: FastifyRequest, reply: FastifyReply) {
+  const type = request.headers['content-type'];
+  if (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type)) {
+    return send(reply, 415, { error: 'Please send the form as JSON (Content-Type: application/json).' });
+  }
+}
+
+/** Maps the framework's errors to clear JSON answers; hides every internal detail of a 5xx. */
+export function apiErrorHandler(
+  error: { statusCode?: number; code?: string; name?: string; message?: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  if (status === 413) return send(reply, 413, { error: 'The form is too large to send. Please shorten it.' });
+  if (status === 415) return send(reply, 415, { error: 'Please send the form as JSON (Content-Type: application/json).' });
+  if (status === 400) return send(reply, 400, { error: 'The request could not be read. Please send valid JSON.' });
+  if (status < 500) return send(reply, status, { error: 'The request could not be accepted.' });
+  // The error itself may quote submitted values (a constraint's detail): log its kind only.
+  request.log.error({ code: error.code, name: error.name }, 'request failed');
+  return send(reply, 500, { error: SERVER_ERROR_MESSAGE });
+}

@@ -1,0 +1,83 @@
+/**
+ * The database: PGlite (embedded Postgres compiled to WASM, files in DATA_DIR/pglite) by
+ * default, a `pg` pool when DATABASE_URL is set. Both speak one SQL dialect, so the schema,
+ * the migrations and every query are shared; only opening and closing differ.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+
+export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** A database or a transaction: whatever a query can run on. */
+export type Queryable = Db | Tx;
+
+export type Database = {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  /** Throws when the database does not answer (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const MIGRATIONS_DIR = resolve(fileURLToPath(new URL('../../../drizzle', import.meta.url)));
+
+// Any fixed number: every instance takes the same lock while it migrates.
+const MIGRATION_LOCK = 727_001;
+
+export type DatabaseOptions = { databaseUrl?: string; dataDir: string; poolSize?: number };
+
+/** Opens the database and applies every pending migration before returning. */
+export async function openDatabase({ databaseUrl, dataDir, poolSize = 10 }: DatabaseOptions): Promise<Database> {
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 30_000 });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool) as unknown as Db;
+    // Several instances may start together: one migrates while the others wait on the lock.
+    const lockClient = await pool.connect();
+    try {
+      await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      lockClient.release();
+    }
+    return {
+      db,
+      driver: 'postgres',
+      ping: async () => {
+        await pool.query('select 1');
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  const dir = join(dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client) as unknown as Db;
+  await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+  let closed = false;
+  return {
+    db,
+    driver: 'pglite',
+    ping: async () => {
+      if (closed) throw new Error('database closed');
+      await db.execute(sql`select 1`);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}

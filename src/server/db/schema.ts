@@ -1,0 +1,73 @@
+/**
+ * The pipeline's tables: every submission, the consents given with it, and the outbox of
+ * e-mails it produced. A feature with rows of its own keeps its tables in its folder
+ * (`src/features/<name>/tables.server.ts`); drizzle.config.ts collects both into migrations.
+ */
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: uuid('id').primaryKey(),
+    formType: text('form_type').notNull(),
+    /** The validated fields, as the form's schema returned them. */
+    fields: jsonb('fields').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    userAgent: text('user_agent'),
+    /** HMAC-SHA256 of the client address under APP_SECRET: countable, never reversible. */
+    ipHash: text('ip_hash'),
+    spam: boolean('spam').notNull().default(false),
+    spamReason: text('spam_reason'),
+    /** Set when the client sent an Idempotency-Key to a form type that honours one. */
+    idempotencyKey: text('idempotency_key'),
+    /** The extra response fields, kept so a repeated idempotent request gets the same answer. */
+    response: jsonb('response'),
+  },
+  (t) => [
+    uniqueIndex('submissions_idempotency_key').on(t.formType, t.idempotencyKey),
+    index('submissions_received_at').on(t.receivedAt),
+  ],
+);
+
+export const consentRecords = pgTable('consent_records', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  submissionId: uuid('submission_id')
+    .notNull()
+    .references(() => submissions.id),
+  /** Which consent and version, from src/content/consents.ts. */
+  consentId: text('consent_id').notNull(),
+  /** The exact wording shown to the visitor. */
+  wording: text('wording').notNull(),
+  givenAt: timestamp('given_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type StoredMessage = {
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+  attachments?: { filename: string; contentType: string; content: string; encoding?: 'base64' | 'utf8' }[];
+};
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    submissionId: uuid('submission_id').references(() => submissions.id),
+    /** What the e-mail is, e.g. `contact.owner`: for logs and tests, never personal. */
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    message: jsonb('message').$type<StoredMessage>().notNull(),
+    /** pending -> sent | failed. A claimed row stays pending with its next attempt pushed out (a lease). */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** An error code only (e.g. ECONNREFUSED, 451): SMTP replies can quote addresses. */
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('outbox_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`)],
+);

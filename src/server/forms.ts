@@ -1,0 +1,74 @@
+/**
+ * Everything behind the forms, wired onto the app: the database (migrated at start), the
+ * rate limit store, the outbox worker, the form endpoint and /readyz. On close (graceful
+ * shutdown) Fastify first finishes requests in flight; then the worker finishes its current
+ * send, and the rate limit store and the database close.
+ */
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { site } from '~/content/site';
+import { formHandlers } from './api/form-types';
+import { formsApi } from './api/forms-api';
+import { createLinks, type Links } from './api/links';
+import { memoryRateLimiter, redisRateLimiter } from './api/rate-limit';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
+import { fileTransport, smtpTransport } from './mail/transport';
+
+export type FormsOptions = {
+  /** Test knobs for the worker (short retries, fast polling). */
+  outbox?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize'>>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    forms: { database: Database; outbox: OutboxWorker; links: Links };
+  }
+}
+
+export async function registerForms(app: FastifyInstance, config: Config, options: FormsOptions = {}) {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const links = createLinks(config.publicUrl, config.appSecret);
+  const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
+  const outbox = createOutboxWorker({
+    db: database.db,
+    transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : fileTransport(join(config.dataDir, 'mail')),
+    log: app.log,
+    mailFrom: config.mailFrom,
+    secret: config.appSecret,
+    brand: site.brand,
+    ...options.outbox,
+  });
+  app.decorate('forms', { database, outbox, links });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onClose', async () => {
+    await outbox.stop();
+    await limiter.close();
+    await database.close();
+  });
+
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      if (closing) throw new Error('closing');
+      await database.ping();
+      return { status: 'ready', database: database.driver };
+    } catch {
+      return reply.code(503).send({ error: 'Not ready: the database does not answer.' });
+    }
+  });
+
+  await app.register(formsApi, {
+    config,
+    database,
+    links,
+    limiter,
+    handlers: formHandlers,
+    wakeOutbox: () => outbox.wake(),
+  });
+  outbox.start();
+}

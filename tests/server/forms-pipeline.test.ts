@@ -1,0 +1,157 @@
+/**
+ * The handler interface a new form type builds on (the booking form is next): extra response
+ * fields, an Idempotency-Key, several e-mails with attachments in one transaction, rows in
+ * tables of its own, and a failing handler leaving nothing behind.
+ */
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFormHandler } from '../../src/server/api/form-handler';
+import { formsApi } from '../../src/server/api/forms-api';
+import { createLinks } from '../../src/server/api/links';
+import { memoryRateLimiter } from '../../src/server/api/rate-limit';
+import { loadConfig } from '../../src/server/config';
+import { openDatabase, type Database } from '../../src/server/db/client';
+import { createOutboxWorker } from '../../src/server/mail/outbox';
+import { fileTransport } from '../../src/server/mail/transport';
+import { parseMail } from './forms-mime';
+import { SECRET, nextAddress } from './forms-support';
+
+const extras = pgTable('pipeline_test_extras', { submissionId: uuid('submission_id').primaryKey(), reference: text('reference').notNull() });
+
+const EchoSchema = z.object({ name: z.string().min(2, 'Name should be at least 2 characters'), fail: z.boolean().optional() });
+
+let counter = 0;
+const echoHandler = defineFormHandler({
+  schema: EchoSchema,
+  rateLimit: { max: 100, windowMs: 60_000 },
+  idempotent: true,
+  async accept({ tx, data, submissionId, config, sendEmail }) {
+    counter += 1;
+    const reference = `REF-${String(counter).padStart(4, '0')}`;
+    await tx.insert(extras).values({ submissionId, reference });
+    sendEmail(
+      { kind: 'echo.owner', to: config.ownerEmail, subject: `Echo ${reference}`, text: data.name, html: `<p>${data.name}</p>` },
+      {
+        kind: 'echo.visitor',
+        to: 'visitor@example.org',
+        subject: 'Your invite',
+        text: 'See the attachment',
+        html: '<p>See the attachment</p>',
+        attachments: [{ filename: 'invite.ics', contentType: 'text/calendar; method=REQUEST', content: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n' }],
+      },
+    );
+    if (data.fail) throw new Error('handler failed after queueing');
+    return { reference };
+  },
+  spamResponse: () => ({ reference: 'REF-0000' }),
+});
+
+describe('the form handler interface', () => {
+  let app: FastifyInstance;
+  let database: Database;
+  let wakes = 0;
+  const post = (body: object, headers: Record<string, string> = {}) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/send-contact-email',
+      remoteAddress: nextAddress(),
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: JSON.stringify({ formType: 'echo', website: '', elapsedMs: 10_000, ...body }),
+    });
+  const count = async (q: string) =>
+    ((await database.db.execute(sql.raw(q))) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-test-'));
+    const config = loadConfig({ DATA_DIR: dataDir, APP_SECRET: SECRET, LOG_LEVEL: 'silent', MIN_FILL_TIME_MS: '1000' });
+    database = await openDatabase({ dataDir });
+    await database.db.execute(sql`create table pipeline_test_extras (submission_id uuid primary key, reference text not null)`);
+    app = Fastify();
+    await app.register(formsApi, {
+      config,
+      database,
+      links: createLinks(config.publicUrl, config.appSecret),
+      limiter: memoryRateLimiter(),
+      handlers: { echo: echoHandler },
+      wakeOutbox: () => (wakes += 1),
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('answers extra fields, writes its own rows and queues several e-mails with an attachment', async () => {
+    const res = await post({ name: 'Ada' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { id: string; reference: string };
+    expect(body.reference).toMatch(/^REF-\d{4}$/);
+    expect(await count(`select count(*)::int as n from pipeline_test_extras where submission_id = '${body.id}'`)).toBe(1);
+    const rows = (
+      (await database.db.execute(sql.raw(`select kind, message from outbox where submission_id = '${body.id}' order by id`))) as unknown as {
+        rows: { kind: string; message: { attachments?: { filename: string }[] } }[];
+      }
+    ).rows;
+    expect(rows.map((r) => r.kind)).toEqual(['echo.owner', 'echo.visitor']);
+    expect(rows[1]!.message.attachments?.[0]?.filename).toBe('invite.ics');
+    expect(wakes).toBeGreaterThan(0);
+  });
+
+  it('honours an Idempotency-Key: the repeat gets the first answer and adds nothing', async () => {
+    const key = 'booking-key-0001';
+    const first = await post({ name: 'Grace' }, { 'idempotency-key': key });
+    const again = await post({ name: 'Grace' }, { 'idempotency-key': key });
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    const id = (first.json() as { id: string }).id;
+    expect(await count(`select count(*)::int as n from submissions where idempotency_key = '${key}'`)).toBe(1);
+    expect(await count(`select count(*)::int as n from outbox where submission_id = '${id}'`)).toBe(2);
+    expect((await post({ name: 'Grace' }, { 'idempotency-key': 'bad key!' })).statusCode).toBe(400);
+  });
+
+  it('rolls everything back when the handler throws, and answers 500 without internals', async () => {
+    const before = await count('select count(*)::int as n from submissions');
+    const outboxBefore = await count('select count(*)::int as n from outbox');
+    const res = await post({ name: 'Alan', fail: true });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ error: 'Something went wrong on our side. Please try again.' });
+    expect(await count('select count(*)::int as n from submissions')).toBe(before);
+    expect(await count('select count(*)::int as n from outbox')).toBe(outboxBefore);
+  });
+
+  it('gives a spam-trapped submission the handler\'s look-alike answer', async () => {
+    const res = await post({ name: 'Bot', website: 'x' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ reference: 'REF-0000' });
+  });
+
+  it('delivers the queued attachment through the outbox', async () => {
+    const mailDir = mkdtempSync(join(tmpdir(), 'pipeline-mail-'));
+    const worker = createOutboxWorker({
+      db: database.db,
+      transport: fileTransport(mailDir),
+      log: pino({ level: 'silent' }),
+      mailFrom: 'hello@sterling.test',
+      secret: SECRET,
+      brand: 'Sterling Sats',
+      pollIntervalMs: 20,
+    });
+    worker.start();
+    await worker.drain();
+    await worker.stop();
+    const file = readdirSync(mailDir).find((f) => f.endsWith('echo.visitor.eml'));
+    expect(file).toBeDefined();
+    const mail = parseMail(readFileSync(join(mailDir, file!), 'utf8'));
+    expect(mail.attachments[0]).toMatchObject({ filename: 'invite.ics', contentType: 'text/calendar' });
+    expect(mail.attachments[0]!.content).toContain('BEGIN:VCALENDAR');
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * Shared pieces of the form pipeline's integration tests: a real SMTP peer in the test process,
+ * a throwaway Postgres database per run (created and dropped here, so runs never collide), and
+ * the app built over either database.
+ */
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import type { FormsOptions } from '../../src/server/forms';
+import { parseMail, type ParsedMail } from './forms-mime';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const OWNER = 'owner@sterling.test';
+export const SECRET = 'test-secret-test-secret-test-secret-0123';
+
+export type ReceivedMail = ParsedMail & { envelopeFrom: string; envelopeTo: string[] };
+
+export type SmtpPeer = {
+  port: number;
+  url: string;
+  mails: ReceivedMail[];
+  /** Resolves once `count` messages have arrived in total. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
+  /** Makes the peer refuse every message with a temporary failure (or accept again). */
+  refuse(on: boolean): void;
+  close(): Promise<void>;
+};
+
+export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
+  const mails: ReceivedMail[] = [];
+  let refusing = false;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if (refusing) {
+          const err = new Error('Try again later') as Error & { responseCode: number };
+          err.responseCode = 451;
+          callback(err);
+          return;
+        }
+        const mail = parseMail(Buffer.concat(chunks).toString('utf8'));
+        mails.push({
+          ...mail,
+          envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const actual = (server.server.address() as AddressInfo).port;
+  return {
+    port: actual,
+    url: `smtp://127.0.0.1:${actual}`,
+    mails,
+    async waitFor(count, timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      while (mails.length < count) {
+        if (Date.now() > until) throw new Error(`expected ${count} e-mails, got ${mails.length}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return mails;
+    },
+    refuse(on) {
+      refusing = on;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Whether the local Postgres answers; the reason when it does not. */
+export async function postgresAvailable(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return undefined;
+  } catch (error) {
+    return `PostgreSQL at TEST_DATABASE_URL does not answer (${(error as Error).message})`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** A fresh database on the test server; `drop()` removes it (and its connections). */
+export async function createTestDatabase(label: string) {
+  const name = `forms_${label}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+let addressCounter = 0;
+/** A different documentation-range address per call, so tests do not trip the rate limit by accident. */
+export function nextAddress(): string {
+  addressCounter += 1;
+  return `198.51.${Math.floor(addressCounter / 250) % 250}.${(addressCounter % 250) + 1}`;
+}
+
+export type FormsTestApp = Awaited<ReturnType<typeof makeFormsApp>>;
+
+/** The real app over the real build, on PGlite in a fresh folder or on the given Postgres. */
+export async function makeFormsApp(
+  env: Record<string, string> = {},
+  opts: { forms?: FormsOptions; logger?: Parameters<typeof buildApp>[0]['logger']; dataDir?: string } = {},
+) {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'forms-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    APP_SECRET: SECRET,
+    OWNER_EMAIL: OWNER,
+    MAIL_FROM: 'hello@sterling.test',
+    PUBLIC_URL: 'https://www.sterling.test',
+    MIN_FILL_TIME_MS: '1500',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await buildApp({
+    config,
+    logger: opts.logger ?? false,
+    forms: { ...opts.forms, outbox: { pollIntervalMs: 50, ...opts.forms?.outbox } },
+  });
+  await app.ready();
+  const db = app.forms.database.db;
+  return {
+    app,
+    config,
+    dataDir,
+    /** Runs SQL on the app's own database; rows as plain objects. */
+    async query<T = Record<string, unknown>>(text: string): Promise<T[]> {
+      const { sql } = await import('drizzle-orm');
+      const result = (await db.execute(sql.raw(text))) as unknown as { rows: T[] };
+      return result.rows;
+    },
+    /** Posts a form; each call comes from its own client address unless one is given. */
+    post(body: unknown, headers: Record<string, string> = {}, remoteAddress = nextAddress()) {
+      return app.inject({
+        method: 'POST',
+        remoteAddress,
+        url: '/api/send-contact-email',
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+  };
+}
+
+/** Valid bodies of every form type, as the browser sends them (the traps filled as a person would). */
+export const bodies = {
+  contact: (over: Record<string, unknown> = {}) => ({
+    formType: 'contact',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.org',
+    company: 'Analytical Engines Ltd',
+    subject: 'training',
+    message: 'We would like a workshop for 8 advisers.\nThursdays suit us.',
+    consent: true,
+    website: '',
+    elapsedMs: 9000,
+    ...over,
+  }),
+  guide: (over: Record<string, unknown> = {}) => ({
+    formType: 'bitcoin_guide',
+    firstName: 'Grace Hopper',
+    lastName: '',
+    email: 'grace@example.org',
+    company: 'Financial Planner',
+    subject: 'Wealth Building Guide Download',
+    message: 'Name: Grace Hopper',
+    consent: true,
+    website: '',
+    elapsedMs: 9000,
+    ...over,
+  }),
+  newsletter: (over: Record<string, unknown> = {}) => ({
+    formType: 'newsletter',
+    firstName: 'Alan',
+    lastName: 'Turing',
+    email: 'alan@example.org',
+    subject: 'New Newsletter Subscriber',
+    message: 'Please add them',
+    sendConfirmation: false,
+    website: '',
+    elapsedMs: 9000,
+    ...over,
+  }),
+};
