@@ -11,5 +11,7 @@ export default [
   route('contact', 'routes/contact.tsx'),
   route('privacy', 'routes/privacy.tsx'),
   route('terms', 'routes/terms.tsx'),
+  route('booking/respond', 'routes/booking-respond.tsx'),
+  route('booking/cancel', 'routes/booking-cancel.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

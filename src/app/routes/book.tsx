@@ -48,10 +48,15 @@ export default function Book() {
           </ul>
         </section>
 
-        <BookingWizard />
-
-        <BookIncluded />
-        <BookFaq />
+        {/* The wizard hides what sits below the form once the booking is made. */}
+        <BookingWizard
+          belowForm={
+            <>
+              <BookIncluded />
+              <BookFaq />
+            </>
+          }
+        />
       </div>
     </>
   );

@@ -1,0 +1,257 @@
+/**
+ * What the signed links do. `inspectLink` says what a link is for (the page shows it before
+ * anything happens); `performLink` does it in one transaction: the link's id is stored (a
+ * second use finds it and is refused), the booking row is locked and moved to its new status,
+ * the change is recorded with its time, and the e-mails it causes are queued.
+ */
+import { eq } from 'drizzle-orm';
+import {
+  bookingActionCopy,
+  sessionTypeLabels,
+  SESSION_MINUTES,
+  type SessionTime,
+} from '~/content/booking';
+import type { ServerContext } from '~/server/api/form-handler';
+import type { Links } from '~/server/api/links';
+import type { Queryable } from '~/server/db/client';
+import { submissions } from '~/server/db/schema';
+import { enqueueEmails, type OutgoingEmail } from '~/server/mail/outbox';
+import {
+  addMinutesToClock,
+  endOfUkDay,
+  formatChoice,
+  formatClock,
+  formatUkDate,
+  startTimesFor,
+  ukToday,
+} from './booking-dates';
+import {
+  calendarUid,
+  cancelledApplicantEmail,
+  cancelledOwnerEmail,
+  confirmedEmail,
+  declinedEmail,
+  type BookingView,
+  type ConfirmedSlot,
+} from './booking-emails.server';
+import type { BookingStatus, LinkActAnswer, LinkRefusalReason, LinkView } from './booking-link-api';
+import { signLink, verifyLink, type LinkPayload } from './booking-links.server';
+import { CANCEL_PATH } from './booking-paths';
+import type { BookingRequest } from './booking-schema';
+import { bookingLinkUses, bookingStatusEvents, bookings } from './tables.server';
+
+export type BookingClock = () => Date;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const refusals = bookingActionCopy.refusals;
+
+/** A link that cannot be used, with the status code and the sentence the page shows. */
+export class LinkRefusal extends Error {
+  constructor(
+    readonly reason: LinkRefusalReason,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function linkUrl(links: Links, path: string, token: string): string {
+  return links.absolute(`${path}?token=${encodeURIComponent(token)}`);
+}
+
+/** The last UK day on which the booking could take place: its cancel link works until then. */
+export function lastPossibleDay(d: Pick<BookingRequest, 'firstChoiceDate' | 'secondChoiceDate'>): string {
+  return d.secondChoiceDate && d.secondChoiceDate > d.firstChoiceDate ? d.secondChoiceDate : d.firstChoiceDate;
+}
+
+type Loaded = { row: typeof bookings.$inferSelect; details: BookingRequest };
+
+async function loadBooking(q: Queryable, id: string, lock: boolean): Promise<Loaded | undefined> {
+  const query = q
+    .select({ row: bookings, fields: submissions.fields })
+    .from(bookings)
+    .innerJoin(submissions, eq(submissions.id, bookings.submissionId))
+    .where(eq(bookings.id, id));
+  const [found] = lock ? await query.for('update', { of: bookings }) : await query;
+  if (!found) return undefined;
+  const fields = typeof found.fields === 'string' ? JSON.parse(found.fields) : found.fields;
+  return { row: found.row, details: fields as BookingRequest };
+}
+
+function verified(appSecret: string, token: unknown, now: Date): LinkPayload {
+  const result = verifyLink(appSecret, token, now);
+  if (result.ok && UUID.test(result.payload.b)) return result.payload;
+  if (!result.ok && result.reason === 'expired') throw new LinkRefusal('expired', 410, refusals.expired);
+  throw new LinkRefusal('invalid', 403, refusals.invalid);
+}
+
+/** The choice a confirm link is about, or undefined for other links. */
+function chosenWindow(action: LinkPayload['a'], row: Loaded['row']): { date: string; time: SessionTime } | undefined {
+  if (action === 'confirm-first') return { date: row.firstChoiceDate, time: row.firstChoiceTime as SessionTime };
+  if (action === 'confirm-second' && row.secondChoiceDate && row.secondChoiceTime) {
+    return { date: row.secondChoiceDate, time: row.secondChoiceTime as SessionTime };
+  }
+  return undefined;
+}
+
+/** Refuses a link whose booking has moved on, or whose date has passed. */
+function checkState(action: LinkPayload['a'], loaded: Loaded | undefined, now: Date): Loaded {
+  if (!loaded) throw new LinkRefusal('invalid', 403, refusals.invalid);
+  const status = loaded.row.status;
+  const open = action === 'cancel' ? status === 'requested' || status === 'confirmed' : status === 'requested';
+  if (!open) throw new LinkRefusal('closed', 409, refusals.closed(status));
+  if (action === 'confirm-first' || action === 'confirm-second') {
+    const window = chosenWindow(action, loaded.row);
+    if (!window) throw new LinkRefusal('invalid', 403, refusals.invalid);
+    if (window.date < ukToday(now)) throw new LinkRefusal('past', 410, refusals.past);
+  }
+  return loaded;
+}
+
+function slotOf(row: Loaded['row']): ConfirmedSlot | undefined {
+  return row.sessionDate && row.sessionStart && row.sessionEnd
+    ? { date: row.sessionDate, start: row.sessionStart, end: row.sessionEnd }
+    : undefined;
+}
+
+export function slotWords(slot: ConfirmedSlot): string {
+  return `${formatUkDate(slot.date)}, ${formatClock(slot.start)}-${formatClock(slot.end)} UK time`;
+}
+
+function choiceWords(row: Loaded['row']): string[] {
+  const out = [formatChoice(row.firstChoiceDate, row.firstChoiceTime as SessionTime)];
+  if (row.secondChoiceDate && row.secondChoiceTime) {
+    out.push(formatChoice(row.secondChoiceDate, row.secondChoiceTime as SessionTime));
+  }
+  return out;
+}
+
+async function alreadyUsed(q: Queryable, tokenId: string): Promise<boolean> {
+  const rows = await q.select({ id: bookingLinkUses.tokenId }).from(bookingLinkUses).where(eq(bookingLinkUses.tokenId, tokenId));
+  return rows.length > 0;
+}
+
+export async function inspectLink(ctx: Pick<ServerContext, 'config' | 'db'>, token: unknown, now: Date): Promise<LinkView> {
+  const payload = verified(ctx.config.appSecret, token, now);
+  if (await alreadyUsed(ctx.db, payload.j)) throw new LinkRefusal('used', 409, refusals.used);
+  const { row, details } = checkState(payload.a, await loadBooking(ctx.db, payload.b, false), now);
+  const window = chosenWindow(payload.a, row);
+  const slot = slotOf(row);
+  return {
+    action: payload.a,
+    reference: row.reference,
+    status: row.status,
+    sessionType: sessionTypeLabels[details.sessionType],
+    choices: choiceWords(row),
+    applicantName: payload.a === 'cancel' ? undefined : `${details.firstName} ${details.lastName}`,
+    choice: window
+      ? {
+          label: formatChoice(window.date, window.time),
+          startTimes: startTimesFor(window.time).map((value) => ({
+            value,
+            label: `${formatClock(value)}-${formatClock(addMinutesToClock(value, SESSION_MINUTES))}`,
+          })),
+        }
+      : undefined,
+    session: slot ? slotWords(slot) : undefined,
+  };
+}
+
+type PerformContext = Pick<ServerContext, 'config' | 'db' | 'links'>;
+
+export async function performLink(
+  ctx: PerformContext,
+  token: unknown,
+  input: { start?: unknown },
+  now: Date,
+): Promise<{ bookingId: string; status: BookingStatus; answer: LinkActAnswer }> {
+  const { config, links } = ctx;
+  const payload = verified(config.appSecret, token, now);
+
+  return ctx.db.transaction(async (tx) => {
+    const locked = await loadBooking(tx, payload.b, true);
+    if (!locked) throw new LinkRefusal('invalid', 403, refusals.invalid);
+    const used = await tx
+      .insert(bookingLinkUses)
+      .values({ tokenId: payload.j, bookingId: payload.b, action: payload.a, usedAt: now })
+      .onConflictDoNothing()
+      .returning({ id: bookingLinkUses.tokenId });
+    if (used.length === 0) throw new LinkRefusal('used', 409, refusals.used);
+    const loaded = checkState(payload.a, locked, now);
+    const { row, details } = loaded;
+    const view: BookingView = { id: row.id, reference: row.reference, details };
+    const uid = calendarUid(row.id, config.publicUrl);
+    const emails: OutgoingEmail[] = [];
+    let status: BookingStatus;
+    let message: string;
+
+    if (payload.a === 'confirm-first' || payload.a === 'confirm-second') {
+      const window = chosenWindow(payload.a, row)!;
+      const start = typeof input.start === 'string' ? input.start : '';
+      if (!startTimesFor(window.time).includes(start)) {
+        throw new LinkRefusal('start', 400, 'Please choose a start time inside the chosen window.');
+      }
+      const slot = { date: window.date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
+      status = 'confirmed';
+      await tx
+        .update(bookings)
+        .set({
+          status,
+          confirmedChoice: payload.a === 'confirm-first' ? 1 : 2,
+          sessionDate: slot.date,
+          sessionStart: slot.start,
+          sessionEnd: slot.end,
+          calendarSequence: row.calendarSequence,
+          updatedAt: now,
+        })
+        .where(eq(bookings.id, row.id));
+      const cancel = signLink(config.appSecret, { bookingId: row.id, action: 'cancel', expiresAt: endOfUkDay(slot.date) });
+      emails.push(
+        confirmedEmail(view, slot, {
+          uid,
+          sequence: row.calendarSequence,
+          organizer: config.mailFrom,
+          now,
+          to: details.email,
+          replyTo: config.ownerEmail,
+          cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+        }),
+      );
+      message = bookingActionCopy.confirmedDone(slotWords(slot));
+    } else if (payload.a === 'decline') {
+      status = 'declined';
+      await tx.update(bookings).set({ status, updatedAt: now }).where(eq(bookings.id, row.id));
+      emails.push(declinedEmail(view, { to: details.email, replyTo: config.ownerEmail, bookUrl: links.absolute('/book') }));
+      message = bookingActionCopy.declinedDone;
+    } else {
+      status = 'cancelled';
+      const slot = row.status === 'confirmed' ? slotOf(row) : undefined;
+      // A cancellation of an invite must carry a higher SEQUENCE than the invite it replaces.
+      const sequence = slot ? row.calendarSequence + 1 : row.calendarSequence;
+      await tx.update(bookings).set({ status, calendarSequence: sequence, updatedAt: now }).where(eq(bookings.id, row.id));
+      emails.push(
+        cancelledApplicantEmail(view, slot, {
+          uid,
+          sequence,
+          organizer: config.mailFrom,
+          now,
+          to: details.email,
+          replyTo: config.ownerEmail,
+          bookUrl: links.absolute('/book'),
+        }),
+        cancelledOwnerEmail(view, slot, { to: config.ownerEmail }),
+      );
+      message = bookingActionCopy.cancelledDone;
+    }
+
+    await tx.insert(bookingStatusEvents).values({
+      bookingId: row.id,
+      status,
+      at: now,
+      actor: payload.a === 'cancel' ? 'applicant' : 'owner',
+    });
+    await enqueueEmails(tx, row.submissionId, emails);
+    return { bookingId: row.id, status, answer: { status, message } };
+  });
+}

@@ -1,0 +1,291 @@
+/**
+ * Every e-mail about a booking. Each one names the booking's reference; the applicant's carry
+ * the next steps, the cancellation terms and a signed link to cancel; the owner's carry every
+ * field and the signed links to confirm or decline. Rendering (and escaping) is the
+ * pipeline's `renderEmail`.
+ */
+import {
+  OWNER_LINK_DAYS,
+  SESSION_MINUTES,
+  bookingCopy,
+  bookingEmailCopy as copy,
+  bookingTerms,
+  sessionTypeLabels,
+  type SessionTime,
+  type SessionType,
+} from '~/content/booking';
+import { site } from '~/content/site';
+import { renderEmail, type EmailBlock } from '~/server/mail/layout';
+import type { OutgoingEmail } from '~/server/mail/outbox';
+import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
+import { formatChoice, formatClock, formatUkDate, ukWallTimeToInstant } from './booking-dates';
+import { buildIcs } from './booking-ics';
+import type { BookingRequest } from './booking-schema';
+
+/** What the templates need to know about a booking. */
+export type BookingView = {
+  id: string;
+  reference: string;
+  details: BookingRequest;
+};
+
+export type ConfirmedSlot = { date: string; start: string; end: string };
+
+function applicantName(d: BookingRequest): string {
+  return `${d.firstName} ${d.lastName}`;
+}
+
+function choiceRows(d: BookingRequest): [string, string][] {
+  return [
+    ['Session format', sessionTypeLabels[d.sessionType]],
+    ['First choice', formatChoice(d.firstChoiceDate, d.firstChoiceTime)],
+    [
+      'Second choice',
+      d.secondChoiceDate && d.secondChoiceTime
+        ? formatChoice(d.secondChoiceDate, d.secondChoiceTime as SessionTime)
+        : 'None given',
+    ],
+  ];
+}
+
+function slotText(slot: ConfirmedSlot): string {
+  return `${formatUkDate(slot.date)}, ${formatClock(slot.start)}-${formatClock(slot.end)} UK time (${SESSION_MINUTES} minutes)`;
+}
+
+const termsBlock: EmailBlock = { type: 'small', text: bookingTerms };
+
+/** To the applicant, right after booking: both choices, next steps, terms, and a cancel link. */
+export function requestReceivedEmail(b: BookingView, o: { to: string; replyTo: string; cancelUrl: string }): OutgoingEmail {
+  const d = b.details;
+  const { html, text } = renderEmail({
+    preheader: `We have your request ${b.reference} and will confirm within 24 hours.`,
+    heading: 'Thank you for your booking request',
+    blocks: [
+      { type: 'paragraph', text: `Hello ${d.firstName}, thank you for booking a free strategy session with ${site.brand}.` },
+      { type: 'fields', rows: [['Reference', b.reference], ...choiceRows(d)] },
+      { type: 'paragraph', text: `${bookingCopy.confirmed.nextStepsHeading}:\n${bookingCopy.confirmed.nextSteps.map((s, i) => `${i + 1}. ${s}`).join('\n')}` },
+      termsBlock,
+      { type: 'paragraph', text: 'Plans changed? You can cancel this request with one click.' },
+      { type: 'button', label: copy.cancel, url: o.cancelUrl },
+    ],
+    footer: [{ type: 'small', text: `You received this because you booked a session at ${site.brand}. Reply to this e-mail with any question.` }],
+  });
+  return {
+    kind: 'booking.applicant',
+    to: o.to,
+    replyTo: o.replyTo,
+    subject: copy.applicantRequestSubject(b.reference),
+    html,
+    text,
+  };
+}
+
+/** To the owner: every field, Reply-To the applicant, and the one-click links. */
+export function ownerRequestEmail(
+  b: BookingView,
+  o: { to: string; confirmFirstUrl: string; confirmSecondUrl?: string; declineUrl: string },
+): OutgoingEmail {
+  const d = b.details;
+  const name = applicantName(d);
+  const { html, text } = renderEmail({
+    preheader: `${name}, ${sessionTypeLabels[d.sessionType]}, first choice ${formatChoice(d.firstChoiceDate, d.firstChoiceTime)}`,
+    heading: `New strategy session booking ${b.reference}`,
+    blocks: [
+      {
+        type: 'fields',
+        rows: [
+          ['Reference', b.reference],
+          ['Name', name],
+          ['Email', d.email],
+          ['Phone', d.phone],
+          ['Company', d.company],
+          ['Job title', d.role],
+          ...choiceRows(d),
+          ['Special requirements or questions', d.notes || 'None'],
+        ],
+      },
+      { type: 'paragraph', text: 'Pick the start time of the 45-minute session on the page each link opens; the applicant then receives a calendar invitation.' },
+      { type: 'button', label: copy.confirmFirst, url: o.confirmFirstUrl },
+      ...(o.confirmSecondUrl ? [{ type: 'button', label: copy.confirmSecond, url: o.confirmSecondUrl } as const] : []),
+      { type: 'button', label: copy.decline, url: o.declineUrl },
+      {
+        type: 'small',
+        text: `Each link works once, for ${OWNER_LINK_DAYS} days at most; a confirm link stops working after its date. Reply to this e-mail to write to the applicant.`,
+      },
+    ],
+  });
+  return {
+    kind: 'booking.owner',
+    to: o.to,
+    replyTo: d.email,
+    subject: copy.ownerRequestSubject(b.reference, name),
+    html,
+    text,
+  };
+}
+
+function eventTexts(b: BookingView) {
+  const label = sessionTypeLabels[b.details.sessionType];
+  return {
+    summary: copy.eventSummary(label),
+    location: copy.eventLocation[b.details.sessionType as SessionType],
+    description: `${site.brand} strategy session, ${label}. Reference ${b.reference}.`,
+  };
+}
+
+export function calendarUid(bookingId: string, publicUrl: string): string {
+  return `booking-${bookingId}@${new URL(publicUrl).hostname}`;
+}
+
+type InviteOptions = { uid: string; sequence: number; organizer: string; now: Date };
+
+function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 'CANCEL', o: InviteOptions) {
+  const t = eventTexts(b);
+  const ics = buildIcs({
+    method,
+    uid: o.uid,
+    sequence: o.sequence,
+    date: slot.date,
+    start: slot.start,
+    end: slot.end,
+    summary: t.summary,
+    description: t.description,
+    location: t.location,
+    organizer: { name: site.brand, email: o.organizer },
+    attendee: { name: applicantName(b.details), email: b.details.email },
+    stamp: o.now,
+    productId: `-//${site.brand}//Booking//EN`,
+  });
+  return {
+    filename: method === 'CANCEL' ? 'cancellation.ics' : 'invite.ics',
+    contentType: `text/calendar; charset=utf-8; method=${method}`,
+    content: ics,
+    encoding: 'utf8' as const,
+  };
+}
+
+/** To the applicant once the owner confirms: the slot, the .ics invite and calendar links. */
+export function confirmedEmail(
+  b: BookingView,
+  slot: ConfirmedSlot,
+  o: InviteOptions & { to: string; replyTo: string; cancelUrl: string },
+): OutgoingEmail {
+  const t = eventTexts(b);
+  const calendarEvent = {
+    title: t.summary,
+    details: t.description,
+    location: t.location,
+    start: ukWallTimeToInstant(slot.date, slot.start),
+    end: ukWallTimeToInstant(slot.date, slot.end),
+  };
+  const { html, text } = renderEmail({
+    preheader: `${slotText(slot)}. Reference ${b.reference}.`,
+    heading: copy.confirmedSubject,
+    blocks: [
+      { type: 'paragraph', text: `Hello ${b.details.firstName}, your strategy session is booked.` },
+      {
+        type: 'fields',
+        rows: [
+          ['Reference', b.reference],
+          ['Session format', sessionTypeLabels[b.details.sessionType]],
+          ['When', slotText(slot)],
+          ['Where', t.location],
+        ],
+      },
+      { type: 'paragraph', text: 'The calendar invitation is attached. You can also add it here:' },
+      { type: 'button', label: copy.addToGoogle, url: googleCalendarUrl(calendarEvent) },
+      { type: 'button', label: copy.addToOutlook, url: outlookCalendarUrl(calendarEvent) },
+      { type: 'paragraph', text: bookingCopy.confirmed.nextSteps[2] },
+      termsBlock,
+      { type: 'button', label: copy.cancel, url: o.cancelUrl },
+    ],
+  });
+  return {
+    kind: 'booking.confirmed',
+    to: o.to,
+    replyTo: o.replyTo,
+    subject: copy.confirmedSubject,
+    html,
+    text,
+    attachments: [icsAttachment(b, slot, 'REQUEST', o)],
+  };
+}
+
+/** To the applicant when the owner declines. */
+export function declinedEmail(b: BookingView, o: { to: string; replyTo: string; bookUrl: string }): OutgoingEmail {
+  const { html, text } = renderEmail({
+    preheader: `About your request ${b.reference}`,
+    heading: 'We could not confirm your session',
+    blocks: [
+      {
+        type: 'paragraph',
+        text: `Hello ${b.details.firstName}, we are sorry: neither of the times you chose for your strategy session (reference ${b.reference}) is available.`,
+      },
+      { type: 'fields', rows: choiceRows(b.details) },
+      { type: 'paragraph', text: 'Please book again with other dates, or reply to this e-mail and we will find a time together.' },
+      { type: 'button', label: 'Book another time', url: o.bookUrl },
+    ],
+  });
+  return { kind: 'booking.declined', to: o.to, replyTo: o.replyTo, subject: copy.declinedSubject(b.reference), html, text };
+}
+
+/** To the applicant when they cancel; with a METHOD:CANCEL for a session already in their calendar. */
+export function cancelledApplicantEmail(
+  b: BookingView,
+  slot: ConfirmedSlot | undefined,
+  o: InviteOptions & { to: string; replyTo: string; bookUrl: string },
+): OutgoingEmail {
+  const { html, text } = renderEmail({
+    preheader: `Booking ${b.reference} is cancelled.`,
+    heading: 'Your booking is cancelled',
+    blocks: [
+      {
+        type: 'paragraph',
+        text: `Hello ${b.details.firstName}, your strategy session ${b.reference} is cancelled${
+          slot ? ` (it was set for ${slotText(slot)}); the attached update removes it from your calendar` : ''
+        }.`,
+      },
+      termsBlock,
+      { type: 'paragraph', text: 'You are welcome to book again whenever it suits you.' },
+      { type: 'button', label: 'Book a session', url: o.bookUrl },
+    ],
+  });
+  return {
+    kind: 'booking.cancelled',
+    to: o.to,
+    replyTo: o.replyTo,
+    subject: copy.cancelledApplicantSubject(b.reference),
+    html,
+    text,
+    attachments: slot ? [icsAttachment(b, slot, 'CANCEL', o)] : undefined,
+  };
+}
+
+/** To the owner when the applicant cancels. */
+export function cancelledOwnerEmail(b: BookingView, slot: ConfirmedSlot | undefined, o: { to: string }): OutgoingEmail {
+  const name = applicantName(b.details);
+  const { html, text } = renderEmail({
+    preheader: `${name} cancelled ${b.reference}.`,
+    heading: `Booking ${b.reference} cancelled`,
+    blocks: [
+      { type: 'paragraph', text: `${name} cancelled their strategy session request.` },
+      {
+        type: 'fields',
+        rows: [
+          ['Reference', b.reference],
+          ['Name', name],
+          ['Email', b.details.email],
+          ...(slot ? ([['Was confirmed for', slotText(slot)]] as [string, string][]) : choiceRows(b.details)),
+        ],
+      },
+    ],
+  });
+  return {
+    kind: 'booking.cancelled-owner',
+    to: o.to,
+    replyTo: b.details.email,
+    subject: copy.cancelledOwnerSubject(b.reference, name),
+    html,
+    text,
+  };
+}
