@@ -16,7 +16,7 @@ export const site = {
   copyrightYear: 2026,
   /** Shown in the footer of every page. */
   disclaimer:
-    'Sterling Sats provides educational content only. Nothing on this site is regulated financial advice, and we are not authorised by the Financial Conduct Authority to give it. Bitcoin is volatile and you may lose money.',
+    'Sterling Sats provides educational content only and not regulated financial advice. We are not authorised by the Financial Conduct Authority to give personal investment advice. Bitcoin is volatile and you could lose all the money you put in.',
 } as const;
 
 export type NavLink = { readonly label: string; readonly to: string };

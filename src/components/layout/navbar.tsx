@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { navCta, navLinks, site } from '~/content/site';
 import { BrandMark } from './brand-mark';
@@ -11,6 +11,7 @@ export function Navbar() {
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > NAVBAR_SOLID_AFTER_PX);
@@ -22,7 +23,10 @@ export function Navbar() {
   useEffect(() => {
     if (!menuOpen) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setMenuOpen(false);
+      if (e.key !== 'Escape') return;
+      setMenuOpen(false);
+      // Focus would otherwise be lost inside the menu that just closed.
+      buttonRef.current?.focus();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -69,6 +73,7 @@ export function Navbar() {
             {navCta.label}
           </Link>
           <button
+            ref={buttonRef}
             type="button"
             className="inline-flex size-11 items-center justify-center rounded-md text-ink-900 md:hidden"
             aria-expanded={menuOpen}

@@ -1,0 +1,139 @@
+import { expect, gotoHydrated, test } from './support/fixtures';
+
+test.describe('the masterclass card', () => {
+  const card = (page: import('@playwright/test').Page) => page.getByTestId('masterclass');
+
+  test('before the event it is upcoming', async ({ page }) => {
+    await page.clock.setFixedTime(new Date('2025-07-01T12:00:00+01:00'));
+    await gotoHydrated(page, '/resources');
+    await expect(card(page)).toHaveAttribute('data-state', 'upcoming');
+    await expect(card(page).getByText('Upcoming Masterclass')).toBeVisible();
+    await expect(card(page).getByText('This masterclass has taken place')).toBeHidden();
+  });
+
+  test('after the event it says so honestly, keeping the date, with no layout shift', async ({ page }) => {
+    await page.clock.setFixedTime(new Date('2025-07-01T12:00:00+01:00'));
+    await gotoHydrated(page, '/resources');
+    const before = await card(page).boundingBox();
+
+    await page.clock.setFixedTime(new Date('2025-07-10T20:31:00+01:00'));
+    await gotoHydrated(page, '/resources');
+    await expect(card(page)).toHaveAttribute('data-state', 'past');
+    await expect(card(page).getByText('Past Masterclass')).toBeVisible();
+    await expect(card(page).getByText('This masterclass has taken place')).toBeVisible();
+    await expect(card(page).getByText('Thursday 10 July 2025')).toBeVisible();
+    await expect(card(page).getByText('19:00-20:30 BST')).toBeVisible();
+    expect(await card(page).boundingBox()).toEqual(before);
+  });
+
+  test('is decided in the browser: the visitor\'s real clock today is past 10 July 2025', async ({ page }) => {
+    await gotoHydrated(page, '/resources');
+    await expect(card(page)).toHaveAttribute('data-state', 'past');
+  });
+
+  test('turns to past at the end time while the page stays open', async ({ page }) => {
+    await page.clock.install({ time: new Date('2025-07-10T20:29:00+01:00') });
+    await gotoHydrated(page, '/resources');
+    await expect(card(page)).toHaveAttribute('data-state', 'upcoming');
+    await page.clock.fastForward('02:00');
+    await expect(card(page)).toHaveAttribute('data-state', 'past');
+  });
+
+  test('the switch after hydration causes no layout shift', async ({ page }) => {
+    await page.addInitScript(() => {
+      (window as unknown as { __cls: number }).__cls = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+          if (!entry.hadRecentInput) (window as unknown as { __cls: number }).__cls += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await gotoHydrated(page, '/resources');
+    await expect(card(page)).toHaveAttribute('data-state', 'past');
+    await page.waitForTimeout(300);
+    const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+    expect(cls).toBeLessThan(0.01);
+  });
+
+  test('+ Calendar downloads a valid calendar file for the event', async ({ page }) => {
+    await gotoHydrated(page, '/resources');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: /^\+ Calendar/ }).click(),
+    ]);
+    const path = await download.path();
+    const { readFileSync } = await import('node:fs');
+    const ics = readFileSync(path, 'utf8');
+    expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(ics).toContain('UID:masterclass-2025-07-10@sterling-sats\r\n');
+    expect(ics).toContain('DTSTART:20250710T180000Z\r\n');
+    expect(ics).toContain('DTEND:20250710T193000Z\r\n');
+  });
+});
+
+test.describe('the AI coaching page', () => {
+  test('shows Elliot\'s avatar, and its buttons lead to /book and /contact', async ({ page }) => {
+    await gotoHydrated(page, '/ai-coaching');
+    const avatar = page.getByRole('img', { name: /Elliot/ });
+    await expect(avatar).toBeVisible();
+    expect(await avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expect(avatar).toHaveAttribute('width', '96');
+    await expect(avatar).toHaveAttribute('height', '96');
+    await expect(page.getByRole('link', { name: 'Request Demo Access' }).first()).toHaveAttribute('href', '/contact');
+    await page.getByRole('link', { name: 'Book Your Free Strategy Call' }).first().click();
+    await expect(page).toHaveURL('/book');
+  });
+
+  test.describe('when the avatar fails to load', () => {
+    test.use({ allowConsoleErrors: [/Failed to load resource: the server responded with a status of 404/] });
+
+    test('the avatar is hidden and the caption stays', async ({ page }) => {
+      await page.route('**/images/elliot.svg', (route) => route.fulfill({ status: 404, body: 'missing' }));
+      await gotoHydrated(page, '/ai');
+      await expect(page.getByTestId('elliot-caption')).toHaveText('Elliot, Bitcoin Consultant');
+      await expect(page.locator('img[src="/images/elliot.svg"]')).toHaveCount(0);
+    });
+
+    test('also when it fails after the page has hydrated', async ({ page }) => {
+      await gotoHydrated(page, '/');
+      await page.route('**/images/elliot.svg', (route) => route.fulfill({ status: 404, body: 'missing' }));
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'AI Coaching' }).click();
+      await expect(page.getByTestId('elliot-caption')).toBeVisible();
+      await expect(page.locator('img[src="/images/elliot.svg"]')).toHaveCount(0);
+    });
+  });
+});
+
+test.describe('page links', () => {
+  test('the home plan cards lead to /book, /ai and /contact, with a link to /services', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const plans = page.locator('section[aria-labelledby="plans-title"]');
+    const hrefs = await plans.locator('article a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['/book', '/ai', '/contact']);
+    await expect(plans.getByRole('link', { name: /Compare all our services/ })).toHaveAttribute('href', '/services');
+    await expect(page.getByRole('link', { name: 'Book Your Free Strategy Session' }).first()).toHaveAttribute('href', '/book');
+    await expect(page.getByRole('link', { name: 'Explore Our Services' })).toHaveAttribute('href', '/services');
+  });
+
+  test('the services cards: Strategy Session and Team & Enterprise to /book, Learn More to /ai', async ({ page }) => {
+    await gotoHydrated(page, '/services');
+    const hrefs = await page.locator('main article a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(['/book', '/ai', '/book']);
+    await expect(page.getByRole('link', { name: 'Learn More' })).toHaveAttribute('href', '/ai');
+  });
+
+  test('contact: Discuss Partnerships and Book a Call are mailto links', async ({ page }) => {
+    await gotoHydrated(page, '/contact');
+    await expect(page.getByRole('link', { name: 'Discuss Partnerships' })).toHaveAttribute('href', /^mailto:/);
+    await expect(page.getByRole('link', { name: 'Book a Call' })).toHaveAttribute('href', /^mailto:/);
+  });
+
+  test('the booking page keeps What\'s Included and the FAQ below the form', async ({ page }) => {
+    await gotoHydrated(page, '/book');
+    const slot = page.locator('[data-testid="book-included"]');
+    await expect(slot).toBeVisible();
+    await expect(page.getByTestId('book-faq')).toBeVisible();
+    await page.getByText('What if I need to cancel or reschedule?').click();
+    await expect(page.getByText('up to 48 hours before')).toBeVisible();
+  });
+});
