@@ -11,7 +11,7 @@ const browserNeverImportsServer = {
 };
 
 export default tseslint.config(
-  { ignores: ['build/', 'node_modules/', '.react-router/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/'] },
+  { ignores: ['build/', 'build-voice/', 'node_modules/', '.react-router/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,10 +1,17 @@
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { VOICE_TEST_BUILD_DIR } from './scripts/voice-test-build';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/e2e/support/chromium';
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 /** Where the test server keeps its database and .eml files; tests read mail from here. */
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? resolve('test-results/e2e-data');
+export const DEFAULT_BASE_URL = `http://127.0.0.1:${PORT}`;
+
+/** The voice simulator's tests run against a second build, made with a test key (scripts/voice-test-build.ts). */
+const VOICE_PORT = Number(process.env.E2E_VOICE_PORT ?? PORT + 1);
+export const VOICE_BASE_URL = `http://127.0.0.1:${VOICE_PORT}`;
+const VOICE_SPECS = /voice-.*\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -15,18 +22,50 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: DEFAULT_BASE_URL,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     trace: 'off',
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: 'node tests/e2e/support/start-server.mjs',
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { E2E_PORT: String(PORT), E2E_DATA_DIR },
-  },
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: VOICE_SPECS },
+    {
+      name: 'voice',
+      testMatch: VOICE_SPECS,
+      use: {
+        browserName: 'chromium',
+        baseURL: VOICE_BASE_URL,
+        // Daily asks for the microphone when a call joins: a fake device, no prompt.
+        permissions: ['microphone'],
+        launchOptions: {
+          executablePath: CHROMIUM_PATH,
+          args: [...CHROMIUM_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      command: 'node tests/e2e/support/start-server.mjs',
+      url: `${DEFAULT_BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_PORT: String(PORT), E2E_DATA_DIR },
+    },
+    {
+      // Builds the keyed build first when there is none (npm test always rebuilds it).
+      command: 'node --import tsx scripts/voice-test-build.ts --if-missing && node tests/e2e/support/start-server.mjs',
+      url: `${VOICE_BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 300_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        E2E_PORT: String(VOICE_PORT),
+        E2E_DATA_DIR: resolve('test-results/e2e-data-voice'),
+        BUILD_DIR: VOICE_TEST_BUILD_DIR,
+      },
+    },
+  ],
 });

@@ -3,7 +3,8 @@ import { PRERENDER_PATHS } from './src/content/routes';
 
 export default {
   appDirectory: 'src/app',
-  buildDirectory: 'build',
+  // BUILD_DIR lets a second build (the voice tests' keyed build) sit beside the default one.
+  buildDirectory: process.env.BUILD_DIR || 'build',
   ssr: false,
   // Every public path becomes real HTML at build time; the server answers unknown
   // paths with the prerendered not-found page and status 404.

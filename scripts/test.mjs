@@ -18,6 +18,8 @@ function step(title, cmd, args, env = {}) {
 ensureChromium();
 const node = process.execPath;
 step('Build', node, ['scripts/build.mjs']);
+// The voice simulator's browser tests need a second build with a test key baked in.
+step('Voice test build', node, ['--import', 'tsx', 'scripts/voice-test-build.ts']);
 step('Unit and server tests', node, ['node_modules/vitest/vitest.mjs', 'run']);
 step('Browser tests', node, ['node_modules/@playwright/test/cli.js', 'test']);
 console.log('\nAll tests passed.');
