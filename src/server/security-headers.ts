@@ -10,7 +10,9 @@ export type HeaderList = [string, string][];
 /** Origins the voice SDK (and the Daily call it joins) needs. Only the AI pages allow them. */
 export const VOICE_CSP = {
   connect: ['https://api.vapi.ai', 'https://*.daily.co', 'wss://*.wss.daily.co', 'https://*.pluot.blue'],
-  script: ['https://*.daily.co'],
+  // Daily's call machine comes from c.daily.co as a <script> (the SDK's avoidEval); Daily's
+  // CSP guide for call-object mode also lists blob: for the scripts that machine creates.
+  script: ['https://*.daily.co', 'blob:'],
   worker: ['blob:'],
   media: ['blob:', 'https://*.daily.co'],
 } as const;
