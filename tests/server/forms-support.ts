@@ -29,12 +29,15 @@ export type SmtpPeer = {
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Makes the peer refuse every message with a temporary failure (or accept again). */
   refuse(on: boolean): void;
+  /** Holds each answer this long (a slow relay). */
+  delay(ms: number): void;
   close(): Promise<void>;
 };
 
 export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
   let refusing = false;
+  let delayMs = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -42,7 +45,8 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
         if (refusing) {
           const err = new Error('Try again later') as Error & { responseCode: number };
           err.responseCode = 451;
@@ -75,6 +79,9 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     },
     refuse(on) {
       refusing = on;
+    },
+    delay(ms) {
+      delayMs = ms;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,8 +1,86 @@
-/** Slot for the newsletter sign-up form, built by its own feature; the page around it is complete. */
+/**
+ * The Smart Money Newsletter sign-up (spec sections 4, 5, 7 and 8): first name, last name and
+ * e-mail. 'Subscribing...' while sending; cleared on success, kept on failure. The address
+ * then gets a confirmation link (double opt-in), which the success toast mentions.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { toast } from '~/components/toast/toast-store';
+import { submitForm } from '~/lib/api-client';
+import { HONEYPOT_STYLE, fieldA11y, useFormGuard } from '~/lib/use-form-guard';
+import { NewsletterSchema, toNewsletterRequest, type NewsletterInput, type NewsletterValues } from './newsletter-schema';
+
+const FIELDS: { name: keyof NewsletterInput; label: string; type: string; autoComplete: string }[] = [
+  { name: 'firstName', label: 'First Name', type: 'text', autoComplete: 'given-name' },
+  { name: 'lastName', label: 'Last Name', type: 'text', autoComplete: 'family-name' },
+  { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email' },
+];
+
+const EMPTY: NewsletterInput = { firstName: '', lastName: '', email: '' };
+
 export function NewsletterForm() {
+  const baseId = useId();
+  const { guardFields, restart, honeypotProps } = useFormGuard();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<NewsletterInput, unknown, NewsletterValues>({
+    resolver: zodResolver(NewsletterSchema),
+    defaultValues: EMPTY,
+  });
+
+  const onValid = async (values: NewsletterValues) => {
+    const result = await submitForm({ ...toNewsletterRequest(values), ...guardFields() });
+    if (!result.ok) {
+      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
+        if (field in values) setError(field as keyof NewsletterInput, { message });
+      }
+      toast({ title: 'Failed to subscribe. Please try again.', variant: 'destructive' });
+      return;
+    }
+    reset(EMPTY);
+    restart();
+    toast({ title: 'Thank you for subscribing!', description: 'Please confirm with the link we have just e-mailed you.' });
+  };
+
   return (
-    <div data-slot="newsletter" className="rounded-lg border border-dashed border-ink-300 p-6 text-ink-700">
-      The newsletter sign-up form is being prepared.
-    </div>
+    <form noValidate onSubmit={(event) => void handleSubmit(onValid)(event)} className="grid gap-4 sm:grid-cols-2" aria-label="Subscribe to The Smart Money Newsletter">
+      {FIELDS.map((f) => {
+        const a11y = fieldA11y(baseId, f.name, errors[f.name]?.message);
+        return (
+          <div key={f.name} className={f.name === 'email' ? 'sm:col-span-2' : undefined}>
+            <label htmlFor={a11y.id} className="field-label">
+              {f.label}
+            </label>
+            <input
+              {...register(f.name)}
+              {...a11y.inputProps}
+              type={f.type}
+              autoComplete={f.autoComplete}
+              required
+              className="field-input"
+            />
+            {errors[f.name] ? (
+              <p id={a11y.errorId} className="field-error" role="alert">
+                {errors[f.name]?.message}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+      <div aria-hidden="true" style={HONEYPOT_STYLE}>
+        <label>
+          Website
+          <input {...honeypotProps} />
+        </label>
+      </div>
+      <button type="submit" className="btn btn-primary sm:col-span-2" disabled={isSubmitting}>
+        {isSubmitting ? 'Subscribing...' : 'Subscribe'}
+      </button>
+    </form>
   );
 }

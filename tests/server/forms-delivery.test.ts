@@ -1,0 +1,276 @@
+/**
+ * Delivery through the outbox with a real SMTP peer: retries with back-off while the peer is
+ * away, failure after the last attempt, two instances on one Postgres sending each e-mail once,
+ * the worker finishing its send on shutdown, and the newsletter's confirm/unsubscribe links.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestSerializers } from '../../src/server/app';
+import { openDatabase } from '../../src/server/db/client';
+import { defaultRetryDelayMs, DEFAULT_MAX_ATTEMPTS } from '../../src/server/mail/outbox';
+import {
+  bodies,
+  createTestDatabase,
+  makeFormsApp,
+  postgresAvailable,
+  startSmtpPeer,
+  type FormsTestApp,
+  type SmtpPeer,
+} from './forms-support';
+
+const pgUnavailable = await postgresAvailable();
+if (pgUnavailable) console.warn(`Skipping the two-instance Postgres test: ${pgUnavailable}`);
+
+function logCapture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  return { lines, logger: { level: 'trace', stream, serializers: requestSerializers } };
+}
+
+async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+describe('the retry schedule', () => {
+  it('retries first within a minute and last about 24 hours after the first failure', () => {
+    expect(defaultRetryDelayMs(1)).toBeLessThanOrEqual(60_000);
+    let total = 0;
+    for (let attempt = 1; attempt < DEFAULT_MAX_ATTEMPTS; attempt += 1) {
+      expect(defaultRetryDelayMs(attempt + 1)).toBeGreaterThan(defaultRetryDelayMs(attempt));
+      total += defaultRetryDelayMs(attempt);
+    }
+    expect(total / 3_600_000).toBeGreaterThan(20);
+    expect(total / 3_600_000).toBeLessThan(28);
+  });
+});
+
+describe('delivery when the SMTP peer is away', () => {
+  it('accepts and stores submissions, retries, and delivers once the peer is back', async () => {
+    const probe = await startSmtpPeer();
+    const port = probe.port;
+    await probe.close();
+    const t = await makeFormsApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { forms: { outbox: { retryDelayMs: () => 150 } } });
+    let peer: SmtpPeer | undefined;
+    try {
+      const res = await t.post(bodies.contact());
+      expect(res.statusCode).toBe(200);
+      const { id } = res.json() as { id: string };
+      expect(await t.query(`select 1 from submissions where id = '${id}'`)).toHaveLength(1);
+      const failed = await until(async () => {
+        const rows = await t.query<{ attempts: number; last_error: string; status: string }>(
+          `select attempts, last_error, status from outbox where submission_id = '${id}'`,
+        );
+        return rows[0] && rows[0].attempts >= 2 && rows[0];
+      });
+      expect(failed.status).toBe('pending');
+      expect(failed.last_error).toMatch(/^[A-Z0-9_ ]+$/);
+      peer = await startSmtpPeer(port);
+      const mails = await peer.waitFor(1);
+      expect(mails[0]!.text).toContain(id);
+      await until(async () => (await t.query(`select 1 from outbox where submission_id = '${id}' and status = 'sent'`)).length === 1);
+    } finally {
+      await t.app.close();
+      await peer?.close();
+    }
+  });
+
+  it('marks an e-mail failed after the last attempt and logs it by id only', async () => {
+    const peer = await startSmtpPeer();
+    peer.refuse(true);
+    const { lines, logger } = logCapture();
+    const t = await makeFormsApp({ SMTP_URL: peer.url }, { logger, forms: { outbox: { retryDelayMs: () => 50, maxAttempts: 3 } } });
+    try {
+      const res = await t.post(bodies.guide());
+      const { id } = res.json() as { id: string };
+      const rows = await until(async () => {
+        const r = await t.query<{ id: string; status: string; attempts: number; last_error: string }>(
+          `select id::text as id, status, attempts, last_error from outbox where submission_id = '${id}'`,
+        );
+        return r.length === 2 && r.every((x) => x.status === 'failed') && r;
+      });
+      expect(rows.map((r) => r.attempts)).toEqual([3, 3]);
+      expect(rows[0]!.last_error).toContain('451');
+      const failures = lines.filter((l) => l.includes('failed for good'));
+      expect(failures).toHaveLength(2);
+      expect(failures[0]).toContain(`"outboxId":${rows[0]!.id}`);
+    } finally {
+      await t.app.close();
+      await peer.close();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('lets the worker finish the message it is sending, then closes the database', async () => {
+    const peer = await startSmtpPeer();
+    const t = await makeFormsApp({ SMTP_URL: peer.url });
+    // Hold the peer's answer so the send is in flight when the app closes.
+    peer.delay(1500);
+    const res = await t.post(bodies.contact());
+    const { id } = res.json() as { id: string };
+    await until(async () => (await t.query(`select 1 from outbox where submission_id = '${id}' and attempts > 0`)).length === 1, 5000);
+    const closing = Date.now();
+    await t.app.close();
+    // close() waited for the send in flight rather than abandoning it.
+    expect(peer.mails.some((m) => m.text.includes(id))).toBe(true);
+    expect(Date.now() - closing).toBeGreaterThan(300);
+    const db = await openDatabase({ dataDir: t.dataDir });
+    const { sql } = await import('drizzle-orm');
+    const rows = ((await db.db.execute(sql.raw(`select status from outbox where submission_id = '${id}'`))) as unknown as { rows: { status: string }[] }).rows;
+    await db.close();
+    expect(rows[0]?.status).toBe('sent');
+    expect(peer.mails.some((m) => m.text.includes(id))).toBe(true);
+    await peer.close();
+  });
+
+  it('answers /readyz with 503 once the database is gone', async () => {
+    const t = await makeFormsApp();
+    await t.app.forms.database.close();
+    const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    expect(typeof (res.json() as { error: string }).error).toBe('string');
+    await t.app.close();
+  });
+});
+
+describe.skipIf(Boolean(pgUnavailable))('two instances on one Postgres', () => {
+  let peer: SmtpPeer;
+  let a: FormsTestApp;
+  let b: FormsTestApp;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    peer = await startSmtpPeer();
+    const db = await createTestDatabase('twoinstances');
+    drop = db.drop;
+    const env = { DATABASE_URL: db.url, SMTP_URL: peer.url, BENCH_DISABLE_RATE_LIMIT: 'true' };
+    // Both start together: one runs the migrations while the other waits on the lock.
+    [a, b] = await Promise.all([
+      makeFormsApp(env, { forms: { outbox: { batchSize: 3 } } }),
+      makeFormsApp(env, { forms: { outbox: { batchSize: 3 } } }),
+    ]);
+  });
+  afterAll(async () => {
+    await a?.app.close();
+    await b?.app.close();
+    await peer?.close();
+    await drop?.();
+  });
+
+  it('sends each outbox e-mail exactly once', async () => {
+    const posts = [];
+    for (let i = 0; i < 30; i += 1) posts.push((i % 2 ? a : b).post(bodies.guide({ email: `twin${i}@example.org` })));
+    const results = await Promise.all(posts);
+    expect(results.every((r) => r.statusCode === 200)).toBe(true);
+    await peer.waitFor(60, 30_000);
+    await until(async () => (await a.query(`select 1 from outbox where status <> 'sent'`)).length === 0);
+    await new Promise((r) => setTimeout(r, 500));
+    const ids = peer.mails.map((m) => m.header('message-id'));
+    expect(ids).toHaveLength(60);
+    expect(new Set(ids).size).toBe(60);
+  });
+});
+
+describe('newsletter confirmation and unsubscribe', () => {
+  let t: FormsTestApp;
+  let peer: SmtpPeer;
+  beforeAll(async () => {
+    peer = await startSmtpPeer();
+    t = await makeFormsApp({ SMTP_URL: peer.url });
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await peer.close();
+  });
+
+  const status = async (email: string) =>
+    (await t.query<{ status: string }>(`select status from newsletter_subscribers where email = '${email}'`))[0]?.status;
+
+  it('confirms with the e-mailed token and unsubscribes with one click', async () => {
+    const res = await t.post(bodies.newsletter({ email: 'kate@example.org' }));
+    expect(res.statusCode).toBe(200);
+    const mail = (await until(async () => peer.mails.find((m) => m.envelopeTo.includes('kate@example.org'))))!;
+    const confirmToken = /\/newsletter\/confirm\?token=(\S+)/.exec(mail.text)![1]!;
+    const oneClick = /^<([^>]+)>$/.exec(mail.header('list-unsubscribe')!)![1]!;
+    expect(await status('kate@example.org')).toBe('pending');
+
+    const json = (url: string, payload: object, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
+
+    const forged = await json('/api/newsletter/confirm', { token: confirmToken.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) });
+    expect(forged.statusCode).toBe(400);
+    expect(await status('kate@example.org')).toBe('pending');
+    expect((await json('/api/newsletter/confirm', { token: confirmToken }, { origin: 'https://evil.test' })).statusCode).toBe(403);
+
+    const confirmed = await json('/api/newsletter/confirm', { token: confirmToken });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toEqual({ status: 'confirmed' });
+    expect(await status('kate@example.org')).toBe('confirmed');
+
+    // A confirm token does not unsubscribe: each token has one purpose.
+    expect((await json('/api/newsletter/unsubscribe', { token: confirmToken })).statusCode).toBe(400);
+
+    // A GET of the List-Unsubscribe URL changes nothing and lands on the page.
+    const url = new URL(oneClick);
+    const get = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(get.statusCode).toBe(303);
+    expect(get.headers.location).toMatch(/^\/newsletter\/unsubscribe\?token=/);
+    expect(await status('kate@example.org')).toBe('confirmed');
+
+    // RFC 8058: the mail provider POSTs List-Unsubscribe=One-Click to the header's URL.
+    const post = await t.app.inject({
+      method: 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(post.statusCode).toBe(200);
+    expect(await status('kate@example.org')).toBe('unsubscribed');
+  });
+});
+
+describe('logs and stored errors never carry personal data', () => {
+  it('keeps a sentinel sent through every form out of the logs and the error fields', async () => {
+    const SENTINEL = 'zqxsentinel';
+    const peer = await startSmtpPeer();
+    peer.refuse(true);
+    const { lines, logger } = logCapture();
+    const t = await makeFormsApp({ SMTP_URL: peer.url }, { logger, forms: { outbox: { retryDelayMs: () => 40, maxAttempts: 2 } } });
+    try {
+      const sentinelEmail = `${SENTINEL}@${SENTINEL}.example`;
+      const posts = [
+        bodies.contact({ firstName: SENTINEL, lastName: SENTINEL, email: sentinelEmail, company: SENTINEL, message: `${SENTINEL} message` }),
+        bodies.guide({ firstName: SENTINEL, email: sentinelEmail, company: SENTINEL }),
+        bodies.newsletter({ firstName: SENTINEL, lastName: SENTINEL, email: sentinelEmail }),
+        // Rejected, spam-trapped and rate-limited paths log too.
+        bodies.contact({ firstName: SENTINEL, email: `${SENTINEL} not an email` }),
+        bodies.guide({ firstName: SENTINEL, email: sentinelEmail, website: SENTINEL }),
+      ];
+      for (const body of posts) await t.post(body, { 'user-agent': SENTINEL }, '203.0.113.77');
+      for (let i = 0; i < 4; i += 1) await t.post(bodies.contact({ firstName: SENTINEL }), {}, '203.0.113.78');
+      await until(async () => (await t.query(`select 1 from outbox where status = 'pending'`)).length === 0);
+      const errors = await t.query<{ last_error: string }>('select last_error from outbox');
+      // contact 1 + guide 2 + newsletter 2 + the three accepted contact messages of the second client.
+      expect(errors.length).toBe(8);
+      expect(errors.every((e) => e.last_error && !e.last_error.toLowerCase().includes(SENTINEL))).toBe(true);
+      const log = lines.join('');
+      expect(lines.length).toBeGreaterThan(10);
+      expect(log.toLowerCase()).not.toContain(SENTINEL);
+      expect(log).not.toContain('203.0.113.77');
+      expect(log).toContain('submissionId');
+    } finally {
+      await t.app.close();
+      await peer.close();
+    }
+  });
+});
