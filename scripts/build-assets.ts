@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { PUBLIC_PATHS } from '../src/content/routes';
 import { masterclass } from '../src/content/resources';
 import { site } from '../src/content/site';
+import { GUIDE_PDF_FILE, renderGuidePdf } from './guide-pdf';
 import { buildIcs } from './ics';
 import { masterclassEvent } from './masterclass-event';
 
@@ -36,7 +37,9 @@ const calendar: Generator = () => [
   },
 ];
 
-const generators: Generator[] = [sitemap, calendar];
+const guide: Generator = async () => [{ path: GUIDE_PDF_FILE, body: await renderGuidePdf({ brand: site.brand, siteUrl: publicUrl }) }];
+
+const generators: Generator[] = [sitemap, calendar, guide];
 
 for (const generate of generators) {
   for (const file of await generate()) {

@@ -13,5 +13,7 @@ export default [
   route('terms', 'routes/terms.tsx'),
   route('booking/respond', 'routes/booking-respond.tsx'),
   route('booking/cancel', 'routes/booking-cancel.tsx'),
+  route('newsletter/confirm', 'routes/newsletter-confirm.tsx'),
+  route('newsletter/unsubscribe', 'routes/newsletter-unsubscribe.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -22,6 +22,11 @@ export const AI_PATHS = ['/ai', '/ai-coaching'] as const;
 export const NOT_FOUND_PATH = '/404';
 
 /** Small pages reached from e-mail links (newsletter confirm/unsubscribe, booking actions). */
-export const UTILITY_PATHS: readonly string[] = ['/booking/respond', '/booking/cancel'];
+export const UTILITY_PATHS: readonly string[] = [
+  '/booking/respond',
+  '/booking/cancel',
+  '/newsletter/confirm',
+  '/newsletter/unsubscribe',
+];
 
 export const PRERENDER_PATHS = [...PUBLIC_PATHS, ...UTILITY_PATHS, NOT_FOUND_PATH];

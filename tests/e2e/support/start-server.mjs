@@ -20,6 +20,10 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'],
     PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:3000',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
+    // Playwright fills a form in milliseconds: a short minimum fill time keeps the trap on without tripping it.
+    MIN_FILL_TIME_MS: '50',
+    // Tests give each page its own X-Forwarded-For, so the server's rate limit counts each test apart.
+    TRUST_PROXY: '127.0.0.1',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
