@@ -50,7 +50,7 @@ export const howItWorks = {
       title: 'Track Your Progress',
       text: 'See which topics you handle well and which need work, so each session builds on the last.',
     },
-  ] satisfies Feature[],
+  ] as const satisfies readonly Feature[],
 };
 
 export const aiCta = {

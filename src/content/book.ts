@@ -1,5 +1,4 @@
 import { prices } from './prices';
-import { site } from './site';
 import type { Faq, Seo } from './types';
 
 export const bookSeo: Seo = {
@@ -14,17 +13,7 @@ export const bookHero = {
   intro: 'Choose a format and two times that suit you. We will confirm the details with you within 24 hours.',
 };
 
-/** The header card above the form, marked Free. */
-export const sessionCard = {
-  title: `${site.brand} Strategy Session`,
-  badge: 'Free',
-  text: 'A private video session on your finances, your goals and whether Bitcoin has a place in your plan.',
-  facts: [
-    { icon: 'clock', label: '45 minutes' },
-    { icon: 'video', label: 'Private video call' },
-    { icon: 'mail', label: '30 days of e-mail support' },
-  ],
-} as const;
+export { sessionCard } from './session';
 
 export const included = {
   title: "What's Included",

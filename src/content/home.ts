@@ -40,7 +40,7 @@ export const pillarsSection = {
 };
 
 /** The spec's three pillars. */
-export const pillars: readonly Feature[] = [
+export const pillars = [
   {
     icon: 'graduation-cap',
     title: 'Smart Education',
@@ -56,7 +56,7 @@ export const pillars: readonly Feature[] = [
     title: 'AI-Powered Coaching',
     text: 'Rehearse real conversations with Elliot, our AI Bitcoin consultant, and build the fluency to discuss allocations with clients, partners and colleagues.',
   },
-];
+] as const satisfies readonly Feature[];
 
 export const testimonialsSection = {
   eyebrow: 'In their words',
@@ -97,7 +97,7 @@ export const plansSection = {
 };
 
 /** The spec's plan section: three cards to /book, /ai and /contact. */
-export const planCards: readonly PlanCard[] = [
+export const planCards = [
   {
     title: 'Strategy Session',
     price: prices.strategySession.amount,
@@ -145,7 +145,7 @@ export const planCards: readonly PlanCard[] = [
     primary: false,
     icon: 'users',
   },
-];
+] as const satisfies readonly PlanCard[];
 
 export const guideSection = {
   eyebrow: 'Free download',

@@ -12,10 +12,11 @@ export const servicesHero = {
   title: 'Our Services',
   intro:
     'Three ways to learn, from a free one-to-one session to training for a whole firm. Every one of them is education: we never sell or recommend specific investments.',
+  offersTitle: 'Our three offers',
 };
 
 /** The spec's three offer cards. */
-export const offers: readonly PlanCard[] = [
+export const offers = [
   {
     title: 'Strategy Session',
     price: prices.strategySession.amount,
@@ -63,7 +64,7 @@ export const offers: readonly PlanCard[] = [
     primary: false,
     icon: 'users',
   },
-];
+] as const satisfies readonly PlanCard[];
 
 export const circle = {
   eyebrow: 'Community',

@@ -1,6 +1,7 @@
 /**
  * Shapes of the display data the pages render. Icons are named here, not imported: content
- * stays plain data and `~/components/ui/icon` maps each name to its drawing.
+ * stays plain data, and each page maps the names its content uses to drawings (so a page
+ * bundles only its own icons; TypeScript checks that every name used has one).
  */
 export type IconName =
   | 'graduation-cap'
@@ -33,7 +34,7 @@ export type Seo = { readonly title: string; readonly description: string };
 export type CallToAction = { readonly label: string; readonly to: string };
 
 /** The spec's plan card: title, price, description, features list, cta, link, primary flag. */
-export type PlanCard = {
+export type PlanCard<I extends IconName = IconName> = {
   readonly title: string;
   readonly price: string;
   /** Small print beside the price, e.g. "per month" or "cancel anytime". */
@@ -45,7 +46,7 @@ export type PlanCard = {
   readonly primary: boolean;
   /** A line under the button, e.g. when the offer becomes available. */
   readonly note?: string;
-  readonly icon?: IconName;
+  readonly icon: I;
 };
 
 /** The spec's testimonial: quote, author, title (role and city). */
@@ -59,7 +60,7 @@ export type Article = {
   readonly type: 'Article';
 };
 
-export type Feature = { readonly icon: IconName; readonly title: string; readonly text: string };
+export type Feature<I extends IconName = IconName> = { readonly icon: I; readonly title: string; readonly text: string };
 
 export type Faq = { readonly question: string; readonly answer: string };
 

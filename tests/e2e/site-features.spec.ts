@@ -1,7 +1,8 @@
+import type { Page } from '@playwright/test';
 import { expect, gotoHydrated, test } from './support/fixtures';
 
 test.describe('the masterclass card', () => {
-  const card = (page: import('@playwright/test').Page) => page.getByTestId('masterclass');
+  const card = (page: Page) => page.getByTestId('masterclass');
 
   test('before the event it is upcoming', async ({ page }) => {
     await page.clock.setFixedTime(new Date('2025-07-01T12:00:00+01:00'));

@@ -1,11 +1,26 @@
+import { Award, Briefcase, Lightbulb, ShieldCheck, TrendingUp, Users } from 'lucide-react';
 import { aboutCta, aboutHero, aboutSeo, credentials, founder, mission, values } from '~/content/about';
 import { CtaBanner } from '~/components/sections/cta-banner';
 import { FeatureGrid } from '~/components/sections/feature-grid';
 import { PageHero } from '~/components/sections/page-hero';
 import { SectionHeader } from '~/components/sections/section-header';
+import type { IconSet } from '~/components/ui/icon';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta({ path: '/about', ...aboutSeo });
+
+const CREDENTIAL_ICONS: IconSet<(typeof credentials.items)[number]['icon']> = {
+  briefcase: Briefcase,
+  award: Award,
+  users: Users,
+  'shield-check': ShieldCheck,
+};
+const VALUE_ICONS: IconSet<(typeof values)[number]['icon']> = {
+  lightbulb: Lightbulb,
+  'shield-check': ShieldCheck,
+  'trending-up': TrendingUp,
+  users: Users,
+};
 
 export default function About() {
   return (
@@ -40,14 +55,14 @@ export default function About() {
       <section aria-labelledby="credentials-title" className="bg-ink-50">
         <div className="section">
           <SectionHeader id="credentials-title" eyebrow={credentials.eyebrow} title={credentials.title} />
-          <FeatureGrid items={credentials.items} columns={4} />
+          <FeatureGrid items={credentials.items} icons={CREDENTIAL_ICONS} columns={4} />
         </div>
       </section>
 
       <section aria-labelledby="mission-title" className="section">
         <SectionHeader id="mission-title" eyebrow={mission.eyebrow} title={mission.title} intro={mission.text} />
         <h3 className="mt-16 text-center text-xl font-semibold text-ink-900">{mission.valuesTitle}</h3>
-        <FeatureGrid items={values} columns={4} />
+        <FeatureGrid items={values} icons={VALUE_ICONS} columns={4} />
       </section>
 
       <CtaBanner {...aboutCta} />

@@ -1,15 +1,23 @@
+import { ChartColumn, MessageCircle, Target } from 'lucide-react';
 import { aiCta, aiHero, aiSeo, elliot, howItWorks } from '~/content/ai';
 import { CtaBanner } from '~/components/sections/cta-banner';
 import { FeatureGrid } from '~/components/sections/feature-grid';
 import { PageHero } from '~/components/sections/page-hero';
 import { SectionHeader } from '~/components/sections/section-header';
 import { ActionLink } from '~/components/ui/action-link';
+import type { IconSet } from '~/components/ui/icon';
 import { OptionalImage } from '~/components/ui/optional-image';
 import { VoiceSimulator } from '~/features/voice-simulator/voice-simulator';
 import { pageMeta } from '~/lib/seo';
 
 // Served at /ai and /ai-coaching; both name /ai as canonical so search engines index one page.
 export const meta = () => pageMeta({ path: '/ai', ...aiSeo });
+
+const STEP_ICONS: IconSet<(typeof howItWorks.steps)[number]['icon']> = {
+  'message-circle': MessageCircle,
+  target: Target,
+  'bar-chart': ChartColumn,
+};
 
 export default function AiCoaching() {
   return (
@@ -59,7 +67,7 @@ export default function AiCoaching() {
       <section aria-labelledby="how-title" className="bg-ink-50">
         <div className="section">
           <SectionHeader id="how-title" eyebrow={howItWorks.eyebrow} title={howItWorks.title} intro={howItWorks.intro} />
-          <FeatureGrid items={howItWorks.steps} numbered />
+          <FeatureGrid items={howItWorks.steps} icons={STEP_ICONS} numbered />
         </div>
       </section>
 

@@ -1,8 +1,10 @@
-import { bookHero, bookSeo, faqs, sessionCard } from '~/content/book';
+import { Clock, Mail, Video } from 'lucide-react';
+import { bookHero, bookSeo, faqs } from '~/content/book';
+import { sessionCard } from '~/content/session';
 import { BookFaq } from '~/components/sections/book-faq';
 import { BookIncluded } from '~/components/sections/book-included';
 import { PageHero } from '~/components/sections/page-hero';
-import { Icon } from '~/components/ui/icon';
+import { Icon, type IconSet } from '~/components/ui/icon';
 import { BookingWizard } from '~/features/booking/booking-wizard';
 import { pageMeta } from '~/lib/seo';
 
@@ -23,6 +25,8 @@ export const meta = () =>
     ],
   });
 
+const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = { clock: Clock, video: Video, mail: Mail };
+
 export default function Book() {
   return (
     <>
@@ -41,7 +45,7 @@ export default function Book() {
           <ul className="mt-5 flex flex-wrap gap-x-6 gap-y-3 text-sm font-medium text-ink-800">
             {sessionCard.facts.map((fact) => (
               <li key={fact.label} className="flex items-center gap-2">
-                <Icon name={fact.icon} className="size-5 text-brand-700" />
+                <Icon icon={FACT_ICONS[fact.icon]} className="size-5 text-brand-700" />
                 {fact.label}
               </li>
             ))}

@@ -35,43 +35,43 @@ export default function Contact() {
               {contactInfo.title}
             </h2>
             <dl className="mt-6 grid gap-5">
-              <div className="flex gap-4">
-                <Mail aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-200" />
-                <div>
-                  <dt className="text-sm font-semibold text-ink-200">{contactInfo.emailLabel}</dt>
-                  <dd>
-                    <a href={`mailto:${site.email}`} className="break-all text-white underline hover:text-brand-100">
-                      {site.email}
-                    </a>
-                  </dd>
-                </div>
+              <div>
+                <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
+                  <Mail aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
+                  {contactInfo.emailLabel}
+                </dt>
+                <dd className="mt-1 pl-8">
+                  <a href={`mailto:${site.email}`} className="break-all text-white underline hover:text-brand-100">
+                    {site.email}
+                  </a>
+                </dd>
               </div>
-              <div className="flex gap-4">
-                <Phone aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-200" />
-                <div>
-                  <dt className="text-sm font-semibold text-ink-200">{contactInfo.phoneLabel}</dt>
-                  <dd>
-                    <a href={site.phoneHref} className="text-white underline hover:text-brand-100">
-                      {site.phone}
-                    </a>
-                  </dd>
-                  <dd className="text-sm text-ink-200">{contactInfo.phoneHours}</dd>
-                </div>
+              <div>
+                <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
+                  <Phone aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
+                  {contactInfo.phoneLabel}
+                </dt>
+                <dd className="mt-1 pl-8">
+                  <a href={site.phoneHref} className="text-white underline hover:text-brand-100">
+                    {site.phone}
+                  </a>
+                  <span className="block text-sm text-ink-200">{contactInfo.phoneHours}</span>
+                </dd>
               </div>
-              <div className="flex gap-4">
-                <MapPin aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-200" />
-                <div>
-                  <dt className="text-sm font-semibold text-ink-200">{contactInfo.officeLabel}</dt>
-                  <dd>
-                    <address className="not-italic">
-                      {site.office.lines.map((line) => (
-                        <span key={line} className="block">
-                          {line}
-                        </span>
-                      ))}
-                    </address>
-                  </dd>
-                </div>
+              <div>
+                <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
+                  <MapPin aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
+                  {contactInfo.officeLabel}
+                </dt>
+                <dd className="mt-1 pl-8">
+                  <address className="not-italic">
+                    {site.office.lines.map((line) => (
+                      <span key={line} className="block">
+                        {line}
+                      </span>
+                    ))}
+                  </address>
+                </dd>
               </div>
             </dl>
           </section>

@@ -1,4 +1,4 @@
-import { ArrowRight, Check, CircleCheck } from 'lucide-react';
+import { ArrowRight, Bot, Check, CircleCheck, Clock, Compass, GraduationCap, Mail, Users, Video } from 'lucide-react';
 import { Link } from 'react-router';
 import {
   guideSection,
@@ -13,7 +13,7 @@ import {
   testimonials,
   testimonialsSection,
 } from '~/content/home';
-import { sessionCard } from '~/content/book';
+import { sessionCard } from '~/content/session';
 import { site } from '~/content/site';
 import { CtaBanner } from '~/components/sections/cta-banner';
 import { FeatureGrid } from '~/components/sections/feature-grid';
@@ -22,7 +22,7 @@ import { PlanCard } from '~/components/sections/plan-card';
 import { SectionHeader } from '~/components/sections/section-header';
 import { TestimonialCard } from '~/components/sections/testimonial-card';
 import { ActionLink } from '~/components/ui/action-link';
-import { Icon } from '~/components/ui/icon';
+import { Icon, type IconSet } from '~/components/ui/icon';
 import { GuideForm } from '~/features/guide/guide-form';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 
@@ -51,6 +51,10 @@ export const meta = () =>
     ],
   });
 
+const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = { clock: Clock, video: Video, mail: Mail };
+const PILLAR_ICONS: IconSet<(typeof pillars)[number]['icon']> = { 'graduation-cap': GraduationCap, compass: Compass, bot: Bot };
+const PLAN_ICONS: IconSet<(typeof planCards)[number]['icon']> = { video: Video, bot: Bot, users: Users };
+
 function SessionPreview() {
   return (
     <div className="card relative hidden p-8 shadow-xl lg:block">
@@ -65,7 +69,7 @@ function SessionPreview() {
         {sessionCard.facts.map((fact) => (
           <li key={fact.label} className="flex items-center gap-3 text-ink-800">
             <span className="inline-flex size-9 items-center justify-center rounded-lg bg-brand-100 text-brand-800">
-              <Icon name={fact.icon} className="size-5" />
+              <Icon icon={FACT_ICONS[fact.icon]} className="size-5" />
             </span>
             {fact.label}
           </li>
@@ -140,7 +144,7 @@ export default function Home() {
             title={pillarsSection.title}
             intro={pillarsSection.intro}
           />
-          <FeatureGrid items={pillars} />
+          <FeatureGrid items={pillars} icons={PILLAR_ICONS} />
         </div>
       </section>
 
@@ -166,7 +170,7 @@ export default function Home() {
           <ul className="mt-14 grid gap-8 md:grid-cols-3">
             {planCards.map((plan) => (
               <li key={plan.title}>
-                <PlanCard plan={plan} badge="Most popular" />
+                <PlanCard plan={plan} icon={PLAN_ICONS[plan.icon]} badge="Most popular" />
               </li>
             ))}
           </ul>

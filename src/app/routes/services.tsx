@@ -1,22 +1,28 @@
-import { Users } from 'lucide-react';
+import { Bot, Users, Video } from 'lucide-react';
 import { circle, offers, servicesCta, servicesHero, servicesSeo } from '~/content/services';
 import { CtaBanner } from '~/components/sections/cta-banner';
 import { PageHero } from '~/components/sections/page-hero';
 import { PlanCard } from '~/components/sections/plan-card';
+import type { IconSet } from '~/components/ui/icon';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () => pageMeta({ path: '/services', ...servicesSeo });
+
+const OFFER_ICONS: IconSet<(typeof offers)[number]['icon']> = { video: Video, bot: Bot, users: Users };
 
 export default function Services() {
   return (
     <>
       <PageHero eyebrow={servicesHero.eyebrow} title={servicesHero.title} intro={servicesHero.intro} />
 
-      <section aria-label="Our offers" className="section pt-4 md:pt-8">
+      <section aria-labelledby="offers-title" className="section pt-4 md:pt-8">
+        <h2 id="offers-title" className="sr-only">
+          {servicesHero.offersTitle}
+        </h2>
         <ul className="grid gap-8 md:grid-cols-3">
           {offers.map((offer) => (
             <li key={offer.title}>
-              <PlanCard plan={offer} badge="Start here" />
+              <PlanCard plan={offer} icon={OFFER_ICONS[offer.icon]} badge="Start here" />
             </li>
           ))}
         </ul>

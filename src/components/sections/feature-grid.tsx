@@ -1,13 +1,15 @@
-import type { Feature } from '~/content/types';
-import { IconBadge } from '~/components/ui/icon';
+import type { Feature, IconName } from '~/content/types';
+import { IconBadge, type IconSet } from '~/components/ui/icon';
 
 /** Cards of icon, h3 and text: pillars, values, credentials, how-it-works steps. */
-export function FeatureGrid({
+export function FeatureGrid<N extends IconName>({
   items,
+  icons,
   columns = 3,
   numbered = false,
 }: {
-  items: readonly Feature[];
+  items: readonly Feature<N>[];
+  icons: IconSet<N>;
   columns?: 2 | 3 | 4;
   numbered?: boolean;
 }) {
@@ -17,10 +19,10 @@ export function FeatureGrid({
       {items.map((item, index) => (
         <li key={item.title} className="card flex flex-col gap-4">
           <div className="flex items-center justify-between">
-            <IconBadge name={item.icon} />
+            <IconBadge icon={icons[item.icon]} />
             {numbered ? (
-              <span aria-hidden="true" className="text-3xl font-bold text-ink-200">
-                {String(index + 1).padStart(2, '0')}
+              <span className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
+                Step {index + 1}
               </span>
             ) : null}
           </div>

@@ -2,9 +2,10 @@ import { Check } from 'lucide-react';
 import type { PlanCard as PlanCardData } from '~/content/types';
 import { ActionLink } from '~/components/ui/action-link';
 import { IconBadge } from '~/components/ui/icon';
+import type { LucideIcon } from 'lucide-react';
 
 /** A plan or offer card: the spec's title, price, description, features, cta, link and primary flag. */
-export function PlanCard({ plan, badge }: { plan: PlanCardData; badge?: string }) {
+export function PlanCard({ plan, icon, badge }: { plan: PlanCardData; icon: LucideIcon; badge?: string }) {
   return (
     <article
       className={
@@ -17,7 +18,7 @@ export function PlanCard({ plan, badge }: { plan: PlanCardData; badge?: string }
           {badge}
         </p>
       ) : null}
-      {plan.icon ? <IconBadge name={plan.icon} tone={plan.primary ? 'brand' : 'ink'} /> : null}
+      <IconBadge icon={icon} tone={plan.primary ? 'brand' : 'ink'} />
       <h3 className="mt-5 text-xl font-semibold text-ink-900">{plan.title}</h3>
       <p className="mt-3">
         <span className="text-3xl font-bold tracking-tight text-ink-900">{plan.price}</span>

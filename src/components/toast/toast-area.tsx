@@ -1,15 +1,9 @@
 import { X } from 'lucide-react';
 import { Toast } from 'radix-ui';
-import {
-  TOAST_DURATION_MS,
-  TOAST_SWIPE_THRESHOLD_PX,
-  dismissToast,
-  useToasts,
-} from './toast-store';
+import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX, dismissToast, type ToastEntry } from './toast-store';
 
 /** The one toast area of the site. Radix gives it the F8 hotkey and swipe-to-dismiss. */
-export function Toaster() {
-  const toasts = useToasts();
+export function ToastArea({ toasts }: { toasts: readonly ToastEntry[] }) {
   return (
     <Toast.Provider duration={TOAST_DURATION_MS} swipeThreshold={TOAST_SWIPE_THRESHOLD_PX} swipeDirection="right">
       {toasts.map((t) => (

@@ -1,67 +1,19 @@
-import {
-  Award,
-  BookOpen,
-  Bot,
-  Briefcase,
-  ChartColumn,
-  Check,
-  Clock,
-  Compass,
-  FileText,
-  GraduationCap,
-  Handshake,
-  Lightbulb,
-  Lock,
-  Mail,
-  MapPin,
-  MessageCircle,
-  Phone,
-  ShieldCheck,
-  Sparkles,
-  Target,
-  TrendingUp,
-  Users,
-  Video,
-  Calendar,
-  type LucideIcon,
-} from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
 import type { IconName } from '~/content/types';
 
-const ICONS: Record<IconName, LucideIcon> = {
-  'graduation-cap': GraduationCap,
-  compass: Compass,
-  bot: Bot,
-  'shield-check': ShieldCheck,
-  target: Target,
-  'trending-up': TrendingUp,
-  users: Users,
-  calendar: Calendar,
-  clock: Clock,
-  video: Video,
-  mail: Mail,
-  phone: Phone,
-  'map-pin': MapPin,
-  'book-open': BookOpen,
-  'file-text': FileText,
-  'message-circle': MessageCircle,
-  handshake: Handshake,
-  sparkles: Sparkles,
-  lightbulb: Lightbulb,
-  award: Award,
-  briefcase: Briefcase,
-  'bar-chart': ChartColumn,
-  lock: Lock,
-  check: Check,
-};
+/**
+ * The drawings for the icon names a page's content uses. Each page imports only its own
+ * icons; the mapped type makes TypeScript require a drawing for every name in use.
+ */
+export type IconSet<N extends IconName> = { readonly [K in N]: LucideIcon };
 
-/** A decorative icon named in content; the text beside it carries the meaning. */
-export function Icon({ name, className = 'size-6' }: { name: IconName; className?: string }) {
-  const Drawing = ICONS[name];
+/** A decorative icon; the text beside it carries the meaning. */
+export function Icon({ icon: Drawing, className = 'size-6' }: { icon: LucideIcon; className?: string }) {
   return <Drawing aria-hidden="true" focusable="false" className={className} />;
 }
 
-/** An icon in a tinted rounded square, used at the top of feature cards. */
-export function IconBadge({ name, tone = 'brand' }: { name: IconName; tone?: 'brand' | 'ink' }) {
+/** An icon in a tinted rounded square, used at the top of cards. */
+export function IconBadge({ icon, tone = 'brand' }: { icon: LucideIcon; tone?: 'brand' | 'ink' }) {
   return (
     <span
       className={
@@ -69,7 +21,7 @@ export function IconBadge({ name, tone = 'brand' }: { name: IconName; tone?: 'br
         (tone === 'brand' ? 'bg-brand-100 text-brand-800' : 'bg-ink-100 text-ink-800')
       }
     >
-      <Icon name={name} />
+      <Icon icon={icon} />
     </span>
   );
 }
