@@ -107,6 +107,59 @@ describe('the server shell over the production build', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
   });
+
+  it('serves the masterclass calendar file made at build time as text/calendar', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/events/masterclass-2025-07-10.ics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
+    expect(res.body).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(res.body).toContain('UID:masterclass-2025-07-10@sterling-sats\r\n');
+    expect(res.body).toContain('DTSTART:20250710T180000Z\r\n');
+    expectSecurityHeaders(res.headers);
+  });
+
+  it('serves sitemap.xml with every public path, and robots.txt pointing to it', async () => {
+    const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
+    for (const path of PUBLIC_PATHS) expect(sitemap.body).toContain(`<loc>${t.config.publicUrl}${path}</loc>`);
+    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.body).toContain(`Sitemap: ${t.config.publicUrl}/sitemap.xml`);
+  });
+
+  it('serves the Open Graph image, the avatar and the favicon', async () => {
+    for (const [url, type] of [
+      ['/og-image.png', 'image/png'],
+      ['/images/elliot.svg', 'image/svg+xml'],
+      ['/favicon.svg', 'image/svg+xml'],
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe(type);
+    }
+    const png = await t.app.inject({ method: 'GET', url: '/og-image.png' });
+    // PNG signature, then the IHDR width and height: 1200 x 630.
+    expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.rawPayload.readUInt32BE(16)).toBe(1200);
+    expect(png.rawPayload.readUInt32BE(20)).toBe(630);
+  });
+
+  it('gives each page its own title and canonical URL in the prerendered HTML', async () => {
+    const titles = new Set<string>();
+    for (const path of PUBLIC_PATHS) {
+      const res = await t.app.inject({ method: 'GET', url: path });
+      const title = /<title>([^<]+)<\/title>/.exec(res.body)?.[1];
+      expect(title, path).toBeTruthy();
+      const canonical = /<link rel="canonical" href="([^"]+)"/.exec(res.body)?.[1];
+      expect(canonical, path).toBe(`${t.config.publicUrl}${path === '/ai-coaching' ? '/ai' : path}`);
+      if (path !== '/ai-coaching') {
+        expect(titles.has(title!), `${path} repeats ${title}`).toBe(false);
+        titles.add(title!);
+      }
+    }
+  });
 });
 
 describe('over https', () => {
