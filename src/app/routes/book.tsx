@@ -30,7 +30,7 @@ const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = { clock:
 export default function Book() {
   return (
     <>
-      <PageHero eyebrow={bookHero.eyebrow} title={bookHero.title} intro={bookHero.intro} />
+      <PageHero width="narrow" eyebrow={bookHero.eyebrow} title={bookHero.title} intro={bookHero.intro} />
       <div className="mx-auto grid max-w-4xl gap-8 px-4 pb-16 md:pb-24">
         <section aria-labelledby="session-card-title" className="card border-brand-200 bg-brand-50 sm:p-8">
           <div className="flex flex-wrap items-center justify-between gap-3">

@@ -8,7 +8,7 @@ export const meta = () => pageMeta({ path: '/terms', ...termsSeo });
 export default function Terms() {
   return (
     <>
-      <PageHero eyebrow={termsHero.eyebrow} title={termsHero.title} intro={termsHero.intro}>
+      <PageHero width="prose" eyebrow={termsHero.eyebrow} title={termsHero.title} intro={termsHero.intro}>
         <p className="mt-4 text-sm text-ink-600">
           Last updated <time dateTime={termsHero.updated}>{formatLongDate(termsHero.updated)}</time>
         </p>

@@ -5,6 +5,7 @@ export function PageHero({
   intro,
   children,
   aside,
+  width = 'wide',
 }: {
   eyebrow?: string;
   title: string;
@@ -13,12 +14,15 @@ export function PageHero({
   children?: React.ReactNode;
   /** Optional second column on large screens. */
   aside?: React.ReactNode;
+  /** Matches the width of the content below, so the hero lines up with it. */
+  width?: 'wide' | 'narrow' | 'prose';
 }) {
+  const container = { wide: 'max-w-6xl', narrow: 'max-w-4xl', prose: 'max-w-3xl' }[width];
   return (
     <section className="hero-surface">
       <div
         className={
-          'mx-auto max-w-6xl px-4 pt-28 pb-14 md:pt-36 md:pb-20 ' +
+          `mx-auto ${container} px-4 pt-28 pb-14 md:pt-36 md:pb-20 ` +
           (aside ? 'grid items-center gap-12 lg:grid-cols-[1.15fr_1fr]' : '')
         }
       >
