@@ -88,6 +88,7 @@ export function MasterclassCard({ titleId }: { titleId: string }) {
           {masterclass.reserve.label}
         </a>
         <a
+          id="calendar"
           href={masterclass.calendar.path}
           download={masterclass.calendar.fileName}
           className="btn btn-secondary"
