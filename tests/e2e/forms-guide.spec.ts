@@ -1,0 +1,91 @@
+import { expectNoAxeViolations } from './support/axe';
+import { expect, gotoHydrated, test } from './support/fixtures';
+import { asNewVisitor, slowDownForms, waitForMails } from './forms-support';
+
+const PDF = '/guides/wealth-building-guide.pdf';
+
+test.describe('the guide download form', () => {
+  test('sends the request, shows the Thank You view and opens the PDF 500 ms later', async ({ page }) => {
+    const email = await asNewVisitor(page, 'guide');
+    await gotoHydrated(page, '/');
+    const form = page.getByRole('form', { name: 'Download the Wealth Building Guide' });
+    await form.getByLabel('Full Name').fill('Grace Hopper');
+    await form.getByLabel('Email Address').fill(email);
+    await form.getByLabel('Current Role or Company').fill('Partner, Example LLP');
+    await form.getByRole('checkbox', { name: /receive email communications/ }).check();
+    await slowDownForms(page);
+
+    const response = page.waitForResponse('**/api/send-contact-email');
+    const pdfRequest = page.context().waitForEvent('request', { predicate: (r) => r.url().endsWith(PDF), timeout: 10_000 });
+    await form.getByRole('button', { name: 'Download Free Guide' }).click();
+    const busy = page.getByRole('button', { name: 'Processing...' });
+    await expect(busy).toBeVisible();
+    await expect(busy).toBeDisabled();
+
+    const answered = await response;
+    const answeredAt = Date.now();
+    expect(answered.status()).toBe(200);
+    const { id } = (await answered.json()) as { id: string };
+    await expect(page.getByRole('heading', { name: 'Thank You' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Download the guide (PDF)' })).toHaveAttribute('href', PDF);
+    await expect(page.getByText('Your guide is downloading!', { exact: true })).toBeVisible();
+    await pdfRequest;
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(400);
+
+    // The visitor gets the link, the owner gets the lead naming the stored submission.
+    const mails = await waitForMails(email, 2);
+    const visitor = mails.find((m) => m.header('to') === email);
+    expect(visitor?.text).toContain(`http://localhost:3000${PDF}`);
+    const owner = mails.find((m) => m.header('to') !== email);
+    expect(owner?.header('reply-to')).toBe(email);
+    expect(owner?.text).toContain(`Submission ${id}`);
+    expect(owner?.text).toContain('Partner, Example LLP');
+  });
+
+  test('serves the guide as a PDF', async ({ request }) => {
+    const res = await request.get(PDF);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toBe('application/pdf');
+    expect((await res.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  test.describe('when the server fails', () => {
+    test.use({ allowConsoleErrors: [/Guide request failed/, /Failed to load resource/] });
+    test('shows the failure toast and keeps the form as it was', async ({ page }) => {
+      await gotoHydrated(page, '/resources#download-kit');
+      await page.route('**/api/send-contact-email', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Something went wrong on our side. Please try again.' }) }),
+      );
+      const form = page.locator('#download-kit').getByRole('form', { name: 'Download the Wealth Building Guide' });
+      await form.getByLabel('Full Name').fill('Ada Lovelace');
+      await form.getByLabel('Email Address').fill('ada@example.org');
+      await form.getByLabel('Current Role or Company').fill('Engineer');
+      await form.getByRole('checkbox').check();
+      await form.getByRole('button', { name: 'Download Free Guide' }).click();
+      await expect(page.getByText('Failed to submit request. Please try again.', { exact: true })).toBeVisible();
+      await expect(form.getByLabel('Full Name')).toHaveValue('Ada Lovelace');
+      await expect(form.getByRole('checkbox')).toBeChecked();
+      await expect(form.getByRole('button', { name: 'Download Free Guide' })).toBeEnabled();
+    });
+  });
+
+  test('explains each invalid field beside it, for screen readers too, and stays axe-clean', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    let requests = 0;
+    await page.route('**/api/send-contact-email', (route) => {
+      requests += 1;
+      return route.abort();
+    });
+    const form = page.getByRole('form', { name: 'Download the Wealth Building Guide' });
+    await form.getByLabel('Email Address').fill('not-an-email');
+    await form.getByRole('button', { name: 'Download Free Guide' }).click();
+    const name = form.getByLabel('Full Name');
+    await expect(name).toHaveAttribute('aria-invalid', 'true');
+    await expect(name).toHaveAccessibleDescription('Please enter your name.');
+    await expect(form.getByLabel('Email Address')).toHaveAccessibleDescription('Please enter a valid email address.');
+    await expect(form.getByRole('checkbox')).toHaveAccessibleDescription('Please agree to receive emails so we can send you the guide.');
+    await expect(form.getByRole('alert').first()).toBeVisible();
+    expect(requests).toBe(0);
+    await expectNoAxeViolations(page);
+  });
+});
