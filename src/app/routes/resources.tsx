@@ -72,7 +72,7 @@ export default function Resources() {
             ))}
           </ul>
           <div className="mt-auto pt-6">
-            <a href={featuredResource.cta.href} className="btn btn-primary">
+            <a href={featuredResource.cta.href} className="btn btn-primary w-full sm:w-auto">
               {featuredResource.cta.label}
             </a>
           </div>
