@@ -121,7 +121,7 @@ export const bookingCopy = {
 
 /** The FAQ's cancellation and rescheduling terms, repeated in every e-mail to the applicant. */
 export const bookingTerms =
-  "Cancellation and rescheduling: cancel with 7 or more days' notice for a full refund, and reschedule up to 48 hours before your session.";
+  'Cancellation and rescheduling: you can reschedule any session up to 48 hours before it starts. Paid sessions cancelled with 7 or more days of notice are refunded in full.';
 
 export const bookingEmailCopy = {
   applicantRequestSubject: (reference: string) => `Your strategy session request ${reference}`,

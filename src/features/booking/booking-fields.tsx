@@ -3,8 +3,7 @@
  * control (aria-describedby) and read out when it appears (a polite live region that is
  * always in the page, so the announcement is not lost).
  */
-import { RadioGroup } from 'radix-ui';
-import { useId, type ReactNode, type Ref } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 export type ControlProps = {
   id: string;
@@ -12,9 +11,13 @@ export type ControlProps = {
   'aria-describedby': string;
 };
 
+/**
+ * Always in the page with a line's height reserved: an error appearing or going when a field
+ * is left never moves the controls below, so a click that blurred the field still lands.
+ */
 export function FieldError({ id, message }: { id: string; message?: string }) {
   return (
-    <p id={id} aria-live="polite" className={message ? 'field-error' : 'sr-only'}>
+    <p id={id} aria-live="polite" className="field-error min-h-5">
       {message ?? ''}
     </p>
   );
@@ -58,78 +61,62 @@ export function Field({
 
 export type Choice = { value: string; label: string; description?: string };
 
+type RadioProps = InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
+
 /**
- * A radio group (Radix: arrow keys move and select, Tab enters and leaves the group). Each
- * option is a card whose whole surface selects it.
+ * A group of native radio buttons in a fieldset: the browser gives arrow keys that move and
+ * select at once, Tab into and out of the group, and a group name from the legend, before and
+ * after hydration alike. Each option is a card whose whole surface selects it.
  */
 export function ChoiceGroup({
   legend,
-  name,
-  value,
   options,
   error,
   columns = 1,
-  onValueChange,
-  onBlur,
-  firstItemRef,
+  inputProps,
 }: {
   legend: string;
-  name: string;
-  value: string;
   options: readonly Choice[];
   error?: string;
   columns?: 1 | 2 | 3;
-  onValueChange: (value: string) => void;
-  onBlur: () => void;
-  firstItemRef?: Ref<HTMLButtonElement>;
+  /** The input's wiring for one option: name, checked, onChange (and onBlur, ref). */
+  inputProps: (option: Choice, index: number) => RadioProps;
 }) {
   const id = useId();
-  const legendId = `${id}-legend`;
   const errorId = `${id}-error`;
   const grid = columns === 3 ? 'sm:grid-cols-3' : columns === 2 ? 'sm:grid-cols-2' : '';
   return (
-    <div>
-      <p id={legendId} className="field-label">
-        {legend}
-      </p>
-      <RadioGroup.Root
-        name={name}
-        value={value}
-        onValueChange={onValueChange}
-        onBlur={onBlur}
-        aria-labelledby={legendId}
-        aria-describedby={errorId}
-        aria-invalid={Boolean(error)}
-        aria-required={true}
-        className={`mt-2 grid gap-3 ${grid}`}
-      >
+    <fieldset aria-describedby={errorId}>
+      <legend className="field-label">{legend}</legend>
+      <div className={`mt-2 grid gap-3 ${grid}`}>
         {options.map((option, index) => {
           const itemId = `${id}-${option.value}`;
+          const descId = option.description ? `${itemId}-desc` : undefined;
           return (
             <div
               key={option.value}
               className={
                 'relative flex items-start gap-3 rounded-lg border bg-white p-4 transition-colors ' +
-                'has-[[data-state=checked]]:border-brand-700 has-[[data-state=checked]]:bg-brand-50 ' +
+                'has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 ' +
+                'has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ' +
                 (error ? 'border-danger-700' : 'border-ink-300 hover:border-ink-600')
               }
             >
-              <RadioGroup.Item
+              <input
+                {...inputProps(option, index)}
+                type="radio"
                 id={itemId}
                 value={option.value}
-                ref={index === 0 ? firstItemRef : undefined}
-                aria-describedby={option.description ? `${itemId}-desc` : undefined}
-                className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full border-2 border-ink-600 bg-white data-[state=checked]:border-brand-700"
-              >
-                <RadioGroup.Indicator className="block size-2.5 rounded-full bg-brand-700" />
-              </RadioGroup.Item>
+                aria-describedby={descId ? `${descId} ${errorId}` : errorId}
+                className="relative z-10 mt-0.5 size-5 shrink-0 cursor-pointer accent-brand-700 focus-visible:outline-none"
+              />
               <div className="grid gap-1">
                 {/* The label's ::after covers the card, so a click anywhere on it selects. */}
                 <label htmlFor={itemId} className="cursor-pointer font-medium text-ink-900 after:absolute after:inset-0">
                   {option.label}
                 </label>
                 {option.description ? (
-                  <span id={`${itemId}-desc`} className="text-sm text-ink-700">
+                  <span id={descId} className="text-sm text-ink-700">
                     {option.description}
                   </span>
                 ) : null}
@@ -137,8 +124,8 @@ export function ChoiceGroup({
             </div>
           );
         })}
-      </RadioGroup.Root>
+      </div>
       <FieldError id={errorId} message={error} />
-    </div>
+    </fieldset>
   );
 }

@@ -145,12 +145,13 @@ export function BookingLinkPage() {
       {view.choice ? (
         <ChoiceGroup
           legend={`${copy.startLegend}: ${view.choice.label}`}
-          name="start"
-          value={start}
           options={view.choice.startTimes}
           columns={3}
-          onValueChange={setStart}
-          onBlur={() => {}}
+          inputProps={(option) => ({
+            name: 'start',
+            checked: start === option.value,
+            onChange: () => setStart(option.value),
+          })}
         />
       ) : null}
       {state.kind === 'ready' && state.error ? (

@@ -7,7 +7,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CalendarCheck } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { Controller, useForm, type FieldPath } from 'react-hook-form';
+import { Controller, useForm, type Control, type FieldPath } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import {
   SESSION_TIMES,
@@ -19,7 +19,7 @@ import {
 } from '~/content/booking';
 import { submitBooking } from './booking-api';
 import { earliestBookableDate, latestBookableDate } from './booking-dates';
-import { ChoiceGroup, Field } from './booking-fields';
+import { ChoiceGroup, Field, type Choice } from './booking-fields';
 import {
   BookingSchema,
   STEP1_FIELDS,
@@ -193,26 +193,16 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
         </h2>
 
         {step === 1 ? (
-          <div className="mt-6 grid gap-8">
-            <Controller
+          <div className="mt-6 grid gap-6">
+            <RadioField
               control={control}
               name="sessionType"
-              render={({ field, fieldState }) => (
-                <ChoiceGroup
-                  legend={copy.step1.sessionTypeLegend}
-                  name={field.name}
-                  value={field.value ?? ''}
-                  options={sessionTypeOptions}
-                  columns={3}
-                  error={fieldState.error?.message}
-                  onValueChange={field.onChange}
-                  onBlur={field.onBlur}
-                  firstItemRef={field.ref}
-                />
-              )}
+              legend={copy.step1.sessionTypeLegend}
+              options={sessionTypeOptions}
+              columns={3}
             />
 
-            <fieldset className="grid gap-4">
+            <fieldset className="grid gap-2">
               <legend className="text-lg font-semibold text-ink-900">{copy.step1.firstChoice}</legend>
               <Field label={copy.step1.dateLabel} error={errors.firstChoiceDate?.message}>
                 {(props) => (
@@ -227,26 +217,16 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
                   />
                 )}
               </Field>
-              <Controller
+              <RadioField
                 control={control}
                 name="firstChoiceTime"
-                render={({ field, fieldState }) => (
-                  <ChoiceGroup
-                    legend={copy.step1.timeLegend}
-                    name={field.name}
-                    value={field.value ?? ''}
-                    options={timeOptions}
-                    columns={2}
-                    error={fieldState.error?.message}
-                    onValueChange={field.onChange}
-                    onBlur={field.onBlur}
-                    firstItemRef={field.ref}
-                  />
-                )}
+                legend={copy.step1.timeLegend}
+                options={timeOptions}
+                columns={2}
               />
             </fieldset>
 
-            <fieldset className="grid gap-4">
+            <fieldset className="grid gap-2">
               <legend className="text-lg font-semibold text-ink-900">{copy.step1.secondChoice}</legend>
               <Field label={copy.step1.dateLabel} error={errors.secondChoiceDate?.message}>
                 {(props) => (
@@ -260,30 +240,21 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
                   />
                 )}
               </Field>
-              <Controller
+              <RadioField
                 control={control}
                 name="secondChoiceTime"
-                render={({ field, fieldState }) => (
-                  <ChoiceGroup
-                    legend={copy.step1.timeLegend}
-                    name={field.name}
-                    value={field.value ?? ''}
-                    options={timeOptions}
-                    columns={2}
-                    error={fieldState.error?.message}
-                    onValueChange={field.onChange}
-                    onBlur={field.onBlur}
-                    firstItemRef={field.ref}
-                  />
-                )}
+                legend={copy.step1.timeLegend}
+                options={timeOptions}
+                columns={2}
               />
               <div>
                 <button
                   type="button"
                   className="text-sm font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800"
                   onClick={() => {
-                    setValue('secondChoiceDate', '', { shouldValidate: true });
-                    setValue('secondChoiceTime', '', { shouldValidate: true });
+                    setValue('secondChoiceDate', '');
+                    setValue('secondChoiceTime', '');
+                    void trigger(['secondChoiceDate', 'secondChoiceTime']);
                   }}
                 >
                   {copy.step1.clearSecondChoice}
@@ -298,7 +269,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
             </div>
           </div>
         ) : (
-          <div className="mt-6 grid gap-5 sm:grid-cols-2">
+          <div className="mt-6 grid gap-x-5 gap-y-2 sm:grid-cols-2">
             <Field label={copy.step2.firstName} error={errors.firstName?.message}>
               {(props) => (
                 <input
@@ -403,6 +374,48 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
       </form>
       {belowForm}
     </>
+  );
+}
+
+/**
+ * A radio group bound to the form. Controlled (checked from the form's value) rather than
+ * registered: registered radio refs go stale when React re-attaches their callbacks, and the
+ * form then reads no selection.
+ */
+function RadioField({
+  control,
+  name,
+  legend,
+  options,
+  columns,
+}: {
+  control: Control<BookingFormValues, unknown, BookingRequest>;
+  name: 'sessionType' | 'firstChoiceTime' | 'secondChoiceTime';
+  legend: string;
+  options: readonly Choice[];
+  columns: 2 | 3;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <ChoiceGroup
+          legend={legend}
+          options={options}
+          columns={columns}
+          error={fieldState.error?.message}
+          inputProps={(option, index) => ({
+            name: field.name,
+            checked: field.value === option.value,
+            onChange: () => field.onChange(option.value),
+            onBlur: field.onBlur,
+            // Lets the form move focus to the group when it is invalid.
+            ref: index === 0 ? field.ref : undefined,
+          })}
+        />
+      )}
+    />
   );
 }
 

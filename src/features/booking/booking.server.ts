@@ -61,8 +61,9 @@ async function insertBooking(tx: Tx, submissionId: string, data: BookingRequest)
 
 export const bookingHandler = defineFormHandler({
   schema: BookingSchema,
-  // A person books once or twice; this leaves room for a correction and stops a flood.
-  rateLimit: { max: 5, windowMs: 15 * 60_000 },
+  // A person books once or twice, but colleagues behind one office address may each book:
+  // room for them and for corrections, while a flood from one client stops quickly.
+  rateLimit: { max: 10, windowMs: 15 * 60_000 },
   idempotent: true,
   async accept({ tx, data, submissionId, receivedAt, config, links, sendEmail }) {
     const { id, reference } = await insertBooking(tx, submissionId, data);
