@@ -7,8 +7,9 @@
  * stored text free of the payloads a scanner or a careless viewer could trip over.
  */
 
-// Whole blocks, and an opening tag left without its closing one (the rest of the text goes too).
-const BLOCKS = /<(script|iframe|object|embed)\b[^>]*>[\s\S]*?<\/\1\s*>|<(script|iframe|object|embed)\b[\s\S]*$/gi;
+// Whole blocks, and an opening tag left without its closing one (the rest of the text goes too;
+// embed has no closing tag, so a lone one is removed on its own below).
+const BLOCKS = /<(script|iframe|object|embed)\b[^>]*>[\s\S]*?<\/\1\s*>|<(script|iframe|object)\b[\s\S]*$/gi;
 // A stray closing tag or a self-closed tag of the same kinds.
 const LONE_TAGS = /<\/?(script|iframe|object|embed)\b[^>]*>/gi;
 // `javascript:` with the whitespace and control characters browsers skip inside it.

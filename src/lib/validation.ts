@@ -49,7 +49,9 @@ export function email({ required = 'Please enter your email address.', max = 100
     .trim()
     .min(1, required)
     .max(max, `Please keep this under ${max} characters.`)
-    .regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE);
+    .regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE)
+    // The spec's pattern lets through characters that change meaning in an address header.
+    .regex(/^[^<>()[\]\\,;:"]+$/, INVALID_EMAIL_MESSAGE);
 }
 
 /** A consent box that must be ticked. */
