@@ -2,6 +2,7 @@
  * The signed-link pages' side of the booking API: what a link is for (shown before anything
  * is done) and doing it. Types are shared with the server's answers.
  */
+import { postJson } from '~/lib/api-client';
 import { LINK_ACT_API, LINK_API } from './booking-paths';
 
 export const BOOKING_STATUSES = ['requested', 'confirmed', 'declined', 'cancelled'] as const;
@@ -37,23 +38,20 @@ export class LinkRequestError extends Error {
   }
 }
 
+/** 403 forged, 409 used or closed, 410 expired or past: the link is done for. 400 and 5xx can be tried again. */
+function refusalOf(status: number): LinkRefusalReason | 'network' {
+  if (status === 403) return 'invalid';
+  if (status === 409) return 'used';
+  if (status === 410) return 'expired';
+  if (status === 400) return 'start';
+  return 'network';
+}
+
 async function post<T>(url: string, body: object, networkMessage: string): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  } catch {
-    throw new LinkRequestError(networkMessage, 'network');
-  }
-  const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!response.ok) {
-    const reason = typeof payload.reason === 'string' ? (payload.reason as LinkRefusalReason) : 'network';
-    throw new LinkRequestError(typeof payload.error === 'string' ? payload.error : networkMessage, reason);
-  }
-  return payload as T;
+  const result = await postJson<T>(url, body);
+  if (result.ok) return result.data;
+  const reason = refusalOf(result.status);
+  throw new LinkRequestError(result.status === 0 ? networkMessage : result.error, reason);
 }
 
 export function fetchLinkView(token: string, networkMessage: string): Promise<LinkView> {

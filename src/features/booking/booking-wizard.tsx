@@ -17,6 +17,7 @@ import {
   sessionTypeDescriptions,
   sessionTypeLabels,
 } from '~/content/booking';
+import { HONEYPOT_STYLE, useFormGuard } from '~/lib/use-form-guard';
 import { submitBooking } from './booking-api';
 import { earliestBookableDate, latestBookableDate } from './booking-dates';
 import { ChoiceGroup, Field, type Choice } from './booking-fields';
@@ -82,8 +83,8 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
   const [reference, setReference] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const stepChanged = useRef(false);
-  const startedAt = useRef(0);
   const keyFor = useIdempotencyKey();
+  const { guardFields, honeypotProps } = useFormGuard();
   const bounds = useDateBounds();
 
   const {
@@ -99,10 +100,6 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
     mode: 'onTouched',
     defaultValues: EMPTY,
   });
-
-  useEffect(() => {
-    startedAt.current = performance.now();
-  }, []);
 
   // After a step change: back to the top of the page, and focus on the new heading so a
   // screen reader announces where the visitor now is.
@@ -126,10 +123,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
 
   async function onValid(values: BookingRequest) {
     try {
-      const result = await submitBooking(values, {
-        idempotencyKey: keyFor(values),
-        elapsedMs: Math.round(performance.now() - startedAt.current),
-      });
+      const result = await submitBooking(values, { idempotencyKey: keyFor(values), guard: guardFields() });
       setReference(result.reference);
       goTo('confirmed');
       toast({ title: copy.toasts.success });
@@ -371,6 +365,13 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
             </div>
           </div>
         )}
+        {/* The spam trap: off-screen, out of the tab order, hidden from assistive technology. */}
+        <div aria-hidden="true" style={HONEYPOT_STYLE}>
+          <label>
+            Website
+            <input {...honeypotProps} />
+          </label>
+        </div>
       </form>
       {belowForm}
     </>
