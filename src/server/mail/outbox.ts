@@ -97,9 +97,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     db,
     transport,
     log,
-    batchSize = 20,
+    batchSize = 10,
     pollIntervalMs = 1000,
-    leaseMs = 120_000,
+    // Longer than a batch takes to send (SMTP timeouts are capped in transport.ts), short
+    // enough that a crashed process's claimed rows are sent by someone else within a minute.
+    leaseMs = 60_000,
     retryDelayMs = defaultRetryDelayMs,
     maxAttempts = DEFAULT_MAX_ATTEMPTS,
   } = options;

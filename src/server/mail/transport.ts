@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 
 export type MailTransport = {
   /** Sends one message; resolves with where it went (a file path for .eml delivery). */
@@ -15,7 +16,13 @@ export type MailTransport = {
 };
 
 export function smtpTransport(smtpUrl: string): MailTransport {
-  const transporter = nodemailer.createTransport(smtpUrl);
+  // Bounded waits, so a hung relay cannot hold a claimed batch past its lease (outbox.ts).
+  const transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  } as SMTPTransport.Options);
   return {
     async send(message) {
       await transporter.sendMail(message);
