@@ -3,6 +3,7 @@
  * fields, an Idempotency-Key, several e-mails with attachments in one transaction, rows in
  * tables of its own, and a failing handler leaving nothing behind.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { defineFormHandler } from '../../src/server/api/form-handler';
 import { formsApi } from '../../src/server/api/forms-api';
 import { createLinks } from '../../src/server/api/links';
 import { memoryRateLimiter } from '../../src/server/api/rate-limit';
+import { createSubmissionWriter } from '../../src/server/api/submission-writer';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/client';
 import { createOutboxWorker } from '../../src/server/mail/outbox';
@@ -132,6 +134,24 @@ describe('the form handler interface', () => {
     const res = await post({ name: 'Bot', website: 'x' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ reference: 'REF-0000' });
+  });
+
+  it('writes concurrent submissions together, and a bad one fails alone', async () => {
+    const writer = createSubmissionWriter(database.db);
+    const item = (id: string) => ({
+      row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h' },
+      consent: { id: 'echo-consent', text: 'I agree.' },
+      emails: [{ kind: 'echo.owner', to: 'owner@example.org', subject: 'S', text: 't', html: '<p>t</p>' }],
+    });
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    const duplicate = ids[3]!;
+    const results = await Promise.allSettled([...ids.map((id) => writer.write(item(id))), writer.write(item(duplicate))]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    const list = ids.map((id) => `'${id}'`).join(',');
+    expect(await count(`select count(*)::int as n from submissions where id in (${list})`)).toBe(20);
+    expect(await count(`select count(*)::int as n from consent_records where submission_id in (${list})`)).toBe(20);
+    expect(await count(`select count(*)::int as n from outbox where submission_id in (${list})`)).toBe(20);
   });
 
   it('delivers the queued attachment through the outbox', async () => {

@@ -36,7 +36,7 @@ export const contactHandler = defineFormHandler({
   // The spec's browser limit, enforced where it cannot be bypassed.
   rateLimit: { max: 3, windowMs: 5 * 60_000 },
   consent: (data) => contactConsentVersions[data.consentVersion],
-  accept({ data, submissionId, config, sendEmail }) {
+  compose({ data, submissionId, config, sendEmail }) {
     const { html, text } = contactOwnerEmail(data, submissionId);
     sendEmail({
       kind: 'contact.owner',

@@ -54,7 +54,7 @@ export const guideHandler = defineFormHandler({
   schema: GuideSchema,
   rateLimit: { max: 5, windowMs: 5 * 60_000 },
   consent: (data) => guideConsentVersions[data.consentVersion],
-  accept({ data, submissionId, config, links, sendEmail }) {
+  compose({ data, submissionId, config, links, sendEmail }) {
     const visitor = guideVisitorEmail(data, links.absolute(GUIDE_PDF_PATH));
     const owner = guideOwnerEmail(data, submissionId);
     sendEmail(

@@ -42,6 +42,11 @@ export type ServerContext = {
   wakeOutbox(): void;
 };
 
+/** What `compose` gets: everything `accept` gets except the transaction. */
+export type ComposeContext<T> = Omit<AcceptContext<T>, 'tx'>;
+
+type Outcome = Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
+
 export type FormHandler<S extends z.ZodType = z.ZodType> = {
   /** The same schema object the form uses in the browser. */
   schema: S;
@@ -53,8 +58,16 @@ export type FormHandler<S extends z.ZodType = z.ZodType> = {
    * response again and stores and sends nothing new.
    */
   idempotent?: boolean;
-  /** Writes the feature's own rows and queues its e-mails. Returns extra response fields (`{reference}`). */
-  accept(ctx: AcceptContext<z.output<S>>): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
+  /**
+   * Writes the feature's own rows and queues its e-mails, in the submission's transaction.
+   * Returns extra response fields (`{reference}`). Give `accept` or `compose`, not both.
+   */
+  accept?(ctx: AcceptContext<z.output<S>>): Outcome;
+  /**
+   * For a form with no rows of its own: queues its e-mails without a transaction, so the
+   * submission, its consent and its e-mails are written in one statement (the fast path).
+   */
+  compose?(ctx: ComposeContext<z.output<S>>): Outcome;
   /** Extra response fields for a submission caught by a spam trap, so it still looks accepted. */
   spamResponse?: (submissionId: string) => Record<string, unknown>;
   /** Routes of the feature's own (e.g. confirmation links), registered under the API's error handling. */

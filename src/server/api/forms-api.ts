@@ -6,7 +6,7 @@
  * with a message a person can read, plus `fieldErrors` for invalid fields.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, and } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { FILL_TIME_FIELD, HONEYPOT_FIELD } from '~/lib/form-guard';
@@ -18,6 +18,7 @@ import type { FormHandler, ServerContext } from './form-handler';
 import { apiErrorHandler, jsonOnly, sameOriginOnly, send } from './guards';
 import type { Links } from './links';
 import type { RateLimiter } from './rate-limit';
+import { createSubmissionWriter, insertSubmissions } from './submission-writer';
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait before trying again.';
 
@@ -55,6 +56,8 @@ function spamReason(body: Body, config: Config): string | undefined {
 export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
   const { config, database, links, limiter, handlers, wakeOutbox } = options;
   const { db } = database;
+  // PGlite runs one statement at a time; a Postgres pool takes a few at once.
+  const writer = createSubmissionWriter(db, { maxInFlight: database.driver === 'pglite' ? 1 : 2 });
 
   app.setErrorHandler(apiErrorHandler);
   const originCheck = sameOriginOnly(config);
@@ -116,42 +119,49 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
 
     const emails: OutgoingEmail[] = [];
     const consent = handler.consent?.(data, fields);
-    const answer = await db.transaction(async (tx) => {
-      if (idempotencyKey) {
-        const inserted = await tx
-          .insert(submissions)
-          .values({ ...row, idempotencyKey })
-          .onConflictDoNothing()
-          .returning({ id: submissions.id });
-        if (inserted.length === 0) {
-          const [first] = await tx
-            .select({ id: submissions.id, response: submissions.response })
-            .from(submissions)
-            .where(and(eq(submissions.formType, formType), eq(submissions.idempotencyKey, idempotencyKey)));
-          return { id: first?.id, ...(first?.response as object | null) };
+    const base = {
+      data,
+      submissionId,
+      receivedAt: new Date(),
+      config,
+      links,
+      sendEmail: (...more: OutgoingEmail[]) => emails.push(...more),
+    };
+    let answer: Record<string, unknown>;
+    if (handler.compose && !idempotencyKey) {
+      // Nothing of the feature's own to write: one statement, atomic by itself, one round trip.
+      const extra = (await handler.compose(base)) ?? undefined;
+      await writer.write({ row, consent, emails });
+      answer = { id: submissionId, ...extra };
+    } else {
+      answer = await db.transaction(async (tx) => {
+        if (idempotencyKey) {
+          const inserted = await tx
+            .insert(submissions)
+            .values({ ...row, idempotencyKey })
+            .onConflictDoNothing()
+            .returning({ id: submissions.id });
+          if (inserted.length === 0) {
+            const [first] = await tx
+              .select({ id: submissions.id, response: submissions.response })
+              .from(submissions)
+              .where(and(eq(submissions.formType, formType), eq(submissions.idempotencyKey, idempotencyKey)));
+            emails.length = 0;
+            return { id: first?.id, ...(first?.response as object | null) };
+          }
+          if (consent) await tx.insert(consentRecords).values({ submissionId, consentId: consent.id, wording: consent.text });
+        } else {
+          await insertSubmissions(tx, [{ row, consent, emails: [] }]);
         }
-      } else {
-        await tx.insert(submissions).values(row);
-      }
-      if (consent) {
-        await tx.insert(consentRecords).values({ submissionId, consentId: consent.id, wording: consent.text });
-      }
-      const extra =
-        (await handler.accept({
-          tx,
-          data,
-          submissionId,
-          receivedAt: new Date(),
-          config,
-          links,
-          sendEmail: (...more) => emails.push(...more),
-        })) ?? undefined;
-      await enqueueEmails(tx, submissionId, emails);
-      if (idempotencyKey && extra) {
-        await tx.update(submissions).set({ response: extra }).where(eq(submissions.id, submissionId));
-      }
-      return { id: submissionId, ...extra };
-    });
+        const outcome = handler.accept ? handler.accept({ ...base, tx }) : handler.compose?.(base);
+        const extra = (await outcome) ?? undefined;
+        await enqueueEmails(tx, submissionId, emails);
+        if (idempotencyKey && extra) {
+          await tx.update(submissions).set({ response: extra }).where(eq(submissions.id, submissionId));
+        }
+        return { id: submissionId, ...extra };
+      });
+    }
 
     if (emails.length > 0) wakeOutbox();
     request.log.info({ submissionId: answer.id, formType, emails: emails.length }, 'submission accepted');

@@ -63,7 +63,12 @@ export async function openDatabase({ databaseUrl, dataDir, poolSize = 10 }: Data
 
   const dir = join(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir, {
+    // PGlite's defaults size Postgres for a database server (128 MB of shared buffers, all in
+    // this process's memory). The site's working set is small and the files sit in the OS page
+    // cache anyway, so a smaller pool keeps the whole server well under 300 MB.
+    postgresqlconf: ['shared_buffers = 16MB', 'wal_buffers = 512kB', 'work_mem = 2MB', 'maintenance_work_mem = 16MB'],
+  });
   const db = drizzlePglite(client) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   let closed = false;

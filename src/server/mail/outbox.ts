@@ -29,12 +29,9 @@ export function headerSafe(value: string): string {
   return value.replace(CRLF, ' ').trim();
 }
 
-/** Writes the e-mails as outbox rows on the given transaction. */
-export async function enqueueEmails(tx: Queryable, submissionId: string | null, emails: readonly OutgoingEmail[]) {
-  if (emails.length === 0) return;
-  await tx.insert(outbox).values(
-    emails.map(({ kind, to, ...message }) => ({
-      submissionId,
+/** The outbox rows of some e-mails, every header value made safe. */
+export function outboxRows(emails: readonly OutgoingEmail[]) {
+  return emails.map(({ kind, to, ...message }) => ({
       kind,
       toAddress: headerSafe(to),
       message: {
@@ -44,9 +41,14 @@ export async function enqueueEmails(tx: Queryable, submissionId: string | null, 
         headers: message.headers
           ? Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [headerSafe(k), headerSafe(v)]))
           : undefined,
-      },
-    })),
-  );
+      } satisfies StoredMessage,
+    }));
+}
+
+/** Writes the e-mails as outbox rows on the given transaction. */
+export async function enqueueEmails(tx: Queryable, submissionId: string | null, emails: readonly OutgoingEmail[]) {
+  if (emails.length === 0) return;
+  await tx.insert(outbox).values(outboxRows(emails).map((row) => ({ ...row, submissionId })));
 }
 
 /** Delay before the retry after failed attempt `attempt` (1-based): 25 s, 75 s, ... ~15 h. */
@@ -114,6 +116,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let wakeUp: (() => void) | undefined;
   let loop: Promise<void> | undefined;
   let idleWaiters: (() => void)[] = [];
+  /** When a request last queued mail: while submissions keep coming, sending takes a back seat. */
+  let lastWake = 0;
 
   function messageId(id: number): string {
     const tag = createHmac('sha256', options.secret).update(`message-id:${id}`).digest('base64url').slice(0, 16);
@@ -229,6 +233,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   async function run() {
     while (!stopping) {
       let claimed = 0;
+      const started = performance.now();
       try {
         claimed = await runBatch();
       } catch (error) {
@@ -239,8 +244,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         for (const resolve of idleWaiters) resolve();
         idleWaiters = [];
         await sleep(pollIntervalMs);
+      } else if (Date.now() - lastWake < 1000) {
+        // Requests are arriving: composing and sending costs CPU in this same thread, so
+        // spend at most about a quarter of it here. The mail is safe in the outbox meanwhile.
+        const spent = performance.now() - started;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, spent * 3)));
       } else {
-        // Let requests waiting on the database go first.
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
@@ -253,6 +262,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       loop = run();
     },
     wake() {
+      lastWake = Date.now();
       if (wakeUp) wakeUp();
       else woken = true;
     },
