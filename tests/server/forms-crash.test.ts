@@ -131,3 +131,38 @@ describe('a server killed mid-burst', () => {
     }
   }, 300_000);
 });
+
+describe.skipIf(Boolean(pgUnavailable))('two server processes on one Postgres', () => {
+  it('send each outbox e-mail exactly once', async () => {
+    const smtp = await startSmtpPeer();
+    const database = await createTestDatabase('twoprocs');
+    const env = { DATABASE_URL: database.url, SMTP_URL: smtp.url };
+    // Started together: one applies the migrations while the other waits on the lock.
+    const servers = await Promise.all([
+      startServer({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'forms-two-a-')) }),
+      startServer({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'forms-two-b-')) }),
+    ]);
+    try {
+      const posts = Array.from({ length: 40 }, (_, i) =>
+        fetch(`${servers[i % 2]!.url}/api/send-contact-email`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(bodies.guide({ email: `twoprocs${i}@example.org` })),
+        }),
+      );
+      const statuses = (await Promise.all(posts)).map((r) => r.status);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      // Each guide request queues two e-mails.
+      await smtp.waitFor(80, 60_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      const ids = smtp.mails.map((m) => m.header('message-id'));
+      expect(ids).toHaveLength(80);
+      expect(new Set(ids).size).toBe(80);
+    } finally {
+      for (const s of servers) s.child.kill('SIGTERM');
+      await Promise.all(servers.map((s) => exited(s.child)));
+      await smtp.close();
+      await database.drop();
+    }
+  }, 180_000);
+});
