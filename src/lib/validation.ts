@@ -17,6 +17,9 @@ const SINGLE_LINE = /^[^\u0000-\u001f\u007f]*$/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 const CONTROL_MESSAGE = 'Please remove line breaks and unusual characters.';
+// Half of a UTF-16 surrogate pair (not a character at all): the database cannot store it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (v: string) => !LONE_SURROGATE.test(v);
 
 type TextRules = { required: string; max: number; tooLong?: string; multiline?: boolean };
 
@@ -26,6 +29,7 @@ export function text({ required, max, tooLong, multiline = false }: TextRules) {
     .string({ error: required })
     .max(max, tooLong ?? `Please keep this under ${max} characters.`)
     .regex(multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_MESSAGE)
+    .refine(wellFormed, CONTROL_MESSAGE)
     .trim()
     .min(1, required);
 }
@@ -39,6 +43,7 @@ export function cleanText({ required, max, tooLong, multiline = false }: TextRul
     .string({ error: required })
     .max(max, tooLong ?? `Please keep this under ${max} characters.`)
     .regex(multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_MESSAGE)
+    .refine(wellFormed, CONTROL_MESSAGE)
     .transform(sanitizeText)
     .pipe(z.string().min(1, required));
 }

@@ -124,6 +124,9 @@ describe('bad input, property-based', () => {
   const valid = { contact: bodies.contact, bitcoin_guide: bodies.guide, newsletter: bodies.newsletter };
   const nasty = fc.oneof(
     fc.string(),
+    // Any UTF-16 code unit, lone surrogate halves included (valid JSON, refused by Postgres).
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.constantFrom('a\ud800b', '\udc00', 'ok \ud83d\ude00 emoji'),
     fc.string({ unit: 'grapheme', maxLength: 200 }),
     fc.constantFrom(
       '<script>alert(1)</script>',

@@ -193,6 +193,8 @@ describe.skipIf(usePostgres && Boolean(pgUnavailable))(`the form endpoint on ${n
     cases.push({ name: 'no consent', res: await t.post(bodies.contact({ consent: false })), status: 400 });
     cases.push({ name: 'header injection in name', res: await t.post(bodies.contact({ firstName: 'Ada\r\nBcc: victim@evil.test' })), status: 400 });
     cases.push({ name: 'header injection in email', res: await t.post(bodies.guide({ email: 'a@b.co\r\nBcc: victim@evil.test' })), status: 400 });
+    cases.push({ name: 'lone surrogate', res: await t.post(bodies.contact({ message: 'a\ud800b' })), status: 400 });
+    cases.push({ name: 'lone surrogate in an extra field', res: await t.post(bodies.newsletter({ note: { deep: ['\udc00'] } })), status: 400 });
     cases.push({ name: 'over 32 KB', res: await t.post(bodies.contact({ message: 'x'.repeat(40_000) })), status: 413 });
     cases.push({
       name: 'text/plain',

@@ -52,6 +52,8 @@ describe('ContactSchema', () => {
     expect(errorsOf({ ...valid, email: '<a@b.co>' }).email).toBeDefined();
     expect(errorsOf({ ...valid, message: 'line one\r\nline two\ttabbed' }).message).toBeUndefined();
     expect(errorsOf({ ...valid, message: 'bell \u0007' }).message).toBeDefined();
+    expect(errorsOf({ ...valid, message: 'half a pair \ud800' }).message).toBeDefined();
+    expect(errorsOf({ ...valid, message: 'a whole pair \ud83d\ude00' }).message).toBeUndefined();
   });
 
   it('strips fields it does not know (bcc, to)', () => {

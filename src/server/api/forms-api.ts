@@ -44,6 +44,19 @@ function fieldErrors(error: z.ZodError): Record<string, string> {
   return out;
 }
 
+// Half of a UTF-16 surrogate pair: JSON allows it, Postgres text and jsonb refuse it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first top-level field holding a string that is not well-formed Unicode, if any. */
+function malformedField(body: Body): string | undefined {
+  const bad = (value: unknown, depth: number): boolean => {
+    if (typeof value === 'string') return LONE_SURROGATE.test(value);
+    if (depth > 20 || typeof value !== 'object' || value === null) return false;
+    return Object.entries(value).some(([k, v]) => LONE_SURROGATE.test(k) || bad(v, depth + 1));
+  };
+  return Object.keys(body).find((key) => LONE_SURROGATE.test(key) || bad(body[key], 0));
+}
+
 function spamReason(body: Body, config: Config): string | undefined {
   const trap = body[HONEYPOT_FIELD];
   if (trap !== undefined && trap !== null && trap !== '') return 'honeypot';
@@ -83,6 +96,13 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       }
     }
 
+    const malformed = malformedField(fields);
+    if (malformed !== undefined) {
+      return send(reply, 400, {
+        error: 'Please check the highlighted fields.',
+        fieldErrors: { [malformed]: 'Please remove line breaks and unusual characters.' },
+      });
+    }
     const parsed = handler.schema.safeParse(fields);
     if (!parsed.success) {
       return send(reply, 400, { error: 'Please check the highlighted fields.', fieldErrors: fieldErrors(parsed.error) });
