@@ -195,6 +195,7 @@ describe.skipIf(usePostgres && Boolean(pgUnavailable))(`the form endpoint on ${n
     cases.push({ name: 'header injection in email', res: await t.post(bodies.guide({ email: 'a@b.co\r\nBcc: victim@evil.test' })), status: 400 });
     cases.push({ name: 'lone surrogate', res: await t.post(bodies.contact({ message: 'a\ud800b' })), status: 400 });
     cases.push({ name: 'lone surrogate in an extra field', res: await t.post(bodies.newsletter({ note: { deep: ['\udc00'] } })), status: 400 });
+    cases.push({ name: 'NUL in an extra field', res: await t.post(bodies.guide({ extra: 'a\u0000b' })), status: 400 });
     cases.push({ name: 'over 32 KB', res: await t.post(bodies.contact({ message: 'x'.repeat(40_000) })), status: 413 });
     cases.push({
       name: 'text/plain',

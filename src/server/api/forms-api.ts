@@ -44,10 +44,11 @@ function fieldErrors(error: z.ZodError): Record<string, string> {
   return out;
 }
 
-// Half of a UTF-16 surrogate pair: JSON allows it, Postgres text and jsonb refuse it.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// A NUL, or half of a UTF-16 surrogate pair: JSON allows both, Postgres text and jsonb refuse them.
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
+const LONE_SURROGATE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The first top-level field holding a string that is not well-formed Unicode, if any. */
+/** The first top-level field holding a string Postgres cannot store, if any. */
 function malformedField(body: Body): string | undefined {
   const bad = (value: unknown, depth: number): boolean => {
     if (typeof value === 'string') return LONE_SURROGATE.test(value);
