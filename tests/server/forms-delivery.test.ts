@@ -134,6 +134,29 @@ describe('shutdown', () => {
     await peer.close();
   });
 
+  it('finishes requests in flight and refuses new connections once closing', async () => {
+    const t = await makeFormsApp();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const inFlight = fetch(`${address}/api/send-contact-email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(bodies.guide({ email: 'inflight@example.org' })),
+    });
+    // Close once the request has reached the server, before it is answered.
+    await until(async () => t.app.server.listening && (await new Promise<number>((r) => t.app.server.getConnections((_e, n) => r(n)))) > 0, 5000);
+    const closed = t.app.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    await closed;
+    await expect(fetch(`${address}/healthz`)).rejects.toThrow();
+    const db = await openDatabase({ dataDir: t.dataDir });
+    const { sql } = await import('drizzle-orm');
+    const rows = ((await db.db.execute(sql.raw(`select 1 from submissions where id = '${id}'`))) as unknown as { rows: unknown[] }).rows;
+    await db.close();
+    expect(rows).toHaveLength(1);
+  });
+
   it('answers /readyz with 503 once the database is gone', async () => {
     const t = await makeFormsApp();
     await t.app.forms.database.close();
