@@ -9,6 +9,9 @@ export default defineConfig({
   build: {
     // Assets are served by our own server with immutable caching; no inlining keeps the CSP simple.
     assetsInlineLimit: 0,
+    // No preload helper in every page's first load: the few lazy chunks (toast area, the guide
+    // form's schema, the voice SDK) are fetched on use, where a short waterfall costs nothing.
+    modulePreload: false,
   },
   server: { port: 5173 },
 });

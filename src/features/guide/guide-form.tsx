@@ -3,61 +3,101 @@
  * company and the required consent. While sending, the button reads 'Processing...'; on
  * success a Thank You view with a direct link replaces the form and the PDF opens in a new
  * tab 500 ms later; on failure the form stays as it was and a toast says so.
+ *
+ * It sits on the home page, whose first load has room for little beyond React itself, so the
+ * fields are plain uncontrolled inputs and the schema (zod) and the api client arrive on
+ * first use: when the visitor focuses a field, or at the latest on submit (decision 007).
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Download } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from '~/components/toast/toast-store';
 import { consents } from '~/content/consents';
-import { submitForm } from '~/lib/api-client';
 import { HONEYPOT_STYLE, fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { GUIDE_PDF_PATH } from './guide-file';
-import { GuideSchema, toGuideRequest, type GuideInput, type GuideValues } from './guide-schema';
+import type { GuideErrors, GuideField } from './guide-submit';
 
 /** Spec section 9: the guide opens 500 ms after a successful request. */
 export const GUIDE_OPEN_DELAY_MS = 500;
 
-type TextField = 'firstName' | 'email' | 'company';
+const loadLogic = () => import('./guide-submit');
+
+type TextField = Exclude<GuideField, 'consent'>;
 const TEXT_FIELDS: { name: TextField; label: string; type: string; autoComplete: string; placeholder: string }[] = [
   { name: 'firstName', label: 'Full Name', type: 'text', autoComplete: 'name', placeholder: 'Jane Smith' },
   { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email', placeholder: 'jane@example.co.uk' },
   { name: 'company', label: 'Current Role or Company', type: 'text', autoComplete: 'organization-title', placeholder: 'Senior Manager, Acme Ltd' },
 ];
+const FIELD_ORDER: GuideField[] = ['firstName', 'email', 'company', 'consent'];
+
+function readForm(form: HTMLFormElement): Record<GuideField, unknown> {
+  const data = new FormData(form);
+  return {
+    firstName: data.get('firstName') ?? '',
+    email: data.get('email') ?? '',
+    company: data.get('company') ?? '',
+    consent: data.get('consent') === 'on',
+  };
+}
 
 export function GuideForm() {
   const baseId = useId();
   const [done, setDone] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [errors, setErrors] = useState<GuideErrors>({});
+  // After a first submit, fields are checked again as they change, so a fixed error clears at once.
+  const [submitted, setSubmitted] = useState(false);
   const openTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const { guardFields, honeypotProps } = useFormGuard();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<GuideInput, unknown, GuideValues>({
-    resolver: zodResolver(GuideSchema),
-    defaultValues: { firstName: '', email: '', company: '', consent: false as unknown as true },
-  });
 
   useEffect(() => () => clearTimeout(openTimer.current), []);
 
-  const onValid = async (values: GuideValues) => {
-    const result = await submitForm({ ...toGuideRequest(values), ...guardFields() });
-    if (!result.ok) {
-      // The spec logs the failure; the status only, never what was typed.
-      console.error(`Guide request failed (${result.status || 'network'})`);
-      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-        if (field in values) setError(field as keyof GuideInput, { message });
+  const revalidate = async (form: HTMLFormElement) => {
+    if (!submitted) return;
+    const { validateGuide } = await loadLogic();
+    const result = validateGuide(readForm(form));
+    setErrors(result.ok ? {} : result.errors);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    const form = event.currentTarget;
+    setSubmitted(true);
+    setSubmitting(true);
+    try {
+      const { validateGuide, sendGuide } = await loadLogic();
+      const checked = validateGuide(readForm(form));
+      if (!checked.ok) {
+        setErrors(checked.errors);
+        const first = FIELD_ORDER.find((f) => checked.errors[f]);
+        if (first) (form.elements.namedItem(first) as HTMLElement | null)?.focus();
+        return;
       }
+      setErrors({});
+      const result = await sendGuide(checked.values, guardFields());
+      if (!result.ok) {
+        // The spec logs the failure; the status only, never what was typed.
+        console.error(`Guide request failed (${result.status || 'network'})`);
+        const fieldErrors: GuideErrors = {};
+        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
+          if ((FIELD_ORDER as string[]).includes(field)) fieldErrors[field as GuideField] = message;
+        }
+        setErrors(fieldErrors);
+        toast({ title: 'Failed to submit request. Please try again.', variant: 'destructive' });
+        return;
+      }
+      setDone(true);
+      toast({ title: 'Your guide is downloading!', description: 'A copy of the link is on its way to your inbox.' });
+      openTimer.current = setTimeout(() => {
+        window.open(GUIDE_PDF_PATH, '_blank', 'noopener');
+      }, GUIDE_OPEN_DELAY_MS);
+    } catch {
+      // The form's code could not be fetched (offline, a new deploy): the same failure as a refused request.
+      console.error('Guide request failed (network)');
       toast({ title: 'Failed to submit request. Please try again.', variant: 'destructive' });
-      return;
+    } finally {
+      setSubmitting(false);
     }
-    setDone(true);
-    toast({ title: 'Your guide is downloading!', description: 'A copy of the link is on its way to your inbox.' });
-    openTimer.current = setTimeout(() => {
-      window.open(GUIDE_PDF_PATH, '_blank', 'noopener');
-    }, GUIDE_OPEN_DELAY_MS);
   };
 
   if (done) {
@@ -76,28 +116,36 @@ export function GuideForm() {
     );
   }
 
-  const consent = fieldA11y(baseId, 'consent', errors.consent?.message);
+  const consent = fieldA11y(baseId, 'consent', errors.consent);
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(onValid)(event)} className="grid gap-4" aria-label="Download the Wealth Building Guide">
+    <form
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      onFocus={() => void loadLogic().catch(() => undefined)}
+      onChange={(event) => void revalidate(event.currentTarget)}
+      className="grid gap-4"
+      aria-label="Download the Wealth Building Guide"
+    >
       {TEXT_FIELDS.map((f) => {
-        const a11y = fieldA11y(baseId, f.name, errors[f.name]?.message);
+        const a11y = fieldA11y(baseId, f.name, errors[f.name]);
         return (
           <div key={f.name}>
             <label htmlFor={a11y.id} className="field-label">
               {f.label}
             </label>
             <input
-              {...register(f.name)}
               {...a11y.inputProps}
+              name={f.name}
               type={f.type}
               autoComplete={f.autoComplete}
               placeholder={f.placeholder}
+              maxLength={100}
               required
               className="field-input"
             />
             {errors[f.name] ? (
               <p id={a11y.errorId} className="field-error" role="alert">
-                {errors[f.name]?.message}
+                {errors[f.name]}
               </p>
             ) : null}
           </div>
@@ -106,8 +154,8 @@ export function GuideForm() {
       <div>
         <div className="flex items-start gap-3">
           <input
-            {...register('consent')}
             {...consent.inputProps}
+            name="consent"
             type="checkbox"
             required
             className="mt-1 size-4 shrink-0 accent-brand-700"
@@ -118,7 +166,7 @@ export function GuideForm() {
         </div>
         {errors.consent ? (
           <p id={consent.errorId} className="field-error" role="alert">
-            {errors.consent.message}
+            {errors.consent}
           </p>
         ) : null}
       </div>
@@ -128,8 +176,8 @@ export function GuideForm() {
           <input {...honeypotProps} />
         </label>
       </div>
-      <button type="submit" className="btn btn-primary w-full" disabled={isSubmitting}>
-        {isSubmitting ? 'Processing...' : 'Download Free Guide'}
+      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
+        {submitting ? 'Processing...' : 'Download Free Guide'}
       </button>
     </form>
   );
