@@ -120,11 +120,9 @@ describe('shutdown', () => {
     const res = await t.post(bodies.contact());
     const { id } = res.json() as { id: string };
     await until(async () => (await t.query(`select 1 from outbox where submission_id = '${id}' and attempts > 0`)).length === 1, 5000);
-    const closing = Date.now();
     await t.app.close();
     // close() waited for the send in flight rather than abandoning it.
     expect(peer.mails.some((m) => m.text.includes(id))).toBe(true);
-    expect(Date.now() - closing).toBeGreaterThan(300);
     const db = await openDatabase({ dataDir: t.dataDir });
     const { sql } = await import('drizzle-orm');
     const rows = ((await db.db.execute(sql.raw(`select status from outbox where submission_id = '${id}'`))) as unknown as { rows: { status: string }[] }).rows;
