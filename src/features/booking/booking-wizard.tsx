@@ -17,7 +17,8 @@ import {
   sessionTypeDescriptions,
   sessionTypeLabels,
 } from '~/content/booking';
-import { HONEYPOT_STYLE, useFormGuard } from '~/lib/use-form-guard';
+import { useFormGuard } from '~/lib/use-form-guard';
+import { HoneypotField } from '~/components/ui/honeypot-field';
 import { submitBooking } from './booking-api';
 import { earliestBookableDate, latestBookableDate } from './booking-dates';
 import { ChoiceGroup, Field, type Choice } from './booking-fields';
@@ -366,12 +367,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
           </div>
         )}
         {/* The spam trap: off-screen, out of the tab order, hidden from assistive technology. */}
-        <div aria-hidden="true" style={HONEYPOT_STYLE}>
-          <label>
-            Website
-            <input {...honeypotProps} />
-          </label>
-        </div>
+        <HoneypotField inputProps={honeypotProps} />
       </form>
       {belowForm}
     </>

@@ -10,7 +10,8 @@ import { useForm } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import { consents } from '~/content/consents';
 import { submitForm } from '~/lib/api-client';
-import { HONEYPOT_STYLE, fieldA11y, useFormGuard } from '~/lib/use-form-guard';
+import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
+import { HoneypotField } from '~/components/ui/honeypot-field';
 import { TOO_MANY_ATTEMPTS, browserStorage, takeContactAttempt } from './contact-rate-limit';
 import {
   CONTACT_LIMITS,
@@ -172,12 +173,7 @@ export function ContactForm() {
         </div>
         <ErrorText id={consent.errorId} message={errors.consent?.message} />
       </div>
-      <div aria-hidden="true" style={HONEYPOT_STYLE}>
-        <label>
-          Website
-          <input {...honeypotProps} />
-        </label>
-      </div>
+      <HoneypotField inputProps={honeypotProps} />
       <button type="submit" className="btn btn-primary sm:col-span-2" disabled={isSubmitting}>
         {isSubmitting ? 'Sending...' : 'Send Message'}
       </button>

@@ -12,7 +12,8 @@ import { Download } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from '~/components/toast/toast-store';
 import { consents } from '~/content/consents';
-import { HONEYPOT_STYLE, fieldA11y, useFormGuard } from '~/lib/use-form-guard';
+import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
+import { HoneypotField } from '~/components/ui/honeypot-field';
 import { GUIDE_PDF_PATH } from './guide-file';
 import type { GuideErrors, GuideField } from './guide-submit';
 
@@ -170,12 +171,7 @@ export function GuideForm() {
           </p>
         ) : null}
       </div>
-      <div aria-hidden="true" style={HONEYPOT_STYLE}>
-        <label>
-          Website
-          <input {...honeypotProps} />
-        </label>
-      </div>
+      <HoneypotField inputProps={honeypotProps} />
       <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
         {submitting ? 'Processing...' : 'Download Free Guide'}
       </button>

@@ -8,7 +8,8 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import { submitForm } from '~/lib/api-client';
-import { HONEYPOT_STYLE, fieldA11y, useFormGuard } from '~/lib/use-form-guard';
+import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
+import { HoneypotField } from '~/components/ui/honeypot-field';
 import { NewsletterSchema, toNewsletterRequest, type NewsletterInput, type NewsletterValues } from './newsletter-schema';
 
 const FIELDS: { name: keyof NewsletterInput; label: string; type: string; autoComplete: string }[] = [
@@ -72,12 +73,7 @@ export function NewsletterForm() {
           </div>
         );
       })}
-      <div aria-hidden="true" style={HONEYPOT_STYLE}>
-        <label>
-          Website
-          <input {...honeypotProps} />
-        </label>
-      </div>
+      <HoneypotField inputProps={honeypotProps} />
       <button type="submit" className="btn btn-primary sm:col-span-2" disabled={isSubmitting}>
         {isSubmitting ? 'Subscribing...' : 'Subscribe'}
       </button>
