@@ -11,7 +11,18 @@ const browserNeverImportsServer = {
 };
 
 export default tseslint.config(
-  { ignores: ['build/', 'build-voice/', 'node_modules/', '.react-router/', 'data/', 'test-results/', 'playwright-report/', 'bench/results/'] },
+  {
+    ignores: [
+      'build/',
+      'build-voice/',
+      'node_modules/',
+      '.react-router/',
+      'data/',
+      'test-results/',
+      'playwright-report/',
+      'bench/results/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,8 +37,14 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src/lib', from: ['./src/features', './src/app', './src/server', './src/components'] },
-            { target: './src/content', from: ['./src/features', './src/app', './src/server', './src/components', './src/lib'] },
+            {
+              target: './src/lib',
+              from: ['./src/features', './src/app', './src/server', './src/components'],
+            },
+            {
+              target: './src/content',
+              from: ['./src/features', './src/app', './src/server', './src/components', './src/lib'],
+            },
             { target: './src/components', from: ['./src/features', './src/app', './src/server'] },
             { target: './src/features', from: ['./src/app'] },
             { target: './src/app', from: ['./src/server'] },
@@ -49,7 +66,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['../../features/*', '~/features/*'], message: 'A feature never imports another feature.' },
+            {
+              group: ['../../features/*', '~/features/*'],
+              message: 'A feature never imports another feature.',
+            },
           ],
         },
       ],
@@ -63,7 +83,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['../../features/*', '~/features/*'], message: 'A feature never imports another feature.' },
+            {
+              group: ['../../features/*', '~/features/*'],
+              message: 'A feature never imports another feature.',
+            },
             browserNeverImportsServer,
           ],
         },

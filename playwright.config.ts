@@ -55,7 +55,8 @@ export default defineConfig({
     },
     {
       // Builds the keyed build first when there is none (npm test always rebuilds it).
-      command: 'node --import tsx scripts/voice-test-build.ts --if-missing && node tests/e2e/support/start-server.mjs',
+      command:
+        'node --import tsx scripts/voice-test-build.ts --if-missing && node tests/e2e/support/start-server.mjs',
       url: `${VOICE_BASE_URL}/healthz`,
       reuseExistingServer: false,
       timeout: 300_000,

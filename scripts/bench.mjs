@@ -25,7 +25,18 @@ const ROOT = resolve('.');
 const PORT = Number(process.env.BENCH_PORT ?? 3000);
 const NGINX_PORT = PORT + 1;
 const ORIGIN = `http://localhost:${PORT}`;
-const ROUTES = ['/', '/about', '/services', '/ai', '/ai-coaching', '/book', '/resources', '/contact', '/privacy', '/terms'];
+const ROUTES = [
+  '/',
+  '/about',
+  '/services',
+  '/ai',
+  '/ai-coaching',
+  '/book',
+  '/resources',
+  '/contact',
+  '/privacy',
+  '/terms',
+];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -47,7 +58,8 @@ function ensureTools() {
   const missing = [];
   if (!existsSync('/usr/bin/wrk')) missing.push('wrk');
   if (!existsSync('/usr/sbin/nginx')) missing.push('nginx');
-  if (!existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so')) missing.push('libnginx-mod-http-brotli-static');
+  if (!existsSync('/usr/lib/nginx/modules/ngx_http_brotli_static_module.so'))
+    missing.push('libnginx-mod-http-brotli-static');
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot) {
@@ -55,8 +67,14 @@ function ensureTools() {
     process.exit(1);
   }
   console.log(`Installing ${missing.join(', ')} from Debian...`);
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...missing]]) {
-    const r = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', ...missing],
+  ]) {
+    const r = spawnSync('apt-get', args, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (r.status !== 0) {
       console.error(`apt-get ${args.join(' ')} failed`);
       process.exit(1);
@@ -386,9 +404,33 @@ async function main() {
     durationS: Math.round((Date.now() - started) / 1000),
   };
 
-  table('Lighthouse (median of runs)', lh, ['route', 'preset', 'performance', 'accessibility', 'bestPractices', 'seo', 'lcpMs', 'tbtMs', 'cls', 'totalBytes', 'scriptBytes']);
-  table('Static serving (wrk, 50 connections, brotli)', [staticResult], ['route', 'oursRps', 'nginxRps', 'ratio', 'oursP99Ms', 'nginxP99Ms', 'errors']);
-  table('Form endpoint (autocannon, contact submissions)', results.api, ['db', 'connections', 'rps', 'p99Ms', 'errors', 'acknowledged', 'stored']);
+  table('Lighthouse (median of runs)', lh, [
+    'route',
+    'preset',
+    'performance',
+    'accessibility',
+    'bestPractices',
+    'seo',
+    'lcpMs',
+    'tbtMs',
+    'cls',
+    'totalBytes',
+    'scriptBytes',
+  ]);
+  table(
+    'Static serving (wrk, 50 connections, brotli)',
+    [staticResult],
+    ['route', 'oursRps', 'nginxRps', 'ratio', 'oursP99Ms', 'nginxP99Ms', 'errors'],
+  );
+  table('Form endpoint (autocannon, contact submissions)', results.api, [
+    'db',
+    'connections',
+    'rps',
+    'p99Ms',
+    'errors',
+    'acknowledged',
+    'stored',
+  ]);
   table('Memory and start', [results.memory], ['peakRssMb', 'readyMs', 'firstStartMs']);
 
   const targets = checkTargets(results);
@@ -406,10 +448,17 @@ function checkTargets(r) {
   for (const row of r.lighthouse) {
     const scores = [row.performance, row.accessibility, row.bestPractices, row.seo];
     if (row.preset === 'mobile') {
-      add(`${row.route} mobile: scores 100, LCP<=1200, TBT<=50, CLS 0`, `${scores.join('/')} ${row.lcpMs}ms ${row.tbtMs}ms ${row.cls}`,
-        scores.every((s) => s === 100) && row.lcpMs <= 1200 && row.tbtMs <= 50 && row.cls === 0);
+      add(
+        `${row.route} mobile: scores 100, LCP<=1200, TBT<=50, CLS 0`,
+        `${scores.join('/')} ${row.lcpMs}ms ${row.tbtMs}ms ${row.cls}`,
+        scores.every((s) => s === 100) && row.lcpMs <= 1200 && row.tbtMs <= 50 && row.cls === 0,
+      );
     } else {
-      add(`${row.route} desktop: scores 100`, scores.join('/'), scores.every((s) => s === 100));
+      add(
+        `${row.route} desktop: scores 100`,
+        scores.join('/'),
+        scores.every((s) => s === 100),
+      );
     }
   }
   const home = r.lighthouse.find((x) => x.route === '/' && x.preset === 'mobile');
@@ -423,8 +472,11 @@ function checkTargets(r) {
   for (const a of r.api) {
     const floor = a.db === 'pglite' ? 1000 : 2000;
     if (a.connections === 10) add(`${a.db} @10: >= ${floor}/s`, `${a.rps}/s`, a.rps >= floor);
-    add(`${a.db} @${a.connections}: p99 <= 25 ms, 0 errors, stored = acknowledged`, `${a.p99Ms} ms, ${a.errors}, ${a.stored}/${a.acknowledged}`,
-      (a.connections !== 10 || a.p99Ms <= 25) && a.errors === 0 && a.stored === a.acknowledged);
+    add(
+      `${a.db} @${a.connections}: p99 <= 25 ms, 0 errors, stored = acknowledged`,
+      `${a.p99Ms} ms, ${a.errors}, ${a.stored}/${a.acknowledged}`,
+      (a.connections !== 10 || a.p99Ms <= 25) && a.errors === 0 && a.stored === a.acknowledged,
+    );
   }
   add('peak RSS <= 200 MB', `${r.memory.peakRssMb} MB`, r.memory.peakRssMb <= 200);
   add('ready <= 2 s (existing data)', `${r.memory.readyMs} ms`, r.memory.readyMs <= 2000);

@@ -37,7 +37,9 @@ const calendar: Generator = () => [
   },
 ];
 
-const guide: Generator = async () => [{ path: GUIDE_PDF_FILE, body: await renderGuidePdf({ brand: site.brand, siteUrl: publicUrl }) }];
+const guide: Generator = async () => [
+  { path: GUIDE_PDF_FILE, body: await renderGuidePdf({ brand: site.brand, siteUrl: publicUrl }) },
+];
 
 const generators: Generator[] = [sitemap, calendar, guide];
 

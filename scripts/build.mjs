@@ -50,7 +50,11 @@ for await (const file of walk(CLIENT_DIR)) {
     for (const match of body.toString('utf8').matchAll(inlineScript)) {
       // JSON-LD is data, not script: the CSP does not govern it.
       if (/type="application\/ld\+json"/.test(match[0])) continue;
-      hashes.add(`'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`);
+      hashes.add(
+        `'sha256-${createHash('sha256')
+          .update(match[1] ?? '')
+          .digest('base64')}'`,
+      );
     }
     scriptHashes[rel] = [...hashes];
   }

@@ -19,7 +19,14 @@ function reason() {
   const stamp = JSON.parse(readFileSync(STAMP_FILE, 'utf8'));
   if (JSON.stringify(stamp) !== JSON.stringify(buildSettings())) return 'build settings changed';
   const built = statSync(STAMP_FILE).mtimeMs;
-  const inputs = ['src', 'public', 'scripts', 'react-router.config.ts', 'vite.config.ts', 'package-lock.json'];
+  const inputs = [
+    'src',
+    'public',
+    'scripts',
+    'react-router.config.ts',
+    'vite.config.ts',
+    'package-lock.json',
+  ];
   if (inputs.some((p) => newestMtime(p) > built)) return 'sources changed';
   return null;
 }

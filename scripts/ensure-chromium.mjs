@@ -19,7 +19,7 @@ export function ensureChromium() {
     );
     process.exit(1);
   }
-  console.log('Chromium is missing: installing Debian\'s package (apt-get install -y chromium)...');
+  console.log("Chromium is missing: installing Debian's package (apt-get install -y chromium)...");
   for (const args of [['update'], ['install', '-y', 'chromium']]) {
     const result = spawnSync('apt-get', args, {
       stdio: 'inherit',

@@ -86,11 +86,26 @@ export const PAGES: GuidePage[] = [
         kind: 'table',
         columns: ['Step', 'Why it comes first'],
         rows: [
-          ['1. Clear expensive debt', 'A credit card at 24 % APR costs more than almost any investment can reliably earn.'],
-          ['2. Emergency fund', 'Three to six months of essential spending in an easy-access account, so a shock never forces you to sell investments.'],
-          ['3. Employer pension match', 'Free money: contribute at least enough to receive every pound your employer offers.'],
-          ['4. Short-term goals', 'Money needed within five years (a deposit, school fees) belongs in cash or very low-risk holdings.'],
-          ['5. Long-term investing', 'Only money you will not need for many years should be exposed to volatile assets.'],
+          [
+            '1. Clear expensive debt',
+            'A credit card at 24 % APR costs more than almost any investment can reliably earn.',
+          ],
+          [
+            '2. Emergency fund',
+            'Three to six months of essential spending in an easy-access account, so a shock never forces you to sell investments.',
+          ],
+          [
+            '3. Employer pension match',
+            'Free money: contribute at least enough to receive every pound your employer offers.',
+          ],
+          [
+            '4. Short-term goals',
+            'Money needed within five years (a deposit, school fees) belongs in cash or very low-risk holdings.',
+          ],
+          [
+            '5. Long-term investing',
+            'Only money you will not need for many years should be exposed to volatile assets.',
+          ],
         ],
         widths: [0.3, 0.7],
       },
@@ -158,11 +173,26 @@ export const PAGES: GuidePage[] = [
         kind: 'table',
         columns: ['Risk', 'What it means for you'],
         rows: [
-          ['Volatility', 'Falls of 50 % to 80 % from a peak have happened several times and can happen again.'],
-          ['No protection', 'Not covered by the FSCS or the Financial Ombudsman Service. If a platform fails, you may lose everything held there.'],
-          ['Custody mistakes', 'Lose your keys or recovery phrase and the coins are gone for good; nobody can reset a password.'],
-          ['Scams', 'Fake platforms, "recovery" services and impersonators target new buyers. Promised returns are a warning sign.'],
-          ['Regulation and tax', 'Rules in the UK and abroad are still changing and can affect access, reporting and tax.'],
+          [
+            'Volatility',
+            'Falls of 50 % to 80 % from a peak have happened several times and can happen again.',
+          ],
+          [
+            'No protection',
+            'Not covered by the FSCS or the Financial Ombudsman Service. If a platform fails, you may lose everything held there.',
+          ],
+          [
+            'Custody mistakes',
+            'Lose your keys or recovery phrase and the coins are gone for good; nobody can reset a password.',
+          ],
+          [
+            'Scams',
+            'Fake platforms, "recovery" services and impersonators target new buyers. Promised returns are a warning sign.',
+          ],
+          [
+            'Regulation and tax',
+            'Rules in the UK and abroad are still changing and can affect access, reporting and tax.',
+          ],
         ],
         widths: [0.26, 0.74],
       },
@@ -226,7 +256,11 @@ export const PAGES: GuidePage[] = [
         columns: ['', 'On a platform (custodial)', 'Your own wallet (self-custody)'],
         rows: [
           ['Who holds the keys', 'The platform', 'You'],
-          ['Main risk', 'The platform fails, freezes withdrawals or is hacked', 'You lose your recovery phrase, or it is stolen'],
+          [
+            'Main risk',
+            'The platform fails, freezes withdrawals or is hacked',
+            'You lose your recovery phrase, or it is stolen',
+          ],
           ['Good for', 'Small amounts, regular buying', 'Larger amounts held for the long term'],
         ],
         widths: [0.24, 0.38, 0.38],

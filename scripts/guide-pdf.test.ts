@@ -12,7 +12,15 @@ describe('the Wealth Building Guide PDF', () => {
     expect(text).toContain('The Bitcoin Wealth Building Guide');
     expect(GUIDE_PDF_FILE).toBe('guides/wealth-building-guide.pdf');
     const titles = PAGES.map((p) => p.title).join(' | ');
-    for (const topic of ['£100k', 'Budgeting', 'Pensions and ISAs', 'Bitcoin is', '1-5 %', 'Custody', 'tax']) {
+    for (const topic of [
+      '£100k',
+      'Budgeting',
+      'Pensions and ISAs',
+      'Bitcoin is',
+      '1-5 %',
+      'Custody',
+      'tax',
+    ]) {
       expect(titles).toContain(topic);
     }
   });

@@ -20,7 +20,10 @@ export type CalendarEvent = {
 export function icsUtc(iso: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) throw new Error(`Not a date: ${iso}`);
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 3.3.11). */

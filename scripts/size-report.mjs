@@ -33,7 +33,9 @@ const htmlFile = (path) => join(CLIENT_DIR, path === '/' ? 'index.html' : `${pat
 console.log('Route HTML (raw / gzip)');
 for (const path of paths) {
   const body = readFileSync(htmlFile(path));
-  console.log(`  ${path.padEnd(14)} ${String(body.length).padStart(7)} B  ${String(gzipSize(body)).padStart(6)} B gzip`);
+  console.log(
+    `  ${path.padEnd(14)} ${String(body.length).padStart(7)} B  ${String(gzipSize(body)).padStart(6)} B gzip`,
+  );
 }
 
 const home = readFileSync(join(CLIENT_DIR, 'index.html'), 'utf8');
@@ -70,6 +72,10 @@ for (const [url, size] of jsTotal.rows) console.log(`  ${String(size).padStart(7
 for (const [url, size] of cssTotal.rows) console.log(`  ${String(size).padStart(7)} B  ${url}`);
 const jsOk = jsTotal.sum <= BUDGET.js;
 const cssOk = cssTotal.sum <= BUDGET.css;
-console.log(`\n  JavaScript: ${jsTotal.sum} B (${kb(jsTotal.sum)}) of ${kb(BUDGET.js)} budget ${jsOk ? 'OK' : 'OVER BUDGET'}`);
-console.log(`  CSS:        ${cssTotal.sum} B (${kb(cssTotal.sum)}) of ${kb(BUDGET.css)} budget ${cssOk ? 'OK' : 'OVER BUDGET'}`);
+console.log(
+  `\n  JavaScript: ${jsTotal.sum} B (${kb(jsTotal.sum)}) of ${kb(BUDGET.js)} budget ${jsOk ? 'OK' : 'OVER BUDGET'}`,
+);
+console.log(
+  `  CSS:        ${cssTotal.sum} B (${kb(cssTotal.sum)}) of ${kb(BUDGET.css)} budget ${cssOk ? 'OK' : 'OVER BUDGET'}`,
+);
 if (!jsOk || !cssOk) process.exit(1);

@@ -34,10 +34,26 @@ export const credentials = {
   eyebrow: 'Credentials',
   title: 'Experience you can check',
   items: [
-    { icon: 'briefcase', title: '15 years in UK financial services', text: 'Private banking, wealth management and adviser training.' },
-    { icon: 'award', title: 'Professional qualifications', text: 'Chartered-level financial planning qualifications and ongoing CPD.' },
-    { icon: 'users', title: 'Hundreds of professionals taught', text: 'One-to-one sessions, workshops and firm-wide programmes.' },
-    { icon: 'shield-check', title: 'Education, never sales', text: 'We receive no commission from exchanges, products or platforms.' },
+    {
+      icon: 'briefcase',
+      title: '15 years in UK financial services',
+      text: 'Private banking, wealth management and adviser training.',
+    },
+    {
+      icon: 'award',
+      title: 'Professional qualifications',
+      text: 'Chartered-level financial planning qualifications and ongoing CPD.',
+    },
+    {
+      icon: 'users',
+      title: 'Hundreds of professionals taught',
+      text: 'One-to-one sessions, workshops and firm-wide programmes.',
+    },
+    {
+      icon: 'shield-check',
+      title: 'Education, never sales',
+      text: 'We receive no commission from exchanges, products or platforms.',
+    },
   ] as const satisfies readonly Feature[],
 };
 
@@ -50,10 +66,26 @@ export const mission = {
 
 /** The spec's four values. */
 export const values = [
-  { icon: 'lightbulb', title: 'Clarity', text: 'Plain English, honest numbers and no jargon used to impress.' },
-  { icon: 'shield-check', title: 'Confidence', text: 'Decisions you understand well enough to explain and to stick with.' },
-  { icon: 'trending-up', title: 'Long-term', text: 'Years and decades, not the next price move or headline.' },
-  { icon: 'users', title: 'Community', text: 'A network of thoughtful peers, including the invitation-only Financial Independence Circle.' },
+  {
+    icon: 'lightbulb',
+    title: 'Clarity',
+    text: 'Plain English, honest numbers and no jargon used to impress.',
+  },
+  {
+    icon: 'shield-check',
+    title: 'Confidence',
+    text: 'Decisions you understand well enough to explain and to stick with.',
+  },
+  {
+    icon: 'trending-up',
+    title: 'Long-term',
+    text: 'Years and decades, not the next price move or headline.',
+  },
+  {
+    icon: 'users',
+    title: 'Community',
+    text: 'A network of thoughtful peers, including the invitation-only Financial Independence Circle.',
+  },
 ] as const satisfies readonly Feature[];
 
 export const aboutCta = {

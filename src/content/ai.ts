@@ -21,8 +21,14 @@ export const aiHero = {
 /** Elliot, the AI consultant of the voice simulator. The portrait is our own illustration. */
 export const elliot = {
   title: 'Talk to Elliot',
-  intro: 'Try a short voice conversation in your browser. Allow microphone access when asked, and speak as you would to a consultant.',
-  avatar: { src: '/images/elliot.svg', alt: 'Illustrated portrait of Elliot, the AI Bitcoin consultant', width: 96, height: 96 },
+  intro:
+    'Try a short voice conversation in your browser. Allow microphone access when asked, and speak as you would to a consultant.',
+  avatar: {
+    src: '/images/elliot.svg',
+    alt: 'Illustrated portrait of Elliot, the AI Bitcoin consultant',
+    width: 96,
+    height: 96,
+  },
   caption: 'Elliot, Bitcoin Consultant',
   quote:
     "Shall we model what a 1-5 % Bitcoin allocation would mean for your portfolio? We'll look at the downside first, then at how you would explain the decision to a client.",

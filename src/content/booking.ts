@@ -82,7 +82,8 @@ export const bookingCopy = {
     secondChoice: 'Second choice (optional)',
     dateLabel: 'Date',
     timeLegend: 'Time (UK)',
-    timeOption: (time: SessionTime) => `${time === 'morning' ? 'Morning' : 'Afternoon'} (${sessionTimeLabels[time]})`,
+    timeOption: (time: SessionTime) =>
+      `${time === 'morning' ? 'Morning' : 'Afternoon'} (${sessionTimeLabels[time]})`,
     clearSecondChoice: 'Clear second choice',
     continue: 'Continue to Contact Details',
   },
@@ -125,7 +126,8 @@ export const bookingTerms =
 
 export const bookingEmailCopy = {
   applicantRequestSubject: (reference: string) => `Your strategy session request ${reference}`,
-  ownerRequestSubject: (reference: string, name: string) => `New strategy session booking ${reference} from ${name}`,
+  ownerRequestSubject: (reference: string, name: string) =>
+    `New strategy session booking ${reference} from ${name}`,
   confirmedSubject: 'Your strategy session is confirmed',
   declinedSubject: (reference: string) => `About your strategy session request ${reference}`,
   cancelledApplicantSubject: (reference: string) => `Your strategy session ${reference} is cancelled`,
@@ -149,7 +151,8 @@ export const bookingActionCopy = {
   respondTitle: 'Respond to a booking request',
   cancelTitle: 'Cancel your booking',
   loading: 'Checking your link...',
-  confirmHeading: (choice: 1 | 2) => (choice === 1 ? 'Confirm the first choice' : 'Confirm the second choice'),
+  confirmHeading: (choice: 1 | 2) =>
+    choice === 1 ? 'Confirm the first choice' : 'Confirm the second choice',
   declineHeading: 'Decline this booking request',
   cancelHeading: 'Cancel your strategy session',
   startLegend: 'Start time (UK time, 45 minutes)',
@@ -157,7 +160,8 @@ export const bookingActionCopy = {
   declineButton: 'Decline request',
   cancelButton: 'Cancel my booking',
   working: 'Saving...',
-  confirmedDone: (when: string) => `Confirmed for ${when}. The applicant has been sent a calendar invitation.`,
+  confirmedDone: (when: string) =>
+    `Confirmed for ${when}. The applicant has been sent a calendar invitation.`,
   declinedDone: 'Declined. The applicant has been told.',
   cancelledDone: 'Your booking is cancelled. We have let the team know.',
   refusals: {

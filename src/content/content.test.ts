@@ -11,7 +11,12 @@ const london = (iso: string, options: Intl.DateTimeFormatOptions) =>
 
 describe('the masterclass', () => {
   it('shows the date and times its timestamps say, in UK time', () => {
-    const day = london(masterclass.startsAt, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+    const day = london(masterclass.startsAt, {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
     expect(day.replace(',', '')).toBe(masterclass.dateLabel);
     const time = (iso: string) => london(iso, { hour: '2-digit', minute: '2-digit', hour12: false });
     expect(masterclass.timeLabel).toBe(`${time(masterclass.startsAt)}-${time(masterclass.endsAt)} BST`);
@@ -43,8 +48,8 @@ describe('prices', () => {
 
 describe('links', () => {
   it('point only at pages that exist', () => {
-    for (const link of [...navLinks, navCta, ...footerLinks, ...legalLinks, ...planCards, ...offers].map((l) =>
-      'to' in l ? l.to : l.link,
+    for (const link of [...navLinks, navCta, ...footerLinks, ...legalLinks, ...planCards, ...offers].map(
+      (l) => ('to' in l ? l.to : l.link),
     )) {
       expect(PUBLIC_PATHS, link).toContain(link.split('#')[0]);
     }

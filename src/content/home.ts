@@ -36,7 +36,8 @@ export const realityCheck = {
 export const pillarsSection = {
   eyebrow: 'How we help',
   title: 'Three pillars of a sound Bitcoin strategy',
-  intro: 'Everything we teach rests on the same three ideas: understand it, decide calmly, practise until it is second nature.',
+  intro:
+    'Everything we teach rests on the same three ideas: understand it, decide calmly, practise until it is second nature.',
 };
 
 /** The spec's three pillars. */
@@ -118,7 +119,8 @@ export const planCards = [
     // Conflict 1 (see prices.ts): the home card shows the £97/month reading.
     price: prices.aiCoachingPlan.amount,
     priceNote: prices.aiCoachingPlan.note,
-    description: 'Practise client and family conversations about Bitcoin with Elliot, our AI consultant, whenever suits you.',
+    description:
+      'Practise client and family conversations about Bitcoin with Elliot, our AI consultant, whenever suits you.',
     features: [
       'Unlimited voice practice sessions',
       'Realistic scenarios for advisers and investors',

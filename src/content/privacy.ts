@@ -106,7 +106,10 @@ export const privacySections: readonly LegalSection[] = [
     id: 'recipients',
     heading: 'Who receives your data',
     blocks: [
-      { kind: 'p', text: 'We never sell your data or share it for marketing. Only these recipients process it for us, under contracts that require them to keep it safe and use it only on our instructions:' },
+      {
+        kind: 'p',
+        text: 'We never sell your data or share it for marketing. Only these recipients process it for us, under contracts that require them to keep it safe and use it only on our instructions:',
+      },
       {
         kind: 'ul',
         items: [
@@ -152,7 +155,7 @@ export const privacySections: readonly LegalSection[] = [
     blocks: [
       {
         kind: 'p',
-        text: 'If you are unhappy with how we have handled your data, please tell us first so we can put it right. You also have the right to complain to the Information Commissioner\'s Office (ICO), the UK regulator for data protection: online at ico.org.uk/make-a-complaint or by phone on 0303 123 1113.',
+        text: "If you are unhappy with how we have handled your data, please tell us first so we can put it right. You also have the right to complain to the Information Commissioner's Office (ICO), the UK regulator for data protection: online at ico.org.uk/make-a-complaint or by phone on 0303 123 1113.",
       },
     ],
   },
@@ -160,7 +163,10 @@ export const privacySections: readonly LegalSection[] = [
     id: 'changes',
     heading: 'Changes to this notice',
     blocks: [
-      { kind: 'p', text: 'If we change how we use personal data, we will update this notice and the date at the top of this page before the change takes effect.' },
+      {
+        kind: 'p',
+        text: 'If we change how we use personal data, we will update this notice and the date at the top of this page before the change takes effect.',
+      },
     ],
   },
 ];

@@ -10,7 +10,8 @@ export const resourcesSeo: Seo = {
 export const resourcesHero = {
   eyebrow: 'Resources',
   title: 'Wealth Building Resources',
-  intro: 'Guides, live masterclasses and articles to help you think clearly about Bitcoin and long-term wealth. Free to use, educational and UK-focused.',
+  intro:
+    'Guides, live masterclasses and articles to help you think clearly about Bitcoin and long-term wealth. Free to use, educational and UK-focused.',
 };
 
 export const featuredResource = {

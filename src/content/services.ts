@@ -40,7 +40,11 @@ export const offers = [
     priceNote: prices.aiCoachingApp.note,
     description:
       'Practise conversations about Bitcoin exposure with Elliot, our AI consultant: client meetings, family discussions and tricky objections.',
-    features: ['Voice practice on your phone', 'Scenarios for advisers and investors', 'Track your progress over time'],
+    features: [
+      'Voice practice on your phone',
+      'Scenarios for advisers and investors',
+      'Track your progress over time',
+    ],
     cta: 'Learn More',
     link: '/ai',
     primary: false,

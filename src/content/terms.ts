@@ -10,7 +10,8 @@ export const termsSeo: Seo = {
 export const termsHero = {
   eyebrow: 'Legal',
   title: 'Terms of Service',
-  intro: 'The terms that apply when you use this website or book one of our sessions. Please read them; they are short.',
+  intro:
+    'The terms that apply when you use this website or book one of our sessions. Please read them; they are short.',
   updated: '2025-06-01',
 };
 
@@ -34,7 +35,10 @@ export const termsSections: readonly LegalSection[] = [
     id: 'about-us',
     heading: 'Who we are',
     blocks: [
-      { kind: 'p', text: `This website is run by ${site.office.lines[0]}, ${site.office.lines.slice(1).join(', ')}. Contact: ${site.email}.` },
+      {
+        kind: 'p',
+        text: `This website is run by ${site.office.lines[0]}, ${site.office.lines.slice(1).join(', ')}. Contact: ${site.email}.`,
+      },
     ],
   },
   {
@@ -45,7 +49,7 @@ export const termsSections: readonly LegalSection[] = [
         kind: 'ul',
         items: [
           'You may use the site for your own information and education, and share links to it.',
-          'Please do not misuse the forms, attempt to break the site\'s security or copy its content in bulk.',
+          "Please do not misuse the forms, attempt to break the site's security or copy its content in bulk.",
           'We work to keep the information accurate and up to date, but markets, tax rules and regulation change; check anything important before acting on it.',
           'Links to other websites are provided for convenience; we are not responsible for their content.',
         ],
@@ -74,7 +78,7 @@ export const termsSections: readonly LegalSection[] = [
     blocks: [
       {
         kind: 'p',
-        text: 'Elliot is an AI system, not a person and not an adviser. Its answers can be incomplete or wrong and are provided for practice only. Do not share personal financial details or other people\'s information in a call. The AI coaching app is available to clients after their strategy session, on the terms and price shown when you subscribe.',
+        text: "Elliot is an AI system, not a person and not an adviser. Its answers can be incomplete or wrong and are provided for practice only. Do not share personal financial details or other people's information in a call. The AI coaching app is available to clients after their strategy session, on the terms and price shown when you subscribe.",
       },
     ],
   },

@@ -60,7 +60,11 @@ export type Article = {
   readonly type: 'Article';
 };
 
-export type Feature<I extends IconName = IconName> = { readonly icon: I; readonly title: string; readonly text: string };
+export type Feature<I extends IconName = IconName> = {
+  readonly icon: I;
+  readonly title: string;
+  readonly text: string;
+};
 
 export type Faq = { readonly question: string; readonly answer: string };
 
@@ -75,4 +79,8 @@ export type LegalBlock =
       readonly rows: readonly (readonly string[])[];
     };
 
-export type LegalSection = { readonly id: string; readonly heading: string; readonly blocks: readonly LegalBlock[] };
+export type LegalSection = {
+  readonly id: string;
+  readonly heading: string;
+  readonly blocks: readonly LegalBlock[];
+};

@@ -37,7 +37,10 @@ export const voiceToast = {
   callEnded: { title: 'Call Ended', description: 'The conversation has finished.' },
   pleaseWait: { title: 'Please Wait', description: 'Previous call is terminating. Please wait a moment.' },
   warmingUp: { title: 'Initializing', description: 'AI is warming up. Please try again shortly.' },
-  cannotStart: (error: string): ToastText => ({ title: 'Error', description: `Cannot start call: ${error}. Please refresh.` }),
+  cannotStart: (error: string): ToastText => ({
+    title: 'Error',
+    description: `Cannot start call: ${error}. Please refresh.`,
+  }),
   duplicateStop: { title: 'Processing', description: 'Call termination is already underway.' },
   notReady: { title: 'Error', description: 'AI Simulator not ready. Please refresh.' },
   failed: (errorText: string): ToastText => ({ title: 'Error', description: errorText }),

@@ -16,22 +16,42 @@ describe('sanitizeText', () => {
     ['<div onclick="a()" onmouseover=\'b()\' class="c">', '<div class="c">'],
     ['<scr<script></script>ipt>alert(1)</script>', 'alert(1)'],
     ['  plain text, nothing to clean  ', 'plain text, nothing to clean'],
-    ['Emails like a@b.co and "quotes" & ampersands stay', 'Emails like a@b.co and "quotes" & ampersands stay'],
+    [
+      'Emails like a@b.co and "quotes" & ampersands stay',
+      'Emails like a@b.co and "quotes" & ampersands stay',
+    ],
     ['One online offer: on=Monday', 'One online offer: on=Monday'],
   ])('cleans %j', (input, expected) => {
     expect(sanitizeText(input)).toBe(expected);
   });
 
   it('leaves no script block, javascript: or event handler, whatever the input', () => {
-    const piece = fc.constantFrom('<script>', '</script>', '<scr', 'ipt>', 'javascript:', 'java', 'script:', ' onload=x', '<img', '>', 'text', ' ', '\n');
+    const piece = fc.constantFrom(
+      '<script>',
+      '</script>',
+      '<scr',
+      'ipt>',
+      'javascript:',
+      'java',
+      'script:',
+      ' onload=x',
+      '<img',
+      '>',
+      'text',
+      ' ',
+      '\n',
+    );
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 30 }).map((a) => a.join('')), (input) => {
-        const out = sanitizeText(input);
-        expect(out).not.toMatch(/<script/i);
-        expect(out).not.toMatch(/javascript\s*:/i);
-        expect(out).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
-        expect(sanitizeText(out)).toBe(out);
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((a) => a.join('')),
+        (input) => {
+          const out = sanitizeText(input);
+          expect(out).not.toMatch(/<script/i);
+          expect(out).not.toMatch(/javascript\s*:/i);
+          expect(out).not.toMatch(/<[^>]*\son[a-z]+\s*=/i);
+          expect(sanitizeText(out)).toBe(out);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -23,7 +23,9 @@ export function pageMeta(seo: PageSeo) {
   return [
     { title },
     { name: 'description', content: seo.description },
-    ...(seo.noindex ? [{ name: 'robots', content: 'noindex' }] : [{ tagName: 'link', rel: 'canonical', href: url }]),
+    ...(seo.noindex
+      ? [{ name: 'robots', content: 'noindex' }]
+      : [{ tagName: 'link', rel: 'canonical', href: url }]),
     { property: 'og:type', content: 'website' },
     { property: 'og:site_name', content: site.brand },
     { property: 'og:title', content: title },

@@ -36,7 +36,14 @@ export function useFormGuard() {
 }
 
 /** Styles that keep the honeypot off-screen without `display: none` (which some bots skip). */
-export const HONEYPOT_STYLE = { position: 'absolute', left: '-10000px', top: 'auto', width: 1, height: 1, overflow: 'hidden' } as const;
+export const HONEYPOT_STYLE = {
+  position: 'absolute',
+  left: '-10000px',
+  top: 'auto',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+} as const;
 
 /** The accessible wiring of one field: its id, invalid state and the id of its error text. */
 export function fieldA11y(baseId: string, name: string, error: string | undefined) {

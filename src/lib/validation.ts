@@ -53,14 +53,16 @@ export function cleanText({ required, max, tooLong, multiline = false }: TextRul
 }
 
 export function email({ required = 'Please enter your email address.', max = 100 } = {}) {
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(max, `Please keep this under ${max} characters.`)
-    .regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE)
-    // The spec's pattern lets through characters that change meaning in an address header.
-    .regex(/^[^<>()[\]\\,;:"]+$/, INVALID_EMAIL_MESSAGE);
+  return (
+    z
+      .string({ error: required })
+      .trim()
+      .min(1, required)
+      .max(max, `Please keep this under ${max} characters.`)
+      .regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE)
+      // The spec's pattern lets through characters that change meaning in an address header.
+      .regex(/^[^<>()[\]\\,;:"]+$/, INVALID_EMAIL_MESSAGE)
+  );
 }
 
 /** A consent box that must be ticked. */

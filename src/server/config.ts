@@ -21,18 +21,24 @@ const urlWithProtocol = (protocols: string[]) =>
     emptyToUndefined,
     z
       .string()
-      .refine((v) => {
-        try {
-          return protocols.includes(new URL(v).protocol);
-        } catch {
-          return false;
-        }
-      }, `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`)
+      .refine(
+        (v) => {
+          try {
+            return protocols.includes(new URL(v).protocol);
+          } catch {
+            return false;
+          }
+        },
+        `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+      )
       .optional(),
   );
 
 const EnvSchema = z.object({
-  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('production')),
+  NODE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['development', 'production', 'test']).default('production'),
+  ),
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   PUBLIC_URL: z.preprocess(
@@ -46,14 +52,23 @@ const EnvSchema = z.object({
   BUILD_DIR: z.preprocess(emptyToUndefined, z.string().default('./build')),
   DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:']),
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']),
-  MAIL_FROM: z.preprocess(emptyToUndefined, z.email({ message: 'must be an e-mail address' }).default('hello@example.com')),
-  OWNER_EMAIL: z.preprocess(emptyToUndefined, z.email({ message: 'must be an e-mail address' }).default('owner@example.com')),
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z.email({ message: 'must be an e-mail address' }).default('hello@example.com'),
+  ),
+  OWNER_EMAIL: z.preprocess(
+    emptyToUndefined,
+    z.email({ message: 'must be an e-mail address' }).default('owner@example.com'),
+  ),
   REDIS_URL: urlWithProtocol(['redis:', 'rediss:']),
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
       .string()
-      .regex(/^(true|false|\d+|[0-9a-fA-F.:/,\s]+)$/, 'must be true, false, a hop count or a list of proxy addresses')
+      .regex(
+        /^(true|false|\d+|[0-9a-fA-F.:/,\s]+)$/,
+        'must be true, false, a hop count or a list of proxy addresses',
+      )
       .default('false'),
   ),
   APP_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),

@@ -18,7 +18,9 @@ import { fileTransport, smtpTransport } from './mail/transport';
 
 export type FormsOptions = {
   /** Test knobs for the worker (short retries, fast polling). */
-  outbox?: Partial<Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize'>>;
+  outbox?: Partial<
+    Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize'>
+  >;
 };
 
 declare module 'fastify' {

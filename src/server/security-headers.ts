@@ -19,7 +19,11 @@ export const VOICE_CSP = {
 
 type CspOptions = { scriptHashes?: readonly string[]; voice?: boolean; https?: boolean };
 
-export function contentSecurityPolicy({ scriptHashes = [], voice = false, https = false }: CspOptions): string {
+export function contentSecurityPolicy({
+  scriptHashes = [],
+  voice = false,
+  https = false,
+}: CspOptions): string {
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'", ...scriptHashes, ...(voice ? VOICE_CSP.script : [])]],

@@ -32,7 +32,14 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 type Variant = { body: Buffer; headers: string[] };
-type Entry = { identity: Variant; br?: Variant; gzip?: Variant; etag: string; status: number; notModified: string[] };
+type Entry = {
+  identity: Variant;
+  br?: Variant;
+  gzip?: Variant;
+  etag: string;
+  status: number;
+  notModified: string[];
+};
 
 export type StaticSite = {
   /** Serves a GET or HEAD for a known path; returns false when the path is not a file of the site. */
@@ -79,7 +86,7 @@ export function loadStaticSite(opts: {
     const isHtml = rel.endsWith('.html');
     const urlPath = isHtml ? rel.replace(/\/?index\.html$/, '') || '/' : rel;
     const csp = contentSecurityPolicy({
-      scriptHashes: isHtml ? opts.scriptHashes[rel] ?? [] : [],
+      scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
       voice: isHtml && isVoicePage(urlPath),
       https: opts.https,
     });

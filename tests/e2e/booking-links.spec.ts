@@ -35,7 +35,9 @@ async function mailTo(to: string, subject: string): Promise<ParsedMail> {
   await expect
     .poll(
       () => {
-        found = readMails().find((m) => (m.header('to') ?? '').includes(to) && (m.header('subject') ?? '').startsWith(subject));
+        found = readMails().find(
+          (m) => (m.header('to') ?? '').includes(to) && (m.header('subject') ?? '').startsWith(subject),
+        );
         return Boolean(found);
       },
       { timeout: 10_000, message: `an e-mail to ${to}: ${subject}` },
@@ -93,7 +95,10 @@ for (const width of [1280, 375]) {
       allowConsoleErrors: [/Failed to load resource: the server responded with a status of (403|409|410)/],
     });
 
-    test('the owner confirms from the e-mail link, picking the start; the applicant gets the invite and can cancel', async ({ page, request }) => {
+    test('the owner confirms from the e-mail link, picking the start; the applicant gets the invite and can cancel', async ({
+      page,
+      request,
+    }) => {
       const { email, reference, ownerMail } = await book(request, `confirm${width}`);
 
       await openLink(page, linkIn(ownerMail, 'Confirm first choice'));
@@ -138,7 +143,9 @@ for (const width of [1280, 375]) {
       await expect(page.getByText('Grace Hopper')).toHaveCount(0);
       await expectNoAxeViolations(page);
       await page.getByRole('button', { name: 'Cancel my booking' }).click();
-      await expect(page.getByTestId('booking-link-done')).toHaveText('Your booking is cancelled. We have let the team know.');
+      await expect(page.getByTestId('booking-link-done')).toHaveText(
+        'Your booking is cancelled. We have let the team know.',
+      );
 
       const cancelled = await mailTo(email, `Your strategy session ${reference} is cancelled`);
       const cancelIcs = cancelled.attachments.find((a) => a.filename === 'cancellation.ics');
@@ -156,7 +163,9 @@ for (const width of [1280, 375]) {
       await page.keyboard.press('Tab');
       await expect(page.getByRole('button', { name: 'Decline request' })).toBeFocused();
       await page.keyboard.press('Enter');
-      await expect(page.getByTestId('booking-link-done')).toHaveText('Declined. The applicant has been told.');
+      await expect(page.getByTestId('booking-link-done')).toHaveText(
+        'Declined. The applicant has been told.',
+      );
       await mailTo(email, `About your strategy session request ${reference}`);
     });
 

@@ -81,7 +81,9 @@ for (const width of [1280, 375]) {
   test.describe(`the booking wizard at ${width} px`, () => {
     test.use({ viewport: { width, height: width > 800 ? 900 : 740 } });
 
-    test('books end to end: both steps, the confirmation with its reference, the FAQ gone, axe clean throughout', async ({ page }) => {
+    test('books end to end: both steps, the confirmation with its reference, the FAQ gone, axe clean throughout', async ({
+      page,
+    }) => {
       await gotoHydrated(page, '/book');
       await expect(page.getByRole('heading', { name: 'Select Your Session Format' })).toBeVisible();
       await expect(page.getByRole('radio', { name: 'Live Zoom Workshop' })).toBeChecked();
@@ -156,7 +158,9 @@ for (const width of [1280, 375]) {
       await secondChoice(page).getByRole('radio', { name: 'Morning (9am-12pm)' }).click();
       await second.focus();
       await second.blur();
-      await expect(second).toHaveAccessibleDescription('Your second choice must differ from your first choice');
+      await expect(second).toHaveAccessibleDescription(
+        'Your second choice must differ from your first choice',
+      );
       await page.getByRole('button', { name: 'Clear second choice' }).click();
       await expect(second).toHaveValue('');
       await expect(second).toHaveAccessibleDescription('');
@@ -236,7 +240,9 @@ for (const width of [1280, 375]) {
     test.describe('when the booking cannot be sent', () => {
       test.use({ allowConsoleErrors: [/Booking submission failed/, /Failed to load resource/] });
 
-      test('a server error keeps step 2 with every value and shows the toast; Submitting... meanwhile', async ({ page }) => {
+      test('a server error keeps step 2 with every value and shows the toast; Submitting... meanwhile', async ({
+        page,
+      }) => {
         let release: () => void = () => {};
         const held = new Promise<void>((resolve) => {
           release = resolve;
@@ -250,7 +256,10 @@ for (const width of [1280, 375]) {
           expect(body.formType).toBe('booking');
           expect(body).not.toHaveProperty('bcc');
           await held;
-          await route.fulfill({ status: 500, json: { error: 'Something went wrong on our side. Please try again.' } });
+          await route.fulfill({
+            status: 500,
+            json: { error: 'Something went wrong on our side. Please try again.' },
+          });
         });
         await gotoHydrated(page, '/book');
         await fillStep1(page);
@@ -303,7 +312,8 @@ for (const width of [1280, 375]) {
       const probed = await probe.inputValue('#d');
       await probe.close();
       const [y, m, dd] = FIRST_DATE.split('-') as [string, string, string];
-      const typed = probed === '2030-01-02' ? `${m}${dd}${y}` : probed === '2030-02-01' ? `${dd}${m}${y}` : undefined;
+      const typed =
+        probed === '2030-01-02' ? `${m}${dd}${y}` : probed === '2030-02-01' ? `${dd}${m}${y}` : undefined;
       expect(typed, `unknown date field order (${probed})`).toBeDefined();
 
       await gotoHydrated(page, '/book');

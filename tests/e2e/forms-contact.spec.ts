@@ -9,7 +9,11 @@ function contactForm(page: Page) {
   return page.getByRole('form', { name: 'Send Us a Message' });
 }
 
-async function fillContact(page: Page, email = 'ada@example.org', message = 'We would like a workshop for our advisers.') {
+async function fillContact(
+  page: Page,
+  email = 'ada@example.org',
+  message = 'We would like a workshop for our advisers.',
+) {
   const form = contactForm(page);
   await form.getByLabel('First Name').fill('Ada');
   await form.getByLabel('Last Name').fill('Lovelace');
@@ -54,7 +58,9 @@ test.describe('the contact form', () => {
     const { id } = (await answered.json()) as { id: string };
 
     await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
-    await expect(page.getByText("We've received your message and will respond within 1-2 business days.")).toBeVisible();
+    await expect(
+      page.getByText("We've received your message and will respond within 1-2 business days."),
+    ).toBeVisible();
     await expect(page.getByText('Message sent successfully!', { exact: true })).toBeVisible();
 
     const [mail] = await waitForMails(email);
@@ -78,8 +84,12 @@ test.describe('the contact form', () => {
       await answerWith(page, 500, { error: 'Something went wrong on our side. Please try again.' });
       await fillContact(page);
       await contactForm(page).getByRole('button', { name: 'Send Message' }).click();
-      await expect(page.getByText('Failed to send message. Please try again.', { exact: true })).toBeVisible();
-      await expect(contactForm(page).getByLabel('Message')).toHaveValue('We would like a workshop for our advisers.');
+      await expect(
+        page.getByText('Failed to send message. Please try again.', { exact: true }),
+      ).toBeVisible();
+      await expect(contactForm(page).getByLabel('Message')).toHaveValue(
+        'We would like a workshop for our advisers.',
+      );
       await expect(contactForm(page).getByLabel('Subject')).toHaveValue('speaking');
     });
 
@@ -114,7 +124,9 @@ test.describe('the contact form', () => {
     expect(calls()).toBe(3);
   });
 
-  test("gives the spec's messages for an invalid e-mail and a message over 5000 characters", async ({ page }) => {
+  test("gives the spec's messages for an invalid e-mail and a message over 5000 characters", async ({
+    page,
+  }) => {
     await gotoHydrated(page, '/contact');
     const calls = await answerWith(page, 200, { id: 'x' });
     await fillContact(page, 'ada at example', 'x'.repeat(5001));
@@ -122,7 +134,9 @@ test.describe('the contact form', () => {
     const form = contactForm(page);
     await expect(form.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
     await expect(form.getByLabel('Email')).toHaveAccessibleDescription('Please enter a valid email address.');
-    await expect(form.getByLabel('Message')).toHaveAccessibleDescription('Message is too long. Please keep it under 5000 characters.');
+    await expect(form.getByLabel('Message')).toHaveAccessibleDescription(
+      'Message is too long. Please keep it under 5000 characters.',
+    );
     expect(calls()).toBe(0);
   });
 
@@ -132,7 +146,9 @@ test.describe('the contact form', () => {
     const form = contactForm(page);
     await expect(form.getByLabel('First Name')).toHaveAccessibleDescription('Please enter your first name.');
     await expect(form.getByLabel('Subject')).toHaveAccessibleDescription('Please select a subject.');
-    await expect(form.getByRole('checkbox')).toHaveAccessibleDescription('Please tick the box so we can use your details to reply.');
+    await expect(form.getByRole('checkbox')).toHaveAccessibleDescription(
+      'Please tick the box so we can use your details to reply.',
+    );
     await expect(form.getByLabel('First Name')).toBeFocused();
     await expectNoAxeViolations(page);
   });

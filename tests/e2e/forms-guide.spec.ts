@@ -32,7 +32,9 @@ test.describe('the guide download form', () => {
     await slowDownForms(page);
 
     const response = page.waitForResponse('**/api/send-contact-email');
-    const pdfRequest = page.context().waitForEvent('request', { predicate: (r) => r.url().endsWith(PDF), timeout: 10_000 });
+    const pdfRequest = page
+      .context()
+      .waitForEvent('request', { predicate: (r) => r.url().endsWith(PDF), timeout: 10_000 });
     await form.getByRole('button', { name: 'Download Free Guide' }).click();
     const busy = page.getByRole('button', { name: 'Processing...' });
     await expect(busy).toBeVisible();
@@ -74,22 +76,32 @@ test.describe('the guide download form', () => {
     test('shows the failure toast and keeps the form as it was', async ({ page }) => {
       await gotoHydrated(page, '/resources#download-kit');
       await page.route('**/api/send-contact-email', (route) =>
-        route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Something went wrong on our side. Please try again.' }) }),
+        route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'Something went wrong on our side. Please try again.' }),
+        }),
       );
-      const form = page.locator('#download-kit').getByRole('form', { name: 'Download the Wealth Building Guide' });
+      const form = page
+        .locator('#download-kit')
+        .getByRole('form', { name: 'Download the Wealth Building Guide' });
       await form.getByLabel('Full Name').fill('Ada Lovelace');
       await form.getByLabel('Email Address').fill('ada@example.org');
       await form.getByLabel('Current Role or Company').fill('Engineer');
       await form.getByRole('checkbox').check();
       await form.getByRole('button', { name: 'Download Free Guide' }).click();
-      await expect(page.getByText('Failed to submit request. Please try again.', { exact: true })).toBeVisible();
+      await expect(
+        page.getByText('Failed to submit request. Please try again.', { exact: true }),
+      ).toBeVisible();
       await expect(form.getByLabel('Full Name')).toHaveValue('Ada Lovelace');
       await expect(form.getByRole('checkbox')).toBeChecked();
       await expect(form.getByRole('button', { name: 'Download Free Guide' })).toBeEnabled();
     });
   });
 
-  test('explains each invalid field beside it, for screen readers too, and stays axe-clean', async ({ page }) => {
+  test('explains each invalid field beside it, for screen readers too, and stays axe-clean', async ({
+    page,
+  }) => {
     await gotoHydrated(page, '/');
     let requests = 0;
     await page.route('**/api/send-contact-email', (route) => {
@@ -102,8 +114,12 @@ test.describe('the guide download form', () => {
     const name = form.getByLabel('Full Name');
     await expect(name).toHaveAttribute('aria-invalid', 'true');
     await expect(name).toHaveAccessibleDescription('Please enter your name.');
-    await expect(form.getByLabel('Email Address')).toHaveAccessibleDescription('Please enter a valid email address.');
-    await expect(form.getByRole('checkbox')).toHaveAccessibleDescription('Please agree to receive emails so we can send you the guide.');
+    await expect(form.getByLabel('Email Address')).toHaveAccessibleDescription(
+      'Please enter a valid email address.',
+    );
+    await expect(form.getByRole('checkbox')).toHaveAccessibleDescription(
+      'Please agree to receive emails so we can send you the guide.',
+    );
     await expect(form.getByRole('alert').first()).toBeVisible();
     expect(requests).toBe(0);
     await expectNoAxeViolations(page);

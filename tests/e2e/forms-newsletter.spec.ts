@@ -3,7 +3,10 @@ import { expect, gotoHydrated, test } from './support/fixtures';
 import { asNewVisitor, pathOf, slowDownForms, waitForMails } from './forms-support';
 
 test.describe('the newsletter sign-up', () => {
-  test('subscribes, clears the form, and completes the double opt-in and one-click unsubscribe', async ({ page, request }) => {
+  test('subscribes, clears the form, and completes the double opt-in and one-click unsubscribe', async ({
+    page,
+    request,
+  }) => {
     const email = await asNewVisitor(page, 'news');
     await gotoHydrated(page, '/resources#newsletter');
     const form = page.getByRole('form', { name: 'Subscribe to The Smart Money Newsletter' });
@@ -26,7 +29,9 @@ test.describe('the newsletter sign-up', () => {
     expect(mails.some((m) => m.header('to') !== email && m.text.includes('Alan'))).toBe(true);
     expect(confirmation.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     const confirmLink = /http:\/\/localhost:3000\/newsletter\/confirm\?token=\S+/.exec(confirmation.text)![0];
-    const unsubscribeLink = /http:\/\/localhost:3000\/newsletter\/unsubscribe\?token=\S+/.exec(confirmation.text)![0];
+    const unsubscribeLink = /http:\/\/localhost:3000\/newsletter\/unsubscribe\?token=\S+/.exec(
+      confirmation.text,
+    )![0];
     const oneClick = /^<([^>]+)>$/.exec(confirmation.header('list-unsubscribe')!)![1]!;
 
     // Opening the link changes nothing; the button confirms.
@@ -56,7 +61,11 @@ test.describe('the newsletter sign-up', () => {
     test('keeps the fields and shows the failure toast when the server fails', async ({ page }) => {
       await gotoHydrated(page, '/resources#newsletter');
       await page.route('**/api/send-contact-email', (route) =>
-        route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'Unavailable' }) }),
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'Unavailable' }),
+        }),
       );
       const form = page.getByRole('form', { name: 'Subscribe to The Smart Money Newsletter' });
       await form.getByLabel('First Name').fill('Alan');
@@ -71,7 +80,9 @@ test.describe('the newsletter sign-up', () => {
     test('refuses a confirmation link that was tampered with', async ({ page }) => {
       await gotoHydrated(page, '/newsletter/confirm?token=00000000-0000-0000-0000-000000000000.forged');
       await page.getByRole('button', { name: 'Confirm my subscription' }).click();
-      await expect(page.getByRole('alert')).toHaveText('This confirmation link is not valid. Please sign up again.');
+      await expect(page.getByRole('alert')).toHaveText(
+        'This confirmation link is not valid. Please sign up again.',
+      );
     });
   });
 
@@ -87,7 +98,9 @@ test.describe('the newsletter sign-up', () => {
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(form.getByLabel('First Name')).toHaveAccessibleDescription('Please enter your first name.');
     await expect(form.getByLabel('Last Name')).toHaveAccessibleDescription('Please enter your last name.');
-    await expect(form.getByLabel('Email Address')).toHaveAccessibleDescription('Please enter a valid email address.');
+    await expect(form.getByLabel('Email Address')).toHaveAccessibleDescription(
+      'Please enter a valid email address.',
+    );
     expect(requests).toBe(0);
     await expectNoAxeViolations(page);
   });

@@ -26,10 +26,12 @@ export async function waitForMails(needle: string, count = 1, timeoutMs = 10_000
     for (const file of files.sort()) {
       const raw = readFileSync(join(MAIL_DIR, file), 'utf8');
       const mail = parseMail(raw);
-      if (mail.text.includes(needle) || (mail.header('to') ?? '').includes(needle)) found.push({ ...mail, file });
+      if (mail.text.includes(needle) || (mail.header('to') ?? '').includes(needle))
+        found.push({ ...mail, file });
     }
     if (found.length >= count) return found;
-    if (Date.now() > until) throw new Error(`expected ${count} e-mails mentioning ${needle}, found ${found.length}`);
+    if (Date.now() > until)
+      throw new Error(`expected ${count} e-mails mentioning ${needle}, found ${found.length}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -15,7 +15,10 @@ for (const width of [1280, 375]) {
 
     test.describe('the 404 page', () => {
       test.use({
-        allowConsoleErrors: [/^404 Error: User attempted/, /Failed to load resource: the server responded with a status of 404/],
+        allowConsoleErrors: [
+          /^404 Error: User attempted/,
+          /Failed to load resource: the server responded with a status of 404/,
+        ],
       });
       test('has no violations', async ({ page }) => {
         await gotoHydrated(page, '/missing-page');
@@ -28,7 +31,10 @@ for (const width of [1280, 375]) {
 test('the open mobile menu and a toast have no violations', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await gotoHydrated(page, '/resources');
-  await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: /^\+ Calendar/ }).click()]);
+  await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: /^\+ Calendar/ }).click(),
+  ]);
   await expect(page.getByRole('region', { name: /Notifications/ }).getByRole('listitem')).toBeVisible();
   await page.getByRole('button', { name: 'Open menu' }).click();
   await expect(page.getByRole('button', { name: 'Close menu' })).toBeVisible();

@@ -27,7 +27,7 @@ test.describe('the masterclass card', () => {
     expect(await card(page).boundingBox()).toEqual(before);
   });
 
-  test('is decided in the browser: the visitor\'s real clock today is past 10 July 2025', async ({ page }) => {
+  test("is decided in the browser: the visitor's real clock today is past 10 July 2025", async ({ page }) => {
     await gotoHydrated(page, '/resources');
     await expect(card(page)).toHaveAttribute('data-state', 'past');
   });
@@ -73,14 +73,17 @@ test.describe('the masterclass card', () => {
 });
 
 test.describe('the AI coaching page', () => {
-  test('shows Elliot\'s avatar, and its buttons lead to /book and /contact', async ({ page }) => {
+  test("shows Elliot's avatar, and its buttons lead to /book and /contact", async ({ page }) => {
     await gotoHydrated(page, '/ai-coaching');
     const avatar = page.getByRole('img', { name: /Elliot/ });
     await expect(avatar).toBeVisible();
     expect(await avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     await expect(avatar).toHaveAttribute('width', '96');
     await expect(avatar).toHaveAttribute('height', '96');
-    await expect(page.getByRole('link', { name: 'Request Demo Access' }).first()).toHaveAttribute('href', '/contact');
+    await expect(page.getByRole('link', { name: 'Request Demo Access' }).first()).toHaveAttribute(
+      'href',
+      '/contact',
+    );
     await page.getByRole('link', { name: 'Book Your Free Strategy Call' }).first().click();
     await expect(page).toHaveURL('/book');
   });
@@ -109,27 +112,45 @@ test.describe('page links', () => {
   test('the home plan cards lead to /book, /ai and /contact, with a link to /services', async ({ page }) => {
     await gotoHydrated(page, '/');
     const plans = page.locator('section[aria-labelledby="plans-title"]');
-    const hrefs = await plans.locator('article a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const hrefs = await plans
+      .locator('article a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(['/book', '/ai', '/contact']);
-    await expect(plans.getByRole('link', { name: /Compare all our services/ })).toHaveAttribute('href', '/services');
-    await expect(page.getByRole('link', { name: 'Book Your Free Strategy Session' }).first()).toHaveAttribute('href', '/book');
-    await expect(page.getByRole('link', { name: 'Explore Our Services' })).toHaveAttribute('href', '/services');
+    await expect(plans.getByRole('link', { name: /Compare all our services/ })).toHaveAttribute(
+      'href',
+      '/services',
+    );
+    await expect(page.getByRole('link', { name: 'Book Your Free Strategy Session' }).first()).toHaveAttribute(
+      'href',
+      '/book',
+    );
+    await expect(page.getByRole('link', { name: 'Explore Our Services' })).toHaveAttribute(
+      'href',
+      '/services',
+    );
   });
 
-  test('the services cards: Strategy Session and Team & Enterprise to /book, Learn More to /ai', async ({ page }) => {
+  test('the services cards: Strategy Session and Team & Enterprise to /book, Learn More to /ai', async ({
+    page,
+  }) => {
     await gotoHydrated(page, '/services');
-    const hrefs = await page.locator('main article a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const hrefs = await page
+      .locator('main article a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hrefs).toEqual(['/book', '/ai', '/book']);
     await expect(page.getByRole('link', { name: 'Learn More' })).toHaveAttribute('href', '/ai');
   });
 
   test('contact: Discuss Partnerships and Book a Call are mailto links', async ({ page }) => {
     await gotoHydrated(page, '/contact');
-    await expect(page.getByRole('link', { name: 'Discuss Partnerships' })).toHaveAttribute('href', /^mailto:/);
+    await expect(page.getByRole('link', { name: 'Discuss Partnerships' })).toHaveAttribute(
+      'href',
+      /^mailto:/,
+    );
     await expect(page.getByRole('link', { name: 'Book a Call' })).toHaveAttribute('href', /^mailto:/);
   });
 
-  test('the booking page keeps What\'s Included and the FAQ below the form', async ({ page }) => {
+  test("the booking page keeps What's Included and the FAQ below the form", async ({ page }) => {
     await gotoHydrated(page, '/book');
     const slot = page.locator('[data-testid="book-included"]');
     await expect(slot).toBeVisible();

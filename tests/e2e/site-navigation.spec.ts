@@ -15,7 +15,7 @@ test.describe('navbar', () => {
     await expect(header).toHaveAttribute('data-solid', 'false');
   });
 
-  test('lists the spec\'s links and the Book Training button at desktop width', async ({ page }) => {
+  test("lists the spec's links and the Book Training button at desktop width", async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await gotoHydrated(page, '/');
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -36,7 +36,9 @@ test.describe('navbar', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Our Services');
   });
 
-  test('at 375 px the menu button opens the menu; a link navigates and closes it; Escape closes it', async ({ page }) => {
+  test('at 375 px the menu button opens the menu; a link navigates and closes it; Escape closes it', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 375, height: 740 });
     await gotoHydrated(page, '/');
     const open = page.getByRole('button', { name: 'Open menu' });
@@ -93,12 +95,17 @@ test.describe('footer', () => {
       await expect(page).toHaveURL(path);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(h1);
     }
-    await expect(footer.getByRole('link', { name: 'hello@example.com' })).toHaveAttribute('href', 'mailto:hello@example.com');
+    await expect(footer.getByRole('link', { name: 'hello@example.com' })).toHaveAttribute(
+      'href',
+      'mailto:hello@example.com',
+    );
   });
 });
 
 test.describe('scrolling on navigation', () => {
-  test('/resources#download-kit reached from another page brings that section into view', async ({ page }) => {
+  test('/resources#download-kit reached from another page brings that section into view', async ({
+    page,
+  }) => {
     await gotoHydrated(page, '/about');
     await page.getByRole('contentinfo').getByRole('link', { name: 'Free Wealth Guide' }).click();
     await expect(page).toHaveURL('/resources#download-kit');

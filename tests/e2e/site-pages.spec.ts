@@ -3,7 +3,10 @@ import { NOT_FOUND, SITE_ROUTES } from './support/site-routes';
 
 test.describe('every page', () => {
   for (const route of SITE_ROUTES) {
-    test(`${route.path} shows its h1 and key copy, requesting nothing from another origin`, async ({ page, baseURL }) => {
+    test(`${route.path} shows its h1 and key copy, requesting nothing from another origin`, async ({
+      page,
+      baseURL,
+    }) => {
       const foreign: string[] = [];
       page.on('request', (request) => {
         const url = request.url();
@@ -27,10 +30,16 @@ test.describe('every page', () => {
       await page.goto(route.path);
       const title = await page.title();
       const canonicalPath = route.path === '/ai-coaching' ? '/ai' : route.path;
-      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `http://localhost:3000${canonicalPath}`);
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+        'href',
+        `http://localhost:3000${canonicalPath}`,
+      );
       await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{50,}/);
       await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', title);
-      await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', 'http://localhost:3000/og-image.png');
+      await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+        'content',
+        'http://localhost:3000/og-image.png',
+      );
       if (route.path !== '/ai-coaching') {
         expect(titles.has(title), `${route.path} repeats the title ${title}`).toBe(false);
         titles.add(title);
@@ -85,7 +94,9 @@ test.describe('the 404 page', () => {
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(NOT_FOUND.h1);
     await expect(page.getByRole('main')).toContainText(NOT_FOUND.code);
-    await expect.poll(() => logged).toContain('404 Error: User attempted to access non-existent route: /no-such-page');
+    await expect
+      .poll(() => logged)
+      .toContain('404 Error: User attempted to access non-existent route: /no-such-page');
     await page.getByRole('link', { name: NOT_FOUND.cta }).click();
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(SITE_ROUTES[0]!.h1);
@@ -93,14 +104,15 @@ test.describe('the 404 page', () => {
 });
 
 test.describe('without JavaScript', () => {
-  test('every page\'s HTML shows its h1 and main copy', async ({ browser, baseURL }) => {
+  test("every page's HTML shows its h1 and main copy", async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
     const page = await context.newPage();
     for (const route of SITE_ROUTES) {
       const response = await page.goto(route.path);
       expect(response?.status(), route.path).toBe(200);
       await expect(page.getByRole('heading', { level: 1 }), route.path).toHaveText(route.h1);
-      for (const text of route.copy) await expect(page.getByRole('main'), `${route.path}: ${text}`).toContainText(text);
+      for (const text of route.copy)
+        await expect(page.getByRole('main'), `${route.path}: ${text}`).toContainText(text);
     }
     const missing = await page.goto('/no-such-page');
     expect(missing?.status()).toBe(404);

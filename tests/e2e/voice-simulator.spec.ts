@@ -25,7 +25,8 @@ const INVALID_KEY = {
   error: 'Unauthorized',
   statusCode: 401,
 };
-const INVALID_KEY_TEXT = 'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa';
+const INVALID_KEY_TEXT =
+  'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa';
 
 type Answer = { status: number; body: unknown };
 
@@ -44,7 +45,11 @@ async function routeProvider(page: Page) {
     if (request.url() === 'https://api.vapi.ai/call/web') {
       webCalls.push(request);
       const { status, body } = await answered;
-      return route.fulfill({ status, headers: { ...CORS, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return route.fulfill({
+        status,
+        headers: { ...CORS, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     }
     others.push(request);
     return route.fulfill({ status: 503, headers: CORS, body: '' });
@@ -76,7 +81,9 @@ test.describe('with a key: the simulator on the real SDK', () => {
   test.use({ allowConsoleErrors: [/status of 401/] });
 
   for (const path of AI_PATHS) {
-    test(`${path}: initializing, ready, connecting, then a 401 fails the start; axe-clean in each state`, async ({ page }) => {
+    test(`${path}: initializing, ready, connecting, then a 401 fails the start; axe-clean in each state`, async ({
+      page,
+    }) => {
       const chunk = await holdSdkChunk(page);
       const provider = await routeProvider(page);
       await gotoHydrated(page, path);
@@ -87,7 +94,9 @@ test.describe('with a key: the simulator on the real SDK', () => {
       await expectNoAxeViolations(page);
       // A press while warming up explains itself (aria-disabled: the button keeps focus and takes the press).
       await button.press('Enter');
-      await expect(toastWith(page, 'Initializing', 'AI is warming up. Please try again shortly.')).toBeVisible();
+      await expect(
+        toastWith(page, 'Initializing', 'AI is warming up. Please try again shortly.'),
+      ).toBeVisible();
 
       chunk.release();
       await expect(button).toHaveText('Click to talk with Elliot');
@@ -130,13 +139,21 @@ test.describe('with a key: the simulator on the real SDK', () => {
 
       // The error state blocks a new start with the spec's toast (by keyboard: the failure toast may cover the button).
       await button.press('Enter');
-      await expect(toastWith(page, 'Error', `Cannot start call: Failed to start call: ${INVALID_KEY_TEXT}. Please refresh.`)).toBeVisible();
+      await expect(
+        toastWith(
+          page,
+          'Error',
+          `Cannot start call: Failed to start call: ${INVALID_KEY_TEXT}. Please refresh.`,
+        ),
+      ).toBeVisible();
       expect(provider.webCalls).toHaveLength(1);
       expect(provider.others).toEqual([]);
     });
   }
 
-  test('after the web call, Daily loads its call machine with a script tag (no eval) and its failure fails the start', async ({ page }) => {
+  test('after the web call, Daily loads its call machine with a script tag (no eval) and its failure fails the start', async ({
+    page,
+  }) => {
     const provider = await routeProvider(page);
     await gotoHydrated(page, '/ai');
     const { button, status } = simulator(page);
@@ -154,7 +171,9 @@ test.describe('with a key: the simulator on the real SDK', () => {
     expect(bundle!.resourceType()).toBe('script');
   });
 
-  test('stop while connecting: Ending call..., then the call ends even though call-end never comes', async ({ page }) => {
+  test('stop while connecting: Ending call..., then the call ends even though call-end never comes', async ({
+    page,
+  }) => {
     const provider = await routeProvider(page);
     await gotoHydrated(page, '/ai');
     const { button, status } = simulator(page);
@@ -184,11 +203,15 @@ test.describe('with a key: the simulator on the real SDK', () => {
   });
 });
 
-test('only the AI pages widen the CSP for the provider; the microphone is allowed for the site itself', async ({ request }) => {
+test('only the AI pages widen the CSP for the provider; the microphone is allowed for the site itself', async ({
+  request,
+}) => {
   for (const path of AI_PATHS) {
     const headers = (await request.get(path)).headers();
     const csp = headers['content-security-policy'] ?? '';
-    expect(csp).toMatch(/connect-src 'self' https:\/\/api\.vapi\.ai https:\/\/\*\.daily\.co wss:\/\/\*\.wss\.daily\.co/);
+    expect(csp).toMatch(
+      /connect-src 'self' https:\/\/api\.vapi\.ai https:\/\/\*\.daily\.co wss:\/\/\*\.wss\.daily\.co/,
+    );
     expect(csp).toMatch(/script-src 'self' [^;]*https:\/\/\*\.daily\.co/);
     expect(csp).not.toContain("'unsafe-eval'");
     expect(headers['permissions-policy']).toContain('microphone=(self)');
@@ -217,7 +240,9 @@ test.describe('with a key: no other page loads the SDK or talks to the provider'
     expect(seen).toEqual([]);
     // The home page does not even preload it.
     await page.goto('/');
-    const preloads = await page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
+    const preloads = await page
+      .locator('link[rel="modulepreload"]')
+      .evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
     expect(preloads.length).toBeGreaterThan(0);
     expect(preloads.filter((href) => SDK_CHUNK.test(href))).toEqual([]);
     expect(baseURL).not.toBe(DEFAULT_BASE_URL);
@@ -238,7 +263,9 @@ test.describe('without a key: the simulator says it is not available', () => {
   test.use({ baseURL: DEFAULT_BASE_URL });
 
   for (const path of AI_PATHS) {
-    test(`${path}: not available, the SDK never loads, a press gives the not-ready toast; axe-clean`, async ({ page }) => {
+    test(`${path}: not available, the SDK never loads, a press gives the not-ready toast; axe-clean`, async ({
+      page,
+    }) => {
       const loaded: string[] = [];
       page.on('request', (request) => {
         const url = new URL(request.url());

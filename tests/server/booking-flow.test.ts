@@ -112,7 +112,11 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
   });
 
   /** Waits until at least `count` e-mails match. */
-  async function mailsWhere(match: (m: ReceivedMail) => boolean, count: number, what: string): Promise<ReceivedMail[]> {
+  async function mailsWhere(
+    match: (m: ReceivedMail) => boolean,
+    count: number,
+    what: string,
+  ): Promise<ReceivedMail[]> {
     const until = Date.now() + 15_000;
     for (;;) {
       const found = smtp.mails.filter(match);
@@ -126,14 +130,22 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
   const ownerMailAbout = async (reference: string, subjectStart: string) =>
     (
       await mailsWhere(
-        (m) => m.envelopeTo.includes(OWNER) && (m.header('subject') ?? '').startsWith(subjectStart) && m.raw.includes(reference),
+        (m) =>
+          m.envelopeTo.includes(OWNER) &&
+          (m.header('subject') ?? '').startsWith(subjectStart) &&
+          m.raw.includes(reference),
         1,
         `to the owner about ${reference}`,
       )
     )[0]!;
 
   const inspect = (token: string) =>
-    t.app.inject({ method: 'POST', url: '/api/bookings/link', headers: { 'content-type': 'application/json' }, payload: { token } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/bookings/link',
+      headers: { 'content-type': 'application/json' },
+      payload: { token },
+    });
   const act = (token: string, start?: string) =>
     t.app.inject({
       method: 'POST',
@@ -151,13 +163,18 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     const [applicantMail] = await mailsTo(body.email, 1);
     const ownerMail = await ownerMailAbout(answer.reference, 'New strategy session booking');
     if (!applicantMail) throw new Error('no e-mail to the applicant');
-    const [row] = await t.query<{ id: string }>(`select id from bookings where submission_id = '${answer.id}'`);
+    const [row] = await t.query<{ id: string }>(
+      `select id from bookings where submission_id = '${answer.id}'`,
+    );
     return { body, key, answer, applicantMail, ownerMail, bookingId: row!.id };
   }
 
   it('stores the booking once with its reference and sends exactly two e-mails to the right recipients', async () => {
     const ownerBefore = smtp.mails.filter((m) => m.envelopeTo.includes(OWNER)).length;
-    const { body, answer, applicantMail, ownerMail } = await book({ bcc: 'intruder@example.net', to: 'intruder@example.net' });
+    const { body, answer, applicantMail, ownerMail } = await book({
+      bcc: 'intruder@example.net',
+      to: 'intruder@example.net',
+    });
     expect(answer.reference).toMatch(REFERENCE_PATTERN);
 
     const rows = await t.query<Record<string, unknown>>(
@@ -176,7 +193,9 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
         email: body.email,
       },
     ]);
-    const events = await t.query(`select e.status, e.actor from booking_status_events e join bookings b on b.id = e.booking_id where b.submission_id = '${answer.id}'`);
+    const events = await t.query(
+      `select e.status, e.actor from booking_status_events e join bookings b on b.id = e.booking_id where b.submission_id = '${answer.id}'`,
+    );
     expect(events).toEqual([{ status: 'requested', actor: 'applicant' }]);
 
     await t.app.forms.outbox.drain();
@@ -192,17 +211,28 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     const d = new Date(`${SUMMER}T12:00:00Z`);
     const weekday = d.toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
     const month = d.toLocaleDateString('en-GB', { month: 'long', timeZone: 'UTC' });
-    expect(applicantMail.text).toContain(`${weekday} 15 ${month} ${SUMMER.slice(0, 4)}, morning 9am-12pm UK time`);
+    expect(applicantMail.text).toContain(
+      `${weekday} 15 ${month} ${SUMMER.slice(0, 4)}, morning 9am-12pm UK time`,
+    );
     expect(applicantMail.text).toContain('afternoon 1pm-5pm UK time');
     expect(applicantMail.text).toContain('In-Person Workshop (London)');
     expect(applicantMail.text).toContain("We'll contact you within 24 hours to confirm the details.");
     expect(applicantMail.text).toContain('48 hours');
-    expect(applicantMail.text).toMatch(/Cancel this booking: https:\/\/www\.sterling\.test\/booking\/cancel\?token=/);
+    expect(applicantMail.text).toMatch(
+      /Cancel this booking: https:\/\/www\.sterling\.test\/booking\/cancel\?token=/,
+    );
 
     // The owner's: every field, Reply-To the applicant, escaped HTML, the three links.
     expect(ownerMail.envelopeTo).toEqual([OWNER]);
     expect(ownerMail.header('reply-to')).toBe(body.email);
-    for (const value of ['Ada Lovelace', body.email, '+44 7700 900123', 'Analytical Engines Ltd', 'Partner', 'Step-free access']) {
+    for (const value of [
+      'Ada Lovelace',
+      body.email,
+      '+44 7700 900123',
+      'Analytical Engines Ltd',
+      'Partner',
+      'Step-free access',
+    ]) {
       expect(ownerMail.text).toContain(value);
     }
     expect(ownerMail.html).toContain('&lt;b&gt;Not bold&lt;/b&gt;');
@@ -215,7 +245,11 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
   it('answers a retry with the same key with the same booking, storing and sending nothing new', async () => {
     const { body, key, answer } = await book();
     const count = async () =>
-      (await t.query<{ n: number }>(`select (select count(*) from bookings)::int + (select count(*) from outbox)::int as n`))[0]!.n;
+      (
+        await t.query<{ n: number }>(
+          `select (select count(*) from bookings)::int + (select count(*) from outbox)::int as n`,
+        )
+      )[0]!.n;
     const before = await count();
     const again = await t.post(body, { 'idempotency-key': key });
     expect(again.statusCode).toBe(200);
@@ -243,9 +277,23 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
 
     const view = await inspect(token);
     expect(view.statusCode).toBe(200);
-    expect(view.json()).toMatchObject({ action: 'confirm-first', reference: answer.reference, status: 'requested', applicantName: 'Ada Lovelace' });
+    expect(view.json()).toMatchObject({
+      action: 'confirm-first',
+      reference: answer.reference,
+      status: 'requested',
+      applicantName: 'Ada Lovelace',
+    });
     expect(view.json().choice.startTimes.map((s: { value: string }) => s.value)).toEqual([
-      '09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30', '10:45', '11:00', '11:15',
+      '09:00',
+      '09:15',
+      '09:30',
+      '09:45',
+      '10:00',
+      '10:15',
+      '10:30',
+      '10:45',
+      '11:00',
+      '11:15',
     ]);
 
     expect((await act(token, '11:30')).statusCode).toBe(400); // would end after noon
@@ -316,14 +364,24 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
       expiresAt: new Date(Date.now() + 86_400_000),
     }).token;
 
-    for (const token of [`${payload}.${flipped}`, `${otherAction}.${signature}`, forgedElsewhere, 'nonsense', '']) {
+    for (const token of [
+      `${payload}.${flipped}`,
+      `${otherAction}.${signature}`,
+      forgedElsewhere,
+      'nonsense',
+      '',
+    ]) {
       const res = await act(token, '09:00');
       expect(res.statusCode, token).toBe(403);
       expect(res.json()).toMatchObject({ reason: 'invalid' });
       expect((await inspect(token)).statusCode).toBe(403);
     }
 
-    const expired = signLink(SECRET, { bookingId, action: 'confirm-first', expiresAt: new Date(Date.now() - 1000) }).token;
+    const expired = signLink(SECRET, {
+      bookingId,
+      action: 'confirm-first',
+      expiresAt: new Date(Date.now() - 1000),
+    }).token;
     const res = await act(expired, '09:00');
     expect(res.statusCode).toBe(410);
     expect(res.json()).toMatchObject({ reason: 'expired', error: expect.stringContaining('expired') });
@@ -368,13 +426,17 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     expect(cancel.event.uid).toBe(request.event.uid);
     expect(cancel.event.sequence).toBeGreaterThan(request.event.sequence);
     expect(cancel.vevent.getFirstPropertyValue('status')).toBe('CANCELLED');
-    expect(cancel.event.startDate.toJSDate().toISOString()).toBe(request.event.startDate.toJSDate().toISOString());
+    expect(cancel.event.startDate.toJSDate().toISOString()).toBe(
+      request.event.startDate.toJSDate().toISOString(),
+    );
 
     const ownerNotice = await ownerMailAbout(answer.reference, `Booking ${answer.reference} cancelled`);
     expect(ownerNotice.header('reply-to')).toBe(body.email);
 
     // The applicant's first cancel link (from the request e-mail) now meets a closed booking.
-    const history = await t.query<{ status: string }>(`select status from booking_status_events where booking_id = '${bookingId}' order by at, id`);
+    const history = await t.query<{ status: string }>(
+      `select status from booking_status_events where booking_id = '${bookingId}' order by at, id`,
+    );
     expect(history.map((h) => h.status)).toEqual(['requested', 'confirmed', 'cancelled']);
     expect((await act(cancelToken)).json().reason).toBe('used');
   });
@@ -400,7 +462,11 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/bookings/link/act',
-      headers: { 'content-type': 'application/json', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
       payload: { token: 'x' },
     });
     expect(res.statusCode).toBe(403);

@@ -12,7 +12,11 @@ import { TEST_REDIS_URL, bodies, makeFormsApp, type FormsTestApp } from './forms
 const TOO_MANY = { error: 'Too many attempts. Please wait before trying again.' };
 
 async function redisAvailable(): Promise<string | undefined> {
-  const r = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await r.connect();
     await r.ping();
@@ -37,7 +41,8 @@ describe('the rate limit', () => {
 
   it('answers the 4th contact message from one client within 5 minutes with 429', async () => {
     const ip = '203.0.113.7';
-    for (let i = 0; i < 3; i += 1) expect((await t.post(bodies.contact({ email: `a${i}@example.org` }), {}, ip)).statusCode).toBe(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await t.post(bodies.contact({ email: `a${i}@example.org` }), {}, ip)).statusCode).toBe(200);
     const fourth = await t.post(bodies.contact(), {}, ip);
     expect(fourth.statusCode).toBe(429);
     expect(fourth.json()).toEqual(TOO_MANY);
@@ -51,7 +56,9 @@ describe('the rate limit', () => {
     const ip = '203.0.113.9';
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1) {
-      statuses.push((await t.post(bodies.contact(), { 'x-forwarded-for': `192.0.2.${i + 1}` }, ip)).statusCode);
+      statuses.push(
+        (await t.post(bodies.contact(), { 'x-forwarded-for': `192.0.2.${i + 1}` }, ip)).statusCode,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
@@ -61,7 +68,10 @@ describe('the rate limit', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i += 1) {
-        statuses.push((await proxied.post(bodies.contact(), { 'x-forwarded-for': `192.0.2.${i + 1}` }, '127.0.0.1')).statusCode);
+        statuses.push(
+          (await proxied.post(bodies.contact(), { 'x-forwarded-for': `192.0.2.${i + 1}` }, '127.0.0.1'))
+            .statusCode,
+        );
       }
       expect(statuses).toEqual([200, 200, 200, 200]);
     } finally {
@@ -146,11 +156,21 @@ describe('bad input, property-based', () => {
   );
 
   it('answers a broken or missing field of any form with a 4xx JSON error and stores nothing', async () => {
-    const count = async () => (await t.query<{ n: number }>('select count(*)::int as n from submissions'))[0]!.n;
+    const count = async () =>
+      (await t.query<{ n: number }>('select count(*)::int as n from submissions'))[0]!.n;
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...formTypes),
-        fc.constantFrom('firstName', 'lastName', 'email', 'company', 'subject', 'message', 'consent', 'formType'),
+        fc.constantFrom(
+          'firstName',
+          'lastName',
+          'email',
+          'company',
+          'subject',
+          'message',
+          'consent',
+          'formType',
+        ),
         nasty,
         fc.boolean(),
         async (formType, field, value, drop) => {
@@ -169,7 +189,8 @@ describe('bad input, property-based', () => {
             );
             for (const key of ['firstName', 'lastName', 'email', 'company']) {
               const stored = row?.fields[key];
-              if (typeof stored === 'string') expect([...stored].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
+              if (typeof stored === 'string')
+                expect([...stored].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
             }
             return;
           }
@@ -207,7 +228,9 @@ describe('bad input, property-based', () => {
       fc.asyncProperty(
         fc.oneof(
           fc.json(),
-          fc.record({ formType: fc.oneof(fc.constantFrom(...formTypes), fc.string()) }, { requiredKeys: [] }).map((r) => JSON.stringify(r)),
+          fc
+            .record({ formType: fc.oneof(fc.constantFrom(...formTypes), fc.string()) }, { requiredKeys: [] })
+            .map((r) => JSON.stringify(r)),
           fc
             .record({
               formType: fc.constantFrom(...formTypes),

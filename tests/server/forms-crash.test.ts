@@ -49,7 +49,9 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((r) => child.once('exit', () => r()));
 }
 
 async function crashTest(dbEnv: Record<string, string>, openDb: () => ReturnType<typeof openDatabase>) {
@@ -102,7 +104,9 @@ async function crashTest(dbEnv: Record<string, string>, openDb: () => ReturnType
   const db = await openDb();
   try {
     const rows = (
-      (await db.db.execute(sql`select s.id::text as id, o.status from submissions s join outbox o on o.submission_id = s.id`)) as unknown as {
+      (await db.db.execute(
+        sql`select s.id::text as id, o.status from submissions s join outbox o on o.submission_id = s.id`,
+      )) as unknown as {
         rows: { id: string; status: string }[];
       }
     ).rows;
@@ -119,17 +123,21 @@ describe('a server killed mid-burst', () => {
     await crashTest({ DATA_DIR: dataDir }, () => openDatabase({ dataDir }));
   }, 300_000);
 
-  it.skipIf(Boolean(pgUnavailable))('on Postgres loses no acknowledged submission', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'forms-crash-pg-'));
-    const database = await createTestDatabase('crash');
-    try {
-      await crashTest({ DATA_DIR: dataDir, DATABASE_URL: database.url }, () =>
-        openDatabase({ dataDir, databaseUrl: database.url }),
-      );
-    } finally {
-      await database.drop();
-    }
-  }, 300_000);
+  it.skipIf(Boolean(pgUnavailable))(
+    'on Postgres loses no acknowledged submission',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'forms-crash-pg-'));
+      const database = await createTestDatabase('crash');
+      try {
+        await crashTest({ DATA_DIR: dataDir, DATABASE_URL: database.url }, () =>
+          openDatabase({ dataDir, databaseUrl: database.url }),
+        );
+      } finally {
+        await database.drop();
+      }
+    },
+    300_000,
+  );
 });
 
 describe.skipIf(Boolean(pgUnavailable))('two server processes on one Postgres', () => {

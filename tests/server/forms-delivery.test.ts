@@ -60,7 +60,10 @@ describe('delivery when the SMTP peer is away', () => {
     const probe = await startSmtpPeer();
     const port = probe.port;
     await probe.close();
-    const t = await makeFormsApp({ SMTP_URL: `smtp://127.0.0.1:${port}` }, { forms: { outbox: { retryDelayMs: () => 150 } } });
+    const t = await makeFormsApp(
+      { SMTP_URL: `smtp://127.0.0.1:${port}` },
+      { forms: { outbox: { retryDelayMs: () => 150 } } },
+    );
     let peer: SmtpPeer | undefined;
     try {
       const res = await t.post(bodies.contact());
@@ -78,7 +81,11 @@ describe('delivery when the SMTP peer is away', () => {
       peer = await startSmtpPeer(port);
       const mails = await peer.waitFor(1);
       expect(mails[0]!.text).toContain(id);
-      await until(async () => (await t.query(`select 1 from outbox where submission_id = '${id}' and status = 'sent'`)).length === 1);
+      await until(
+        async () =>
+          (await t.query(`select 1 from outbox where submission_id = '${id}' and status = 'sent'`)).length ===
+          1,
+      );
     } finally {
       await t.app.close();
       await peer?.close();
@@ -89,7 +96,10 @@ describe('delivery when the SMTP peer is away', () => {
     const peer = await startSmtpPeer();
     peer.refuse(true);
     const { lines, logger } = logCapture();
-    const t = await makeFormsApp({ SMTP_URL: peer.url }, { logger, forms: { outbox: { retryDelayMs: () => 50, maxAttempts: 3 } } });
+    const t = await makeFormsApp(
+      { SMTP_URL: peer.url },
+      { logger, forms: { outbox: { retryDelayMs: () => 50, maxAttempts: 3 } } },
+    );
     try {
       const res = await t.post(bodies.guide());
       const { id } = res.json() as { id: string };
@@ -119,13 +129,21 @@ describe('shutdown', () => {
     peer.delay(1500);
     const res = await t.post(bodies.contact());
     const { id } = res.json() as { id: string };
-    await until(async () => (await t.query(`select 1 from outbox where submission_id = '${id}' and attempts > 0`)).length === 1, 5000);
+    await until(
+      async () =>
+        (await t.query(`select 1 from outbox where submission_id = '${id}' and attempts > 0`)).length === 1,
+      5000,
+    );
     await t.app.close();
     // close() waited for the send in flight rather than abandoning it.
     expect(peer.mails.some((m) => m.text.includes(id))).toBe(true);
     const db = await openDatabase({ dataDir: t.dataDir });
     const { sql } = await import('drizzle-orm');
-    const rows = ((await db.db.execute(sql.raw(`select status from outbox where submission_id = '${id}'`))) as unknown as { rows: { status: string }[] }).rows;
+    const rows = (
+      (await db.db.execute(
+        sql.raw(`select status from outbox where submission_id = '${id}'`),
+      )) as unknown as { rows: { status: string }[] }
+    ).rows;
     await db.close();
     expect(rows[0]?.status).toBe('sent');
     expect(peer.mails.some((m) => m.text.includes(id))).toBe(true);
@@ -141,7 +159,12 @@ describe('shutdown', () => {
       body: JSON.stringify(bodies.guide({ email: 'inflight@example.org' })),
     });
     // Close once the request has reached the server, before it is answered.
-    await until(async () => t.app.server.listening && (await new Promise<number>((r) => t.app.server.getConnections((_e, n) => r(n)))) > 0, 5000);
+    await until(
+      async () =>
+        t.app.server.listening &&
+        (await new Promise<number>((r) => t.app.server.getConnections((_e, n) => r(n)))) > 0,
+      5000,
+    );
     const closed = t.app.close();
     const res = await inFlight;
     expect(res.status).toBe(200);
@@ -150,7 +173,11 @@ describe('shutdown', () => {
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
     const db = await openDatabase({ dataDir: t.dataDir });
     const { sql } = await import('drizzle-orm');
-    const rows = ((await db.db.execute(sql.raw(`select 1 from submissions where id = '${id}'`))) as unknown as { rows: unknown[] }).rows;
+    const rows = (
+      (await db.db.execute(sql.raw(`select 1 from submissions where id = '${id}'`))) as unknown as {
+        rows: unknown[];
+      }
+    ).rows;
     await db.close();
     expect(rows).toHaveLength(1);
   });
@@ -190,7 +217,8 @@ describe.skipIf(Boolean(pgUnavailable))('two instances on one Postgres', () => {
 
   it('sends each outbox e-mail exactly once', async () => {
     const posts = [];
-    for (let i = 0; i < 30; i += 1) posts.push((i % 2 ? a : b).post(bodies.guide({ email: `twin${i}@example.org` })));
+    for (let i = 0; i < 30; i += 1)
+      posts.push((i % 2 ? a : b).post(bodies.guide({ email: `twin${i}@example.org` })));
     const results = await Promise.all(posts);
     expect(results.every((r) => r.statusCode === 200)).toBe(true);
     await peer.waitFor(60, 30_000);
@@ -215,23 +243,37 @@ describe('newsletter confirmation and unsubscribe', () => {
   });
 
   const status = async (email: string) =>
-    (await t.query<{ status: string }>(`select status from newsletter_subscribers where email = '${email}'`))[0]?.status;
+    (
+      await t.query<{ status: string }>(`select status from newsletter_subscribers where email = '${email}'`)
+    )[0]?.status;
 
   it('confirms with the e-mailed token and unsubscribes with one click', async () => {
     const res = await t.post(bodies.newsletter({ email: 'kate@example.org' }));
     expect(res.statusCode).toBe(200);
-    const mail = (await until(async () => peer.mails.find((m) => m.envelopeTo.includes('kate@example.org'))))!;
+    const mail = (await until(async () =>
+      peer.mails.find((m) => m.envelopeTo.includes('kate@example.org')),
+    ))!;
     const confirmToken = /\/newsletter\/confirm\?token=(\S+)/.exec(mail.text)![1]!;
     const oneClick = /^<([^>]+)>$/.exec(mail.header('list-unsubscribe')!)![1]!;
     expect(await status('kate@example.org')).toBe('pending');
 
     const json = (url: string, payload: object, headers: Record<string, string> = {}) =>
-      t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(payload),
+      });
 
-    const forged = await json('/api/newsletter/confirm', { token: confirmToken.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) });
+    const forged = await json('/api/newsletter/confirm', {
+      token: confirmToken.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+    });
     expect(forged.statusCode).toBe(400);
     expect(await status('kate@example.org')).toBe('pending');
-    expect((await json('/api/newsletter/confirm', { token: confirmToken }, { origin: 'https://evil.test' })).statusCode).toBe(403);
+    expect(
+      (await json('/api/newsletter/confirm', { token: confirmToken }, { origin: 'https://evil.test' }))
+        .statusCode,
+    ).toBe(403);
 
     const confirmed = await json('/api/newsletter/confirm', { token: confirmToken });
     expect(confirmed.statusCode).toBe(200);
@@ -266,11 +308,20 @@ describe('logs and stored errors never carry personal data', () => {
     const peer = await startSmtpPeer();
     peer.refuse(true);
     const { lines, logger } = logCapture();
-    const t = await makeFormsApp({ SMTP_URL: peer.url }, { logger, forms: { outbox: { retryDelayMs: () => 40, maxAttempts: 2 } } });
+    const t = await makeFormsApp(
+      { SMTP_URL: peer.url },
+      { logger, forms: { outbox: { retryDelayMs: () => 40, maxAttempts: 2 } } },
+    );
     try {
       const sentinelEmail = `${SENTINEL}@${SENTINEL}.example`;
       const posts = [
-        bodies.contact({ firstName: SENTINEL, lastName: SENTINEL, email: sentinelEmail, company: SENTINEL, message: `${SENTINEL} message` }),
+        bodies.contact({
+          firstName: SENTINEL,
+          lastName: SENTINEL,
+          email: sentinelEmail,
+          company: SENTINEL,
+          message: `${SENTINEL} message`,
+        }),
         bodies.guide({ firstName: SENTINEL, email: sentinelEmail, company: SENTINEL }),
         bodies.newsletter({ firstName: SENTINEL, lastName: SENTINEL, email: sentinelEmail }),
         // Rejected, spam-trapped and rate-limited paths log too.
@@ -278,7 +329,8 @@ describe('logs and stored errors never carry personal data', () => {
         bodies.guide({ firstName: SENTINEL, email: sentinelEmail, website: SENTINEL }),
       ];
       for (const body of posts) await t.post(body, { 'user-agent': SENTINEL }, '203.0.113.77');
-      for (let i = 0; i < 4; i += 1) await t.post(bodies.contact({ firstName: SENTINEL }), {}, '203.0.113.78');
+      for (let i = 0; i < 4; i += 1)
+        await t.post(bodies.contact({ firstName: SENTINEL }), {}, '203.0.113.78');
       await until(async () => (await t.query(`select 1 from outbox where status = 'pending'`)).length === 0);
       const errors = await t.query<{ last_error: string }>('select last_error from outbox');
       // contact 1 + guide 2 + newsletter 2 + the three accepted contact messages of the second client.

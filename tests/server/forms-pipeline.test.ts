@@ -25,9 +25,15 @@ import { fileTransport } from '../../src/server/mail/transport';
 import { parseMail } from './forms-mime';
 import { SECRET, nextAddress } from './forms-support';
 
-const extras = pgTable('pipeline_test_extras', { submissionId: uuid('submission_id').primaryKey(), reference: text('reference').notNull() });
+const extras = pgTable('pipeline_test_extras', {
+  submissionId: uuid('submission_id').primaryKey(),
+  reference: text('reference').notNull(),
+});
 
-const EchoSchema = z.object({ name: z.string().min(2, 'Name should be at least 2 characters'), fail: z.boolean().optional() });
+const EchoSchema = z.object({
+  name: z.string().min(2, 'Name should be at least 2 characters'),
+  fail: z.boolean().optional(),
+});
 
 let counter = 0;
 const echoHandler = defineFormHandler({
@@ -39,14 +45,26 @@ const echoHandler = defineFormHandler({
     const reference = `REF-${String(counter).padStart(4, '0')}`;
     await tx.insert(extras).values({ submissionId, reference });
     sendEmail(
-      { kind: 'echo.owner', to: config.ownerEmail, subject: `Echo ${reference}`, text: data.name, html: `<p>${data.name}</p>` },
+      {
+        kind: 'echo.owner',
+        to: config.ownerEmail,
+        subject: `Echo ${reference}`,
+        text: data.name,
+        html: `<p>${data.name}</p>`,
+      },
       {
         kind: 'echo.visitor',
         to: 'visitor@example.org',
         subject: 'Your invite',
         text: 'See the attachment',
         html: '<p>See the attachment</p>',
-        attachments: [{ filename: 'invite.ics', contentType: 'text/calendar; method=REQUEST', content: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n' }],
+        attachments: [
+          {
+            filename: 'invite.ics',
+            contentType: 'text/calendar; method=REQUEST',
+            content: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n',
+          },
+        ],
       },
     );
     if (data.fail) throw new Error('handler failed after queueing');
@@ -72,9 +90,16 @@ describe('the form handler interface', () => {
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pipeline-test-'));
-    const config = loadConfig({ DATA_DIR: dataDir, APP_SECRET: SECRET, LOG_LEVEL: 'silent', MIN_FILL_TIME_MS: '1000' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      APP_SECRET: SECRET,
+      LOG_LEVEL: 'silent',
+      MIN_FILL_TIME_MS: '1000',
+    });
     database = await openDatabase({ dataDir });
-    await database.db.execute(sql`create table pipeline_test_extras (submission_id uuid primary key, reference text not null)`);
+    await database.db.execute(
+      sql`create table pipeline_test_extras (submission_id uuid primary key, reference text not null)`,
+    );
     app = Fastify();
     await app.register(formsApi, {
       config,
@@ -96,9 +121,13 @@ describe('the form handler interface', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json() as { id: string; reference: string };
     expect(body.reference).toMatch(/^REF-\d{4}$/);
-    expect(await count(`select count(*)::int as n from pipeline_test_extras where submission_id = '${body.id}'`)).toBe(1);
+    expect(
+      await count(`select count(*)::int as n from pipeline_test_extras where submission_id = '${body.id}'`),
+    ).toBe(1);
     const rows = (
-      (await database.db.execute(sql.raw(`select kind, message from outbox where submission_id = '${body.id}' order by id`))) as unknown as {
+      (await database.db.execute(
+        sql.raw(`select kind, message from outbox where submission_id = '${body.id}' order by id`),
+      )) as unknown as {
         rows: { kind: string; message: { attachments?: { filename: string }[] } }[];
       }
     ).rows;
@@ -115,7 +144,9 @@ describe('the form handler interface', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
     const id = (first.json() as { id: string }).id;
-    expect(await count(`select count(*)::int as n from submissions where idempotency_key = '${key}'`)).toBe(1);
+    expect(await count(`select count(*)::int as n from submissions where idempotency_key = '${key}'`)).toBe(
+      1,
+    );
     expect(await count(`select count(*)::int as n from outbox where submission_id = '${id}'`)).toBe(2);
     expect((await post({ name: 'Grace' }, { 'idempotency-key': 'bad key!' })).statusCode).toBe(400);
   });
@@ -130,7 +161,7 @@ describe('the form handler interface', () => {
     expect(await count('select count(*)::int as n from outbox')).toBe(outboxBefore);
   });
 
-  it('gives a spam-trapped submission the handler\'s look-alike answer', async () => {
+  it("gives a spam-trapped submission the handler's look-alike answer", async () => {
     const res = await post({ name: 'Bot', website: 'x' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ reference: 'REF-0000' });
@@ -145,12 +176,17 @@ describe('the form handler interface', () => {
     });
     const ids = Array.from({ length: 20 }, () => randomUUID());
     const duplicate = ids[3]!;
-    const results = await Promise.allSettled([...ids.map((id) => writer.write(item(id))), writer.write(item(duplicate))]);
+    const results = await Promise.allSettled([
+      ...ids.map((id) => writer.write(item(id))),
+      writer.write(item(duplicate)),
+    ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
     const list = ids.map((id) => `'${id}'`).join(',');
     expect(await count(`select count(*)::int as n from submissions where id in (${list})`)).toBe(20);
-    expect(await count(`select count(*)::int as n from consent_records where submission_id in (${list})`)).toBe(20);
+    expect(
+      await count(`select count(*)::int as n from consent_records where submission_id in (${list})`),
+    ).toBe(20);
     expect(await count(`select count(*)::int as n from outbox where submission_id in (${list})`)).toBe(20);
   });
 

@@ -50,7 +50,11 @@ describe('the server shell over the production build', () => {
     expect(inline.length).toBeGreaterThan(0);
     const { createHash } = await import('node:crypto');
     for (const m of inline) {
-      expect(csp).toContain(`'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
+      expect(csp).toContain(
+        `'sha256-${createHash('sha256')
+          .update(m[1] ?? '')
+          .digest('base64')}'`,
+      );
     }
   });
 
@@ -67,13 +71,21 @@ describe('the server shell over the production build', () => {
     expect(br.headers['vary']).toBe('Accept-Encoding');
     const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
-    const refused = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br;q=0, gzip' } });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'br;q=0, gzip' },
+    });
     expect(refused.headers['content-encoding']).toBe('gzip');
   });
 
   it('answers a matching If-None-Match with 304', async () => {
     const first = await t.app.inject({ method: 'GET', url: '/' });
-    const again = await t.app.inject({ method: 'GET', url: '/', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
@@ -123,7 +135,8 @@ describe('the server shell over the production build', () => {
     const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
     expect(sitemap.statusCode).toBe(200);
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
-    for (const path of PUBLIC_PATHS) expect(sitemap.body).toContain(`<loc>${t.config.publicUrl}${path}</loc>`);
+    for (const path of PUBLIC_PATHS)
+      expect(sitemap.body).toContain(`<loc>${t.config.publicUrl}${path}</loc>`);
     const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
     expect(robots.statusCode).toBe(200);
     expect(robots.body).toContain(`Sitemap: ${t.config.publicUrl}/sitemap.xml`);

@@ -39,7 +39,10 @@ export default function About() {
           </div>
           <div>
             <p className="eyebrow">{founder.eyebrow}</p>
-            <h2 id="founder-title" className="mt-2 text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl">
+            <h2
+              id="founder-title"
+              className="mt-2 text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl"
+            >
               {founder.name}
             </h2>
             <p className="mt-1 text-lg font-medium text-ink-700">{founder.role}</p>
@@ -60,7 +63,12 @@ export default function About() {
       </section>
 
       <section aria-labelledby="mission-title" className="section">
-        <SectionHeader id="mission-title" eyebrow={mission.eyebrow} title={mission.title} intro={mission.text} />
+        <SectionHeader
+          id="mission-title"
+          eyebrow={mission.eyebrow}
+          title={mission.title}
+          intro={mission.text}
+        />
         <h3 className="mt-16 text-center text-xl font-semibold text-ink-900">{mission.valuesTitle}</h3>
         <FeatureGrid items={values} icons={VALUE_ICONS} columns={4} />
       </section>

@@ -66,7 +66,12 @@ export default function AiCoaching() {
 
       <section aria-labelledby="how-title" className="bg-ink-50">
         <div className="section">
-          <SectionHeader id="how-title" eyebrow={howItWorks.eyebrow} title={howItWorks.title} intro={howItWorks.intro} />
+          <SectionHeader
+            id="how-title"
+            eyebrow={howItWorks.eyebrow}
+            title={howItWorks.title}
+            intro={howItWorks.intro}
+          />
           <FeatureGrid items={howItWorks.steps} icons={STEP_ICONS} numbered />
         </div>
       </section>

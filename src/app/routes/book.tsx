@@ -25,7 +25,11 @@ export const meta = () =>
     ],
   });
 
-const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = { clock: Clock, video: Video, mail: Mail };
+const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = {
+  clock: Clock,
+  video: Video,
+  mail: Mail,
+};
 
 export default function Book() {
   return (

@@ -30,7 +30,10 @@ export default function Contact() {
         </section>
 
         <div className="grid content-start gap-8">
-          <section aria-labelledby="info-title" className="rounded-[var(--radius-card)] bg-ink-900 p-6 text-white sm:p-8">
+          <section
+            aria-labelledby="info-title"
+            className="rounded-[var(--radius-card)] bg-ink-900 p-6 text-white sm:p-8"
+          >
             <h2 id="info-title" className="text-xl font-bold">
               {contactInfo.title}
             </h2>
@@ -41,7 +44,10 @@ export default function Contact() {
                   {contactInfo.emailLabel}
                 </dt>
                 <dd className="mt-1 pl-8">
-                  <a href={`mailto:${site.email}`} className="break-all text-white underline hover:text-brand-100">
+                  <a
+                    href={`mailto:${site.email}`}
+                    className="break-all text-white underline hover:text-brand-100"
+                  >
                     {site.email}
                   </a>
                 </dd>

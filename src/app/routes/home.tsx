@@ -1,4 +1,15 @@
-import { ArrowRight, Bot, Check, CircleCheck, Clock, Compass, GraduationCap, Mail, Users, Video } from 'lucide-react';
+import {
+  ArrowRight,
+  Bot,
+  Check,
+  CircleCheck,
+  Clock,
+  Compass,
+  GraduationCap,
+  Mail,
+  Users,
+  Video,
+} from 'lucide-react';
 import { Link } from 'react-router';
 import {
   guideSection,
@@ -51,8 +62,16 @@ export const meta = () =>
     ],
   });
 
-const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = { clock: Clock, video: Video, mail: Mail };
-const PILLAR_ICONS: IconSet<(typeof pillars)[number]['icon']> = { 'graduation-cap': GraduationCap, compass: Compass, bot: Bot };
+const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = {
+  clock: Clock,
+  video: Video,
+  mail: Mail,
+};
+const PILLAR_ICONS: IconSet<(typeof pillars)[number]['icon']> = {
+  'graduation-cap': GraduationCap,
+  compass: Compass,
+  bot: Bot,
+};
 const PLAN_ICONS: IconSet<(typeof planCards)[number]['icon']> = { video: Video, bot: Bot, users: Users };
 
 function SessionPreview() {
@@ -88,7 +107,12 @@ function SessionPreview() {
 export default function Home() {
   return (
     <>
-      <PageHero eyebrow={homeHero.eyebrow} title={homeHero.title} intro={homeHero.intro} aside={<SessionPreview />}>
+      <PageHero
+        eyebrow={homeHero.eyebrow}
+        title={homeHero.title}
+        intro={homeHero.intro}
+        aside={<SessionPreview />}
+      >
         <div className="mt-8 flex flex-col gap-3 sm:flex-row">
           <ActionLink to={homeHero.primary.to}>{homeHero.primary.label}</ActionLink>
           <ActionLink to={homeHero.secondary.to} variant="secondary">
@@ -127,8 +151,12 @@ export default function Home() {
                 </div>
               ))}
               <div className="rounded-2xl bg-brand-700 p-5">
-                <dt className="text-sm font-semibold tracking-wide text-white uppercase">{realityCheck.result.label}</dt>
-                <dd className="mt-1 text-3xl font-bold tabular-nums sm:text-4xl">{realityCheck.result.value}</dd>
+                <dt className="text-sm font-semibold tracking-wide text-white uppercase">
+                  {realityCheck.result.label}
+                </dt>
+                <dd className="mt-1 text-3xl font-bold tabular-nums sm:text-4xl">
+                  {realityCheck.result.value}
+                </dd>
                 <dd className="mt-1 text-sm text-white">{realityCheck.result.note}</dd>
               </div>
             </dl>
@@ -149,7 +177,11 @@ export default function Home() {
       </section>
 
       <section aria-labelledby="testimonials-title" className="section">
-        <SectionHeader id="testimonials-title" eyebrow={testimonialsSection.eyebrow} title={testimonialsSection.title} />
+        <SectionHeader
+          id="testimonials-title"
+          eyebrow={testimonialsSection.eyebrow}
+          title={testimonialsSection.title}
+        />
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
           {testimonials.map((t) => (
             <li key={t.author}>

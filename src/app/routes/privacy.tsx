@@ -8,7 +8,12 @@ export const meta = () => pageMeta({ path: '/privacy', ...privacySeo });
 export default function Privacy() {
   return (
     <>
-      <PageHero width="prose" eyebrow={privacyHero.eyebrow} title={privacyHero.title} intro={privacyHero.intro}>
+      <PageHero
+        width="prose"
+        eyebrow={privacyHero.eyebrow}
+        title={privacyHero.title}
+        intro={privacyHero.intro}
+      >
         <p className="mt-4 text-sm text-ink-600">
           Last updated <time dateTime={privacyHero.updated}>{formatLongDate(privacyHero.updated)}</time>
         </p>

@@ -45,7 +45,10 @@ export default function Resources() {
       <PageHero eyebrow={resourcesHero.eyebrow} title={resourcesHero.title} intro={resourcesHero.intro} />
 
       <div className="mx-auto grid max-w-6xl gap-8 px-4 lg:grid-cols-2">
-        <article aria-labelledby="featured-title" className="card flex flex-col border-brand-200 bg-brand-50 sm:p-8">
+        <article
+          aria-labelledby="featured-title"
+          className="card flex flex-col border-brand-200 bg-brand-50 sm:p-8"
+        >
           <div className="flex items-start justify-between gap-4">
             <p className="eyebrow">{featuredResource.eyebrow}</p>
             <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-100 text-brand-800">
@@ -66,7 +69,10 @@ export default function Resources() {
           </ul>
           <ul className="mt-5 flex flex-wrap gap-2 text-sm" aria-label="Format">
             {featuredResource.facts.map((fact) => (
-              <li key={fact} className="rounded-full bg-white px-3 py-1 font-medium text-ink-800 ring-1 ring-ink-200">
+              <li
+                key={fact}
+                className="rounded-full bg-white px-3 py-1 font-medium text-ink-800 ring-1 ring-ink-200"
+              >
                 {fact}
               </li>
             ))}
@@ -82,7 +88,12 @@ export default function Resources() {
 
       <section aria-labelledby="articles-title" className="section">
         <div className="flex flex-col justify-between gap-4 sm:flex-row sm:items-end">
-          <SectionHeader id="articles-title" align="left" title={articlesSection.title} intro={articlesSection.intro} />
+          <SectionHeader
+            id="articles-title"
+            align="left"
+            title={articlesSection.title}
+            intro={articlesSection.intro}
+          />
           <a
             href={articlesSection.viewAll.href}
             className="inline-flex shrink-0 items-center gap-1.5 self-start rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline sm:self-auto"
@@ -92,7 +103,11 @@ export default function Resources() {
             <ArrowRight aria-hidden="true" className="size-4" />
           </a>
         </div>
-        <ArticleList articles={articles} readLabel={articlesSection.readLabel} readHref={articlesSection.readHref} />
+        <ArticleList
+          articles={articles}
+          readLabel={articlesSection.readLabel}
+          readHref={articlesSection.readHref}
+        />
       </section>
 
       <section id="download-kit" aria-labelledby="download-kit-title" className="bg-ink-50">
@@ -121,7 +136,10 @@ export default function Resources() {
       </section>
 
       <section id="newsletter" aria-labelledby="newsletter-title" className="section">
-        <div id="register" className="cta-surface grid gap-10 rounded-3xl p-6 sm:p-10 lg:grid-cols-2 lg:gap-16">
+        <div
+          id="register"
+          className="cta-surface grid gap-10 rounded-3xl p-6 sm:p-10 lg:grid-cols-2 lg:gap-16"
+        >
           <SectionHeader
             id="newsletter-title"
             align="left"

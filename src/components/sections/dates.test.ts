@@ -10,7 +10,11 @@ describe('date formatting', () => {
   });
 
   it('shows the articles with the spec dates, newest first', () => {
-    expect(articles.map((a) => formatShortDate(a.date))).toEqual(['15 Jun 2025', '8 Jun 2025', '28 May 2025']);
+    expect(articles.map((a) => formatShortDate(a.date))).toEqual([
+      '15 Jun 2025',
+      '8 Jun 2025',
+      '28 May 2025',
+    ]);
     expect(articles.every((a) => a.type === 'Article')).toBe(true);
   });
 });

@@ -1,6 +1,19 @@
 import type { LegalSection } from '~/content/types';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** "2025-06-01" -> "1 June 2025", independent of the reader's time zone. */
 export function formatLongDate(iso: string): string {
@@ -49,7 +62,13 @@ export function LegalDocument({ sections }: { sections: readonly LegalSection[] 
             return (
               // A wide table scrolls on its own on small screens instead of widening the page.
               // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
-              <div key={index} className="mt-6 overflow-x-auto rounded-xl border border-ink-100" tabIndex={0} role="region" aria-label={block.caption}>
+              <div
+                key={index}
+                className="mt-6 overflow-x-auto rounded-xl border border-ink-100"
+                tabIndex={0}
+                role="region"
+                aria-label={block.caption}
+              >
                 <table className="w-full min-w-[40rem] border-collapse text-left text-sm">
                   <caption className="sr-only">{block.caption}</caption>
                   <thead className="bg-ink-50 text-ink-900">
@@ -66,7 +85,11 @@ export function LegalDocument({ sections }: { sections: readonly LegalSection[] 
                       <tr key={row[0]}>
                         {row.map((cell, cellIndex) =>
                           cellIndex === 0 ? (
-                            <th key={cellIndex} scope="row" className="px-4 py-3 align-top font-semibold text-ink-900">
+                            <th
+                              key={cellIndex}
+                              scope="row"
+                              className="px-4 py-3 align-top font-semibold text-ink-900"
+                            >
                               {cell}
                             </th>
                           ) : (

@@ -20,7 +20,15 @@ function notPastAtBuild(): boolean {
  * Two texts stacked in one grid cell: the box is as tall as the taller one in both states,
  * so switching after hydration never moves the page.
  */
-function Swap({ past, upcoming, ended }: { past: boolean; upcoming: React.ReactNode; ended: React.ReactNode }) {
+function Swap({
+  past,
+  upcoming,
+  ended,
+}: {
+  past: boolean;
+  upcoming: React.ReactNode;
+  ended: React.ReactNode;
+}) {
   return (
     <span className="grid">
       <span className={'[grid-area:1/1] ' + (past ? 'invisible' : '')} aria-hidden={past || undefined}>
@@ -80,7 +88,10 @@ export function MasterclassCard({ titleId }: { titleId: string }) {
           <span>{masterclass.formatLabel}</span>
         </li>
       </ul>
-      <p className="mt-5 rounded-lg bg-ink-50 px-4 py-3 text-sm text-ink-700" data-testid="masterclass-status">
+      <p
+        className="mt-5 rounded-lg bg-ink-50 px-4 py-3 text-sm text-ink-700"
+        data-testid="masterclass-status"
+      >
         <Swap past={past} upcoming={masterclass.upcomingNote} ended={masterclass.pastNote} />
       </p>
       <div className="mt-auto flex flex-col gap-3 pt-6 sm:flex-row">
@@ -93,7 +104,10 @@ export function MasterclassCard({ titleId }: { titleId: string }) {
           download={masterclass.calendar.fileName}
           className="btn btn-secondary"
           onClick={() =>
-            toast({ title: masterclass.calendar.toastTitle, description: masterclass.calendar.toastDescription })
+            toast({
+              title: masterclass.calendar.toastTitle,
+              description: masterclass.calendar.toastDescription,
+            })
           }
         >
           {masterclass.calendar.label}

@@ -28,7 +28,9 @@ export function PageHero({
       >
         <div className={aside ? '' : 'max-w-3xl'}>
           {eyebrow ? <p className="eyebrow">{eyebrow}</p> : null}
-          <h1 className="mt-3 text-4xl leading-tight font-bold tracking-tight text-ink-900 sm:text-5xl">{title}</h1>
+          <h1 className="mt-3 text-4xl leading-tight font-bold tracking-tight text-ink-900 sm:text-5xl">
+            {title}
+          </h1>
           {intro ? <p className="mt-5 text-lg leading-relaxed text-ink-700">{intro}</p> : null}
           {children}
         </div>

@@ -21,7 +21,8 @@ export function SectionHeader({
       <h2
         id={id}
         className={
-          'mt-2 text-3xl font-bold tracking-tight sm:text-4xl ' + (tone === 'dark' ? 'text-white' : 'text-ink-900')
+          'mt-2 text-3xl font-bold tracking-tight sm:text-4xl ' +
+          (tone === 'dark' ? 'text-white' : 'text-ink-900')
         }
       >
         {title}

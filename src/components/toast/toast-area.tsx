@@ -5,7 +5,11 @@ import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX, dismissToast, type ToastEn
 /** The one toast area of the site. Radix gives it the F8 hotkey and swipe-to-dismiss. */
 export function ToastArea({ toasts }: { toasts: readonly ToastEntry[] }) {
   return (
-    <Toast.Provider duration={TOAST_DURATION_MS} swipeThreshold={TOAST_SWIPE_THRESHOLD_PX} swipeDirection="right">
+    <Toast.Provider
+      duration={TOAST_DURATION_MS}
+      swipeThreshold={TOAST_SWIPE_THRESHOLD_PX}
+      swipeDirection="right"
+    >
       {toasts.map((t) => (
         <Toast.Root
           key={t.id}

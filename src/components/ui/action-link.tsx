@@ -24,7 +24,8 @@ type Props = {
  */
 export function ActionLink({ to, children, variant = 'primary', className = '', onClick, download }: Props) {
   const classes = `${VARIANT_CLASS[variant]} ${className}`.trim();
-  const isRoute = to.startsWith('/') && download === undefined && !/\.[a-z0-9]+$/i.test(to.split('#')[0] ?? '');
+  const isRoute =
+    to.startsWith('/') && download === undefined && !/\.[a-z0-9]+$/i.test(to.split('#')[0] ?? '');
   if (isRoute) {
     return (
       <Link to={to} className={classes} onClick={onClick}>

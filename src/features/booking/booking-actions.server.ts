@@ -5,12 +5,7 @@
  * the change is recorded with its time, and the e-mails it causes are queued.
  */
 import { eq } from 'drizzle-orm';
-import {
-  bookingActionCopy,
-  sessionTypeLabels,
-  SESSION_MINUTES,
-  type SessionTime,
-} from '~/content/booking';
+import { bookingActionCopy, sessionTypeLabels, SESSION_MINUTES, type SessionTime } from '~/content/booking';
 import type { ServerContext } from '~/server/api/form-handler';
 import type { Links } from '~/server/api/links';
 import type { Queryable } from '~/server/db/client';
@@ -62,7 +57,9 @@ export function linkUrl(links: Links, path: string, token: string): string {
 
 /** The last UK day on which the booking could take place: its cancel link works until then. */
 export function lastPossibleDay(d: Pick<BookingRequest, 'firstChoiceDate' | 'secondChoiceDate'>): string {
-  return d.secondChoiceDate && d.secondChoiceDate > d.firstChoiceDate ? d.secondChoiceDate : d.firstChoiceDate;
+  return d.secondChoiceDate && d.secondChoiceDate > d.firstChoiceDate
+    ? d.secondChoiceDate
+    : d.firstChoiceDate;
 }
 
 type Loaded = { row: typeof bookings.$inferSelect; details: BookingRequest };
@@ -87,8 +84,12 @@ function verified(appSecret: string, token: unknown, now: Date): LinkPayload {
 }
 
 /** The choice a confirm link is about, or undefined for other links. */
-function chosenWindow(action: LinkPayload['a'], row: Loaded['row']): { date: string; time: SessionTime } | undefined {
-  if (action === 'confirm-first') return { date: row.firstChoiceDate, time: row.firstChoiceTime as SessionTime };
+function chosenWindow(
+  action: LinkPayload['a'],
+  row: Loaded['row'],
+): { date: string; time: SessionTime } | undefined {
+  if (action === 'confirm-first')
+    return { date: row.firstChoiceDate, time: row.firstChoiceTime as SessionTime };
   if (action === 'confirm-second' && row.secondChoiceDate && row.secondChoiceTime) {
     return { date: row.secondChoiceDate, time: row.secondChoiceTime as SessionTime };
   }
@@ -99,7 +100,8 @@ function chosenWindow(action: LinkPayload['a'], row: Loaded['row']): { date: str
 function checkState(action: LinkPayload['a'], loaded: Loaded | undefined, now: Date): Loaded {
   if (!loaded) throw new LinkRefusal('invalid', 403, refusals.invalid);
   const status = loaded.row.status;
-  const open = action === 'cancel' ? status === 'requested' || status === 'confirmed' : status === 'requested';
+  const open =
+    action === 'cancel' ? status === 'requested' || status === 'confirmed' : status === 'requested';
   if (!open) throw new LinkRefusal('closed', 409, refusals.closed(status));
   if (action === 'confirm-first' || action === 'confirm-second') {
     const window = chosenWindow(action, loaded.row);
@@ -128,11 +130,18 @@ function choiceWords(row: Loaded['row']): string[] {
 }
 
 async function alreadyUsed(q: Queryable, tokenId: string): Promise<boolean> {
-  const rows = await q.select({ id: bookingLinkUses.tokenId }).from(bookingLinkUses).where(eq(bookingLinkUses.tokenId, tokenId));
+  const rows = await q
+    .select({ id: bookingLinkUses.tokenId })
+    .from(bookingLinkUses)
+    .where(eq(bookingLinkUses.tokenId, tokenId));
   return rows.length > 0;
 }
 
-export async function inspectLink(ctx: Pick<ServerContext, 'config' | 'db'>, token: unknown, now: Date): Promise<LinkView> {
+export async function inspectLink(
+  ctx: Pick<ServerContext, 'config' | 'db'>,
+  token: unknown,
+  now: Date,
+): Promise<LinkView> {
   const payload = verified(ctx.config.appSecret, token, now);
   if (await alreadyUsed(ctx.db, payload.j)) throw new LinkRefusal('used', 409, refusals.used);
   const { row, details } = checkState(payload.a, await loadBooking(ctx.db, payload.b, false), now);
@@ -206,7 +215,11 @@ export async function performLink(
           updatedAt: now,
         })
         .where(eq(bookings.id, row.id));
-      const cancel = signLink(config.appSecret, { bookingId: row.id, action: 'cancel', expiresAt: endOfUkDay(slot.date) });
+      const cancel = signLink(config.appSecret, {
+        bookingId: row.id,
+        action: 'cancel',
+        expiresAt: endOfUkDay(slot.date),
+      });
       emails.push(
         confirmedEmail(view, slot, {
           uid,
@@ -222,14 +235,23 @@ export async function performLink(
     } else if (payload.a === 'decline') {
       status = 'declined';
       await tx.update(bookings).set({ status, updatedAt: now }).where(eq(bookings.id, row.id));
-      emails.push(declinedEmail(view, { to: details.email, replyTo: config.ownerEmail, bookUrl: links.absolute('/book') }));
+      emails.push(
+        declinedEmail(view, {
+          to: details.email,
+          replyTo: config.ownerEmail,
+          bookUrl: links.absolute('/book'),
+        }),
+      );
       message = bookingActionCopy.declinedDone;
     } else {
       status = 'cancelled';
       const slot = row.status === 'confirmed' ? slotOf(row) : undefined;
       // A cancellation of an invite must carry a higher SEQUENCE than the invite it replaces.
       const sequence = slot ? row.calendarSequence + 1 : row.calendarSequence;
-      await tx.update(bookings).set({ status, calendarSequence: sequence, updatedAt: now }).where(eq(bookings.id, row.id));
+      await tx
+        .update(bookings)
+        .set({ status, calendarSequence: sequence, updatedAt: now })
+        .where(eq(bookings.id, row.id));
       emails.push(
         cancelledApplicantEmail(view, slot, {
           uid,

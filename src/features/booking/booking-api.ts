@@ -20,6 +20,7 @@ export async function submitBooking(
   );
   if (!result.ok) throw new Error(result.error);
   const { id, reference } = result.data;
-  if (typeof id !== 'string' || typeof reference !== 'string') throw new Error('The answer had no booking reference.');
+  if (typeof id !== 'string' || typeof reference !== 'string')
+    throw new Error('The answer had no booking reference.');
   return { id, reference };
 }

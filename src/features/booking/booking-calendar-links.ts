@@ -11,7 +11,10 @@ export type CalendarLinkEvent = {
 };
 
 function googleStamp(instant: Date): string {
-  return instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return instant
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 export function googleCalendarUrl(event: CalendarLinkEvent): string {

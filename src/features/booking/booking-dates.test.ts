@@ -35,7 +35,16 @@ describe('UK dates', () => {
 
   it('offers start times that keep 45 minutes inside the window', () => {
     expect(startTimesFor('morning')).toEqual([
-      '09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30', '10:45', '11:00', '11:15',
+      '09:00',
+      '09:15',
+      '09:30',
+      '09:45',
+      '10:00',
+      '10:15',
+      '10:30',
+      '10:45',
+      '11:00',
+      '11:15',
     ]);
     expect(startTimesFor('afternoon').at(0)).toBe('13:00');
     expect(startTimesFor('afternoon').at(-1)).toBe('16:15');

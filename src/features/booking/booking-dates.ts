@@ -35,7 +35,11 @@ export function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+  return (
+    d.getUTCFullYear() === Number(m[1]) &&
+    d.getUTCMonth() === Number(m[2]) - 1 &&
+    d.getUTCDate() === Number(m[3])
+  );
 }
 
 function toUtcDate(iso: string): Date {
@@ -114,7 +118,8 @@ function clockOf(minutes: number): string {
 export function startTimesFor(time: SessionTime): string[] {
   const { start, end } = sessionTimeWindows[time];
   const out: string[] = [];
-  for (let t = minutesOf(start); t + SESSION_MINUTES <= minutesOf(end); t += START_STEP_MINUTES) out.push(clockOf(t));
+  for (let t = minutesOf(start); t + SESSION_MINUTES <= minutesOf(end); t += START_STEP_MINUTES)
+    out.push(clockOf(t));
   return out;
 }
 
@@ -134,7 +139,14 @@ export function ukWallTimeToInstant(date: string, hhmm: string): Date {
   let guess = wanted;
   for (let i = 0; i < 2; i += 1) {
     const p = partsInLondon(new Date(guess));
-    const shown = Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+    const shown = Date.UTC(
+      p.year ?? 0,
+      (p.month ?? 1) - 1,
+      p.day ?? 1,
+      p.hour ?? 0,
+      p.minute ?? 0,
+      p.second ?? 0,
+    );
     guess += wanted - shown;
   }
   return new Date(guess);

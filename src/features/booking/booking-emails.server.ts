@@ -55,20 +55,34 @@ function slotText(slot: ConfirmedSlot): string {
 const termsBlock: EmailBlock = { type: 'small', text: bookingTerms };
 
 /** To the applicant, right after booking: both choices, next steps, terms, and a cancel link. */
-export function requestReceivedEmail(b: BookingView, o: { to: string; replyTo: string; cancelUrl: string }): OutgoingEmail {
+export function requestReceivedEmail(
+  b: BookingView,
+  o: { to: string; replyTo: string; cancelUrl: string },
+): OutgoingEmail {
   const d = b.details;
   const { html, text } = renderEmail({
     preheader: `We have your request ${b.reference} and will confirm within 24 hours.`,
     heading: 'Thank you for your booking request',
     blocks: [
-      { type: 'paragraph', text: `Hello ${d.firstName}, thank you for booking a free strategy session with ${site.brand}.` },
+      {
+        type: 'paragraph',
+        text: `Hello ${d.firstName}, thank you for booking a free strategy session with ${site.brand}.`,
+      },
       { type: 'fields', rows: [['Reference', b.reference], ...choiceRows(d)] },
-      { type: 'paragraph', text: `${bookingCopy.confirmed.nextStepsHeading}:\n${bookingCopy.confirmed.nextSteps.map((s, i) => `${i + 1}. ${s}`).join('\n')}` },
+      {
+        type: 'paragraph',
+        text: `${bookingCopy.confirmed.nextStepsHeading}:\n${bookingCopy.confirmed.nextSteps.map((s, i) => `${i + 1}. ${s}`).join('\n')}`,
+      },
       termsBlock,
       { type: 'paragraph', text: 'Plans changed? You can cancel this request with one click.' },
       { type: 'button', label: copy.cancel, url: o.cancelUrl },
     ],
-    footer: [{ type: 'small', text: `You received this because you booked a session at ${site.brand}. Reply to this e-mail with any question.` }],
+    footer: [
+      {
+        type: 'small',
+        text: `You received this because you booked a session at ${site.brand}. Reply to this e-mail with any question.`,
+      },
+    ],
   });
   return {
     kind: 'booking.applicant',
@@ -104,9 +118,14 @@ export function ownerRequestEmail(
           ['Special requirements or questions', d.notes || 'None'],
         ],
       },
-      { type: 'paragraph', text: 'Pick the start time of the 45-minute session on the page each link opens; the applicant then receives a calendar invitation.' },
+      {
+        type: 'paragraph',
+        text: 'Pick the start time of the 45-minute session on the page each link opens; the applicant then receives a calendar invitation.',
+      },
       { type: 'button', label: copy.confirmFirst, url: o.confirmFirstUrl },
-      ...(o.confirmSecondUrl ? [{ type: 'button', label: copy.confirmSecond, url: o.confirmSecondUrl } as const] : []),
+      ...(o.confirmSecondUrl
+        ? [{ type: 'button', label: copy.confirmSecond, url: o.confirmSecondUrl } as const]
+        : []),
       { type: 'button', label: copy.decline, url: o.declineUrl },
       {
         type: 'small',
@@ -212,7 +231,10 @@ export function confirmedEmail(
 }
 
 /** To the applicant when the owner declines. */
-export function declinedEmail(b: BookingView, o: { to: string; replyTo: string; bookUrl: string }): OutgoingEmail {
+export function declinedEmail(
+  b: BookingView,
+  o: { to: string; replyTo: string; bookUrl: string },
+): OutgoingEmail {
   const { html, text } = renderEmail({
     preheader: `About your request ${b.reference}`,
     heading: 'We could not confirm your session',
@@ -222,11 +244,21 @@ export function declinedEmail(b: BookingView, o: { to: string; replyTo: string; 
         text: `Hello ${b.details.firstName}, we are sorry: neither of the times you chose for your strategy session (reference ${b.reference}) is available.`,
       },
       { type: 'fields', rows: choiceRows(b.details) },
-      { type: 'paragraph', text: 'Please book again with other dates, or reply to this e-mail and we will find a time together.' },
+      {
+        type: 'paragraph',
+        text: 'Please book again with other dates, or reply to this e-mail and we will find a time together.',
+      },
       { type: 'button', label: 'Book another time', url: o.bookUrl },
     ],
   });
-  return { kind: 'booking.declined', to: o.to, replyTo: o.replyTo, subject: copy.declinedSubject(b.reference), html, text };
+  return {
+    kind: 'booking.declined',
+    to: o.to,
+    replyTo: o.replyTo,
+    subject: copy.declinedSubject(b.reference),
+    html,
+    text,
+  };
 }
 
 /** To the applicant when they cancel; with a METHOD:CANCEL for a session already in their calendar. */
@@ -262,7 +294,11 @@ export function cancelledApplicantEmail(
 }
 
 /** To the owner when the applicant cancels. */
-export function cancelledOwnerEmail(b: BookingView, slot: ConfirmedSlot | undefined, o: { to: string }): OutgoingEmail {
+export function cancelledOwnerEmail(
+  b: BookingView,
+  slot: ConfirmedSlot | undefined,
+  o: { to: string },
+): OutgoingEmail {
   const name = applicantName(b.details);
   const { html, text } = renderEmail({
     preheader: `${name} cancelled ${b.reference}.`,

@@ -112,7 +112,10 @@ export function ChoiceGroup({
               />
               <div className="grid gap-1">
                 {/* The label's ::after covers the card, so a click anywhere on it selects. */}
-                <label htmlFor={itemId} className="cursor-pointer font-medium text-ink-900 after:absolute after:inset-0">
+                <label
+                  htmlFor={itemId}
+                  className="cursor-pointer font-medium text-ink-900 after:absolute after:inset-0"
+                >
                   {option.label}
                 </label>
                 {option.description ? (

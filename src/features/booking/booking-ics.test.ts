@@ -11,7 +11,8 @@ const base: IcsEvent = {
   start: '09:30',
   end: '10:15',
   summary: 'Strategy session: Live Zoom Workshop',
-  description: 'Reference BK-7F3K2Q.\nLine two; with, punctuation \\ and a very long sentence that must be folded over several lines by the builder.',
+  description:
+    'Reference BK-7F3K2Q.\nLine two; with, punctuation \\ and a very long sentence that must be folded over several lines by the builder.',
   location: 'Online',
   organizer: { name: 'Sterling Sats', email: 'owner@example.com' },
   attendee: { name: 'Ada "The Countess" Lovelace', email: 'ada@example.com' },

@@ -49,14 +49,16 @@ const LONDON_VTIMEZONE = [
 
 /** TEXT values (RFC 5545 3.3.11): backslash, semicolon, comma and newlines escaped. */
 export function escapeText(value: string): string {
-  return value
-    .replace(/\r\n?/g, '\n')
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    .replace(/\n/g, '\\n')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return (
+    value
+      .replace(/\r\n?/g, '\n')
+      .replace(/\\/g, '\\\\')
+      .replace(/;/g, '\\;')
+      .replace(/,/g, '\\,')
+      .replace(/\n/g, '\\n')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+  );
 }
 
 /** A parameter value (CN=...): quoted, with the characters a quoted string cannot hold removed. */
@@ -93,7 +95,10 @@ function localDateTime(date: string, hhmm: string): string {
 }
 
 export function utcStamp(instant: Date): string {
-  return instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return instant
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 export function buildIcs(event: IcsEvent): string {
@@ -122,7 +127,13 @@ export function buildIcs(event: IcsEvent): string {
     'TRANSP:OPAQUE',
     ...(cancelled
       ? []
-      : ['BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${escapeText(event.summary)}`, 'TRIGGER:-PT30M', 'END:VALARM']),
+      : [
+          'BEGIN:VALARM',
+          'ACTION:DISPLAY',
+          `DESCRIPTION:${escapeText(event.summary)}`,
+          'TRIGGER:-PT30M',
+          'END:VALARM',
+        ]),
     'END:VEVENT',
     'END:VCALENDAR',
   ];

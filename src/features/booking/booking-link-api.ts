@@ -58,6 +58,10 @@ export function fetchLinkView(token: string, networkMessage: string): Promise<Li
   return post<LinkView>(LINK_API, { token }, networkMessage);
 }
 
-export function actOnLink(token: string, start: string | undefined, networkMessage: string): Promise<LinkActAnswer> {
+export function actOnLink(
+  token: string,
+  start: string | undefined,
+  networkMessage: string,
+): Promise<LinkActAnswer> {
   return post<LinkActAnswer>(LINK_ACT_API, { token, start }, networkMessage);
 }

@@ -98,7 +98,10 @@ export function BookingLinkPage() {
   if (state.kind === 'refused' || state.kind === 'done') {
     const refused = state.kind === 'refused';
     return (
-      <div className="card flex items-start gap-4" data-testid={refused ? 'booking-link-refused' : 'booking-link-done'}>
+      <div
+        className="card flex items-start gap-4"
+        data-testid={refused ? 'booking-link-refused' : 'booking-link-done'}
+      >
         {refused ? (
           <CircleAlert aria-hidden="true" className="size-7 shrink-0 text-danger-700" />
         ) : (

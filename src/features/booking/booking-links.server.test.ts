@@ -7,9 +7,16 @@ const LATER = new Date('2026-03-10T12:00:00Z');
 
 describe('signed booking links', () => {
   it('verifies its own token and gives back what was signed', () => {
-    const { token, tokenId } = signLink(SECRET, { bookingId: 'b-1', action: 'confirm-first', expiresAt: LATER });
+    const { token, tokenId } = signLink(SECRET, {
+      bookingId: 'b-1',
+      action: 'confirm-first',
+      expiresAt: LATER,
+    });
     const result = verifyLink(SECRET, token, NOW);
-    expect(result).toEqual({ ok: true, payload: { b: 'b-1', a: 'confirm-first', e: LATER.getTime() / 1000, j: tokenId } });
+    expect(result).toEqual({
+      ok: true,
+      payload: { b: 'b-1', a: 'confirm-first', e: LATER.getTime() / 1000, j: tokenId },
+    });
   });
 
   it('gives every link its own id', () => {

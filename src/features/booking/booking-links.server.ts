@@ -65,10 +65,12 @@ export function verifyLink(appSecret: string, token: unknown, now: Date = new Da
   const parts = token.split('.');
   if (parts.length !== 2) return { ok: false, reason: 'invalid' };
   const [body, signature] = parts as [string, string];
-  if (!/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return { ok: false, reason: 'invalid' };
+  if (!/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]{43}$/.test(signature))
+    return { ok: false, reason: 'invalid' };
   const given = Buffer.from(signature, 'base64url');
   const expected = sign(appSecret, body);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'invalid' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'invalid' };
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));

@@ -8,7 +8,9 @@ const LENGTH = 6;
 
 export const REFERENCE_PATTERN = /^BK-[2-9A-HJKMNP-Z]{6}$/;
 
-export function generateReference(random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
+export function generateReference(
+  random: (bytes: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b),
+): string {
   let out = '';
   // Rejection sampling: 248 is the largest multiple of 31 below 256, so every letter is equally likely.
   const limit = 256 - (256 % ALPHABET.length);

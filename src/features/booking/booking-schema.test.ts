@@ -120,21 +120,31 @@ describe('date rules', () => {
     expect(messagesFor('firstChoiceDate', '2026-03-02')).toEqual([msg.dateNotFuture]);
     const r = schema.safeParse({ ...valid, secondChoiceDate: '2020-01-01', secondChoiceTime: 'afternoon' });
     expect(r.success).toBe(false);
-    expect(r.error?.issues.map((i) => [i.path[0], i.message])).toEqual([['secondChoiceDate', msg.dateNotFuture]]);
+    expect(r.error?.issues.map((i) => [i.path[0], i.message])).toEqual([
+      ['secondChoiceDate', msg.dateNotFuture],
+    ]);
   });
 
   it('a second choice must differ from the first', () => {
     const same = schema.safeParse({ ...valid, secondChoiceDate: '2026-03-03', secondChoiceTime: 'morning' });
-    expect(same.error?.issues.map((i) => [i.path[0], i.message])).toEqual([['secondChoiceDate', msg.secondSameAsFirst]]);
+    expect(same.error?.issues.map((i) => [i.path[0], i.message])).toEqual([
+      ['secondChoiceDate', msg.secondSameAsFirst],
+    ]);
     // Same day, other window: a different slot.
-    expect(schema.safeParse({ ...valid, secondChoiceDate: '2026-03-03', secondChoiceTime: 'afternoon' }).success).toBe(true);
+    expect(
+      schema.safeParse({ ...valid, secondChoiceDate: '2026-03-03', secondChoiceTime: 'afternoon' }).success,
+    ).toBe(true);
   });
 
   it('a second choice is a date and a time together', () => {
     const dateOnly = schema.safeParse({ ...valid, secondChoiceDate: '2026-03-04', secondChoiceTime: '' });
-    expect(dateOnly.error?.issues.map((i) => [i.path[0], i.message])).toEqual([['secondChoiceTime', msg.time]]);
+    expect(dateOnly.error?.issues.map((i) => [i.path[0], i.message])).toEqual([
+      ['secondChoiceTime', msg.time],
+    ]);
     const timeOnly = schema.safeParse({ ...valid, secondChoiceDate: '', secondChoiceTime: 'morning' });
-    expect(timeOnly.error?.issues.map((i) => [i.path[0], i.message])).toEqual([['secondChoiceDate', msg.date]]);
+    expect(timeOnly.error?.issues.map((i) => [i.path[0], i.message])).toEqual([
+      ['secondChoiceDate', msg.date],
+    ]);
   });
 
   it('reports the second-choice rule even while other fields are still empty', () => {
@@ -153,7 +163,12 @@ describe('step gating (Continue to Contact Details)', () => {
 
   it('opens step 2 when session type, first date and time are filled and valid', () => {
     expect(canContinue(step1, NOW)).toBe(true);
-    expect(canContinue({ ...step1, sessionType: 'team', secondChoiceDate: '2026-03-05', secondChoiceTime: 'afternoon' }, NOW)).toBe(true);
+    expect(
+      canContinue(
+        { ...step1, sessionType: 'team', secondChoiceDate: '2026-03-05', secondChoiceTime: 'afternoon' },
+        NOW,
+      ),
+    ).toBe(true);
   });
 
   it.each([
@@ -162,7 +177,10 @@ describe('step gating (Continue to Contact Details)', () => {
     ['no time', { ...step1, firstChoiceTime: '' }],
     ['a date today', { ...step1, firstChoiceDate: '2026-03-02' }],
     ['a second date without a time', { ...step1, secondChoiceDate: '2026-03-05' }],
-    ['a second choice equal to the first', { ...step1, secondChoiceDate: '2026-03-03', secondChoiceTime: 'morning' }],
+    [
+      'a second choice equal to the first',
+      { ...step1, secondChoiceDate: '2026-03-03', secondChoiceTime: 'morning' },
+    ],
   ])('stays on step 1 with %s', (_label, values) => {
     expect(canContinue(values, NOW)).toBe(false);
   });

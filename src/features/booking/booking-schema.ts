@@ -15,7 +15,8 @@ const singleLine = (max: number, missing: string) =>
     .transform((s) => s.replace(/[\u0000-\u001f\u007f]/g, ' ').trim())
     .pipe(z.string().max(max, msg.tooLong(max)));
 
-const atLeastTwo = (max: number, message: string) => singleLine(max, message).pipe(z.string().min(2, message));
+const atLeastTwo = (max: number, message: string) =>
+  singleLine(max, message).pipe(z.string().min(2, message));
 
 /** The step-1 date rules against `now`: tomorrow (UK) at the earliest, a year ahead at the latest. */
 export function dateIssue(value: string, now: Date): string | undefined {
@@ -43,7 +44,10 @@ function step1Shape(now: () => Date) {
     firstChoiceTime: sessionTime,
     secondChoiceDate: dateField(now, true).optional().default(''),
     // The form keeps an unanswered radio group as ''.
-    secondChoiceTime: z.union([sessionTime, z.literal('')]).optional().default(''),
+    secondChoiceTime: z
+      .union([sessionTime, z.literal('')])
+      .optional()
+      .default(''),
   };
 }
 
@@ -80,8 +84,10 @@ type SecondChoiceInput = {
 function checkSecondChoice(v: SecondChoiceInput, ctx: z.RefinementCtx): void {
   const date = typeof v.secondChoiceDate === 'string' ? v.secondChoiceDate : '';
   const time = typeof v.secondChoiceTime === 'string' ? v.secondChoiceTime : '';
-  if (date !== '' && time === '') ctx.addIssue({ code: 'custom', path: ['secondChoiceTime'], message: msg.time });
-  if (date === '' && time !== '') ctx.addIssue({ code: 'custom', path: ['secondChoiceDate'], message: msg.date });
+  if (date !== '' && time === '')
+    ctx.addIssue({ code: 'custom', path: ['secondChoiceTime'], message: msg.time });
+  if (date === '' && time !== '')
+    ctx.addIssue({ code: 'custom', path: ['secondChoiceDate'], message: msg.date });
   if (date !== '' && date === v.firstChoiceDate && time !== '' && time === v.firstChoiceTime) {
     ctx.addIssue({ code: 'custom', path: ['secondChoiceDate'], message: msg.secondSameAsFirst });
   }
@@ -129,6 +135,9 @@ export const STEP2_FIELDS = [
  * The spec's gate: step 2 opens only when session type, first-choice date and time are
  * filled and valid (and, ours, a second choice given is complete and different).
  */
-export function canContinue(values: Partial<Record<(typeof STEP1_FIELDS)[number], string>>, now: Date): boolean {
+export function canContinue(
+  values: Partial<Record<(typeof STEP1_FIELDS)[number], string>>,
+  now: Date,
+): boolean {
   return createStep1Schema(() => now).safeParse(values).success;
 }

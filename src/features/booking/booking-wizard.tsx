@@ -61,8 +61,16 @@ const noSubscribe = () => () => {};
  * was made at build time, when 'tomorrow' was another day).
  */
 function useDateBounds(): { min?: string; max?: string } {
-  const min = useSyncExternalStore(noSubscribe, () => earliestBookableDate(new Date()), () => undefined);
-  const max = useSyncExternalStore(noSubscribe, () => latestBookableDate(new Date()), () => undefined);
+  const min = useSyncExternalStore(
+    noSubscribe,
+    () => earliestBookableDate(new Date()),
+    () => undefined,
+  );
+  const max = useSyncExternalStore(
+    noSubscribe,
+    () => latestBookableDate(new Date()),
+    () => undefined,
+  );
   return { min, max };
 }
 
@@ -146,14 +154,21 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
 
   if (step === 'confirmed') {
     return (
-      <section data-testid="booking-confirmed" aria-labelledby="booking-confirmed-heading" className="card text-center sm:p-10">
+      <section
+        data-testid="booking-confirmed"
+        aria-labelledby="booking-confirmed-heading"
+        className="card text-center sm:p-10"
+      >
         <CalendarCheck aria-hidden="true" className="mx-auto size-12 text-success-700" />
         <h2 id="booking-confirmed-heading" ref={headingRef} tabIndex={-1} className={`mt-4 ${headingClass}`}>
           {copy.confirmed.heading}
         </h2>
         <p className="mt-3 text-ink-700">{copy.confirmed.intro}</p>
         <p className="mt-6 text-sm text-ink-700">{copy.confirmed.referenceLabel}</p>
-        <p data-testid="booking-reference" className="mt-1 font-mono text-2xl font-bold tracking-wider text-ink-900">
+        <p
+          data-testid="booking-reference"
+          className="mt-1 font-mono text-2xl font-bold tracking-wider text-ink-900"
+        >
           {reference}
         </p>
         <h3 className="mt-8 text-lg font-semibold text-ink-900">{copy.confirmed.nextStepsHeading}</h3>
@@ -357,7 +372,12 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
               )}
             </Field>
             <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-between">
-              <button type="button" className="btn btn-secondary" disabled={isSubmitting} onClick={() => goTo(1)}>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                disabled={isSubmitting}
+                onClick={() => goTo(1)}
+              >
                 {copy.step2.back}
               </button>
               <button type="submit" className="btn btn-primary" disabled={isSubmitting}>

@@ -36,7 +36,11 @@ function earlier(a: Date, b: Date): Date {
 }
 
 /** Inserts the booking under a fresh reference, drawing again on the rare collision. */
-async function insertBooking(tx: Tx, submissionId: string, data: BookingRequest): Promise<{ id: string; reference: string }> {
+async function insertBooking(
+  tx: Tx,
+  submissionId: string,
+  data: BookingRequest,
+): Promise<{ id: string; reference: string }> {
   const id = randomUUID();
   for (let attempt = 0; attempt < 8; attempt += 1) {
     const reference = generateReference();
@@ -67,7 +71,9 @@ export const bookingHandler = defineFormHandler({
   idempotent: true,
   async accept({ tx, data, submissionId, receivedAt, config, links, sendEmail }) {
     const { id, reference } = await insertBooking(tx, submissionId, data);
-    await tx.insert(bookingStatusEvents).values({ bookingId: id, status: 'requested', at: receivedAt, actor: 'applicant' });
+    await tx
+      .insert(bookingStatusEvents)
+      .values({ bookingId: id, status: 'requested', at: receivedAt, actor: 'applicant' });
 
     const ownerExpiry = new Date(receivedAt.getTime() + OWNER_LINK_DAYS * DAY_MS);
     const sign = (action: LinkAction, expiresAt: Date) =>
@@ -88,7 +94,11 @@ export const bookingHandler = defineFormHandler({
           sign('confirm-first', earlier(ownerExpiry, endOfUkDay(data.firstChoiceDate))),
         ),
         confirmSecondUrl: data.secondChoiceDate
-          ? linkUrl(links, RESPOND_PATH, sign('confirm-second', earlier(ownerExpiry, endOfUkDay(data.secondChoiceDate))))
+          ? linkUrl(
+              links,
+              RESPOND_PATH,
+              sign('confirm-second', earlier(ownerExpiry, endOfUkDay(data.secondChoiceDate))),
+            )
           : undefined,
         declineUrl: linkUrl(links, RESPOND_PATH, sign('decline', ownerExpiry)),
       }),
@@ -113,7 +123,11 @@ function refusal(reply: FastifyReply, error: LinkRefusal) {
  * POST /api/bookings/link/act  {token, start?}  does it (single use)
  * POST, so a mail scanner that follows the page link changes nothing.
  */
-export function bookingRoutes(app: FastifyInstance, ctx: ServerContext, clock: BookingClock = () => new Date()) {
+export function bookingRoutes(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  clock: BookingClock = () => new Date(),
+) {
   const guards = { onRequest: [sameOriginOnly(ctx.config), jsonOnly] };
   const tokenOf = (body: unknown) =>
     typeof body === 'object' && body !== null ? (body as Record<string, unknown>).token : undefined;
@@ -128,7 +142,10 @@ export function bookingRoutes(app: FastifyInstance, ctx: ServerContext, clock: B
   });
 
   app.post('/api/bookings/link/act', guards, async (request, reply) => {
-    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
+      string,
+      unknown
+    >;
     try {
       const result = await performLink(ctx, body.token, { start: body.start }, clock());
       ctx.wakeOutbox();
@@ -144,7 +161,11 @@ export function bookingRoutes(app: FastifyInstance, ctx: ServerContext, clock: B
 /** The booking's status history, oldest first (tests, support). */
 export async function statusHistory(db: ServerContext['db'], bookingId: string) {
   return db
-    .select({ status: bookingStatusEvents.status, at: bookingStatusEvents.at, actor: bookingStatusEvents.actor })
+    .select({
+      status: bookingStatusEvents.status,
+      at: bookingStatusEvents.at,
+      actor: bookingStatusEvents.actor,
+    })
     .from(bookingStatusEvents)
     .where(and(eq(bookingStatusEvents.bookingId, bookingId)))
     .orderBy(bookingStatusEvents.at, bookingStatusEvents.id);

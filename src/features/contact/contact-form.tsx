@@ -24,10 +24,28 @@ import {
 
 type TextName = 'firstName' | 'lastName' | 'email' | 'company';
 const TEXT_FIELDS: { name: TextName; label: string; type: string; autoComplete: string; max: number }[] = [
-  { name: 'firstName', label: 'First Name', type: 'text', autoComplete: 'given-name', max: CONTACT_LIMITS.name },
-  { name: 'lastName', label: 'Last Name', type: 'text', autoComplete: 'family-name', max: CONTACT_LIMITS.name },
+  {
+    name: 'firstName',
+    label: 'First Name',
+    type: 'text',
+    autoComplete: 'given-name',
+    max: CONTACT_LIMITS.name,
+  },
+  {
+    name: 'lastName',
+    label: 'Last Name',
+    type: 'text',
+    autoComplete: 'family-name',
+    max: CONTACT_LIMITS.name,
+  },
   { name: 'email', label: 'Email', type: 'email', autoComplete: 'email', max: CONTACT_LIMITS.email },
-  { name: 'company', label: 'Company', type: 'text', autoComplete: 'organization', max: CONTACT_LIMITS.company },
+  {
+    name: 'company',
+    label: 'Company',
+    type: 'text',
+    autoComplete: 'organization',
+    max: CONTACT_LIMITS.company,
+  },
 ];
 
 const EMPTY = {
@@ -94,7 +112,9 @@ export function ContactForm() {
         <h3 ref={thanksHeading} tabIndex={-1} className="mt-4 text-2xl font-bold text-ink-900 outline-none">
           Thank You!
         </h3>
-        <p className="mt-3 text-ink-700">We&apos;ve received your message and will respond within 1-2 business days.</p>
+        <p className="mt-3 text-ink-700">
+          We&apos;ve received your message and will respond within 1-2 business days.
+        </p>
         <button
           type="button"
           className="btn btn-secondary mt-6"
@@ -114,7 +134,12 @@ export function ContactForm() {
   const message = fieldA11y(baseId, 'message', errors.message?.message);
   const consent = fieldA11y(baseId, 'consent', errors.consent?.message);
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(onValid)(event)} className="grid gap-4 sm:grid-cols-2" aria-label="Send Us a Message">
+    <form
+      noValidate
+      onSubmit={(event) => void handleSubmit(onValid)(event)}
+      className="grid gap-4 sm:grid-cols-2"
+      aria-label="Send Us a Message"
+    >
       {TEXT_FIELDS.map((f) => {
         const a11y = fieldA11y(baseId, f.name, errors[f.name]?.message);
         return (
@@ -155,7 +180,13 @@ export function ContactForm() {
         <label htmlFor={message.id} className="field-label">
           Message
         </label>
-        <textarea {...register('message')} {...message.inputProps} rows={6} required className="field-input" />
+        <textarea
+          {...register('message')}
+          {...message.inputProps}
+          rows={6}
+          required
+          className="field-input"
+        />
         <ErrorText id={message.errorId} message={errors.message?.message} />
       </div>
       <div className="sm:col-span-2">

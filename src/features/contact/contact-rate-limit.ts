@@ -13,7 +13,9 @@ function read(store: Store, now: number): number[] {
   try {
     const parsed: unknown = JSON.parse(store.getItem(CONTACT_LIMIT_KEY) ?? '[]');
     return Array.isArray(parsed)
-      ? parsed.filter((t): t is number => typeof t === 'number' && now - t < CONTACT_LIMIT.windowMs && t <= now)
+      ? parsed.filter(
+          (t): t is number => typeof t === 'number' && now - t < CONTACT_LIMIT.windowMs && t <= now,
+        )
       : [];
   } catch {
     return [];

@@ -20,7 +20,11 @@ function errorsOf(input: Record<string, unknown>) {
 
 describe('ContactSchema', () => {
   it('accepts a complete message, cleans it and records the current consent wording', () => {
-    const r = ContactSchema.parse({ ...valid, firstName: '  Ada<script>x</script> ', message: 'Hi <img src=x onerror=y()>\nthere' });
+    const r = ContactSchema.parse({
+      ...valid,
+      firstName: '  Ada<script>x</script> ',
+      message: 'Hi <img src=x onerror=y()>\nthere',
+    });
     expect(r.firstName).toBe('Ada');
     expect(r.message).toBe('Hi <img src=x>\nthere');
     expect(r.consentVersion).toBe(consents.contact.id);
@@ -29,7 +33,9 @@ describe('ContactSchema', () => {
 
   it("uses the spec's messages", () => {
     expect(errorsOf({ ...valid, email: 'ada@example' }).email).toBe('Please enter a valid email address.');
-    expect(errorsOf({ ...valid, email: 'ada @example.org' }).email).toBe('Please enter a valid email address.');
+    expect(errorsOf({ ...valid, email: 'ada @example.org' }).email).toBe(
+      'Please enter a valid email address.',
+    );
     expect(errorsOf({ ...valid, message: 'x'.repeat(5001) }).message).toBe(MESSAGE_TOO_LONG);
     expect(errorsOf({ ...valid, message: 'x'.repeat(5000) }).message).toBeUndefined();
   });
@@ -66,7 +72,10 @@ describe('ContactSchema', () => {
 describe('the browser limit', () => {
   function memoryStore() {
     const data = new Map<string, string>();
-    return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+    return {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+    };
   }
 
   it('allows 3 attempts per 5 minutes, then refuses until the oldest expires', () => {
@@ -80,9 +89,12 @@ describe('the browser limit', () => {
 
   it('never blocks when storage is unavailable or corrupt', () => {
     expect(takeContactAttempt(undefined)).toBe(true);
-    const broken = { getItem: () => '{not json', setItem: () => {
-      throw new Error('quota');
-    } };
+    const broken = {
+      getItem: () => '{not json',
+      setItem: () => {
+        throw new Error('quota');
+      },
+    };
     expect(takeContactAttempt(broken)).toBe(true);
   });
 });

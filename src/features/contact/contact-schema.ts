@@ -26,10 +26,9 @@ export const ContactSchema = z.object({
   lastName: cleanText({ required: 'Please enter your last name.', max: CONTACT_LIMITS.name }),
   email: email({ max: CONTACT_LIMITS.email }),
   company: cleanText({ required: 'Please enter your company.', max: CONTACT_LIMITS.company }),
-  subject: z.enum(
-    CONTACT_SUBJECTS.map((s) => s.value) as [ContactSubject, ...ContactSubject[]],
-    { error: 'Please select a subject.' },
-  ),
+  subject: z.enum(CONTACT_SUBJECTS.map((s) => s.value) as [ContactSubject, ...ContactSubject[]], {
+    error: 'Please select a subject.',
+  }),
   message: cleanText({
     required: 'Please enter your message.',
     max: CONTACT_LIMITS.message,

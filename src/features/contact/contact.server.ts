@@ -25,7 +25,10 @@ export function contactOwnerEmail(data: ContactValues, submissionId: string) {
         ],
       },
       { type: 'quote', text: data.message },
-      { type: 'paragraph', text: 'Reply to this e-mail to answer directly. We promise a reply within 1-2 business days.' },
+      {
+        type: 'paragraph',
+        text: 'Reply to this e-mail to answer directly. We promise a reply within 1-2 business days.',
+      },
     ],
     footer: [{ type: 'small', text: `Submission ${submissionId}` }],
   });

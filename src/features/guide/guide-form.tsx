@@ -23,10 +23,28 @@ export const GUIDE_OPEN_DELAY_MS = 500;
 const loadLogic = () => import('./guide-submit');
 
 type TextField = Exclude<GuideField, 'consent'>;
-const TEXT_FIELDS: { name: TextField; label: string; type: string; autoComplete: string; placeholder: string }[] = [
+const TEXT_FIELDS: {
+  name: TextField;
+  label: string;
+  type: string;
+  autoComplete: string;
+  placeholder: string;
+}[] = [
   { name: 'firstName', label: 'Full Name', type: 'text', autoComplete: 'name', placeholder: 'Jane Smith' },
-  { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email', placeholder: 'jane@example.co.uk' },
-  { name: 'company', label: 'Current Role or Company', type: 'text', autoComplete: 'organization-title', placeholder: 'Senior Manager, Acme Ltd' },
+  {
+    name: 'email',
+    label: 'Email Address',
+    type: 'email',
+    autoComplete: 'email',
+    placeholder: 'jane@example.co.uk',
+  },
+  {
+    name: 'company',
+    label: 'Current Role or Company',
+    type: 'text',
+    autoComplete: 'organization-title',
+    placeholder: 'Senior Manager, Acme Ltd',
+  },
 ];
 const FIELD_ORDER: GuideField[] = ['firstName', 'email', 'company', 'consent'];
 
@@ -88,7 +106,10 @@ export function GuideForm() {
         return;
       }
       setDone(true);
-      toast({ title: 'Your guide is downloading!', description: 'A copy of the link is on its way to your inbox.' });
+      toast({
+        title: 'Your guide is downloading!',
+        description: 'A copy of the link is on its way to your inbox.',
+      });
       openTimer.current = setTimeout(() => {
         window.open(GUIDE_PDF_PATH, '_blank', 'noopener');
       }, GUIDE_OPEN_DELAY_MS);
@@ -106,8 +127,8 @@ export function GuideForm() {
       <div className="card text-center" role="status" data-testid="guide-thank-you">
         <h3 className="text-2xl font-bold text-ink-900">Thank You</h3>
         <p className="mt-3 text-ink-700">
-          Your Wealth Building Guide is opening in a new tab, and we have e-mailed you the link too. If it did not open,
-          use the direct link below.
+          Your Wealth Building Guide is opening in a new tab, and we have e-mailed you the link too. If it did
+          not open, use the direct link below.
         </p>
         <a href={GUIDE_PDF_PATH} target="_blank" rel="noopener" className="btn btn-primary mt-6">
           <Download aria-hidden="true" className="size-4" />

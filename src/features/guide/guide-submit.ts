@@ -10,9 +10,9 @@ export type GuideField = 'firstName' | 'email' | 'company' | 'consent';
 export type GuideErrors = Partial<Record<GuideField, string>>;
 
 /** The first message for each invalid field, as the form shows them. */
-export function validateGuide(raw: Record<GuideField, unknown>):
-  | { ok: true; values: GuideValues }
-  | { ok: false; errors: GuideErrors } {
+export function validateGuide(
+  raw: Record<GuideField, unknown>,
+): { ok: true; values: GuideValues } | { ok: false; errors: GuideErrors } {
   const parsed = GuideSchema.safeParse(raw);
   if (parsed.success) return { ok: true, values: parsed.data };
   const errors: GuideErrors = {};

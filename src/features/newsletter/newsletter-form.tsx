@@ -10,7 +10,12 @@ import { toast } from '~/components/toast/toast-store';
 import { submitForm } from '~/lib/api-client';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
-import { NewsletterSchema, toNewsletterRequest, type NewsletterInput, type NewsletterValues } from './newsletter-schema';
+import {
+  NewsletterSchema,
+  toNewsletterRequest,
+  type NewsletterInput,
+  type NewsletterValues,
+} from './newsletter-schema';
 
 const FIELDS: { name: keyof NewsletterInput; label: string; type: string; autoComplete: string }[] = [
   { name: 'firstName', label: 'First Name', type: 'text', autoComplete: 'given-name' },
@@ -45,11 +50,19 @@ export function NewsletterForm() {
     }
     reset(EMPTY);
     restart();
-    toast({ title: 'Thank you for subscribing!', description: 'Please confirm with the link we have just e-mailed you.' });
+    toast({
+      title: 'Thank you for subscribing!',
+      description: 'Please confirm with the link we have just e-mailed you.',
+    });
   };
 
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(onValid)(event)} className="grid gap-4 sm:grid-cols-2" aria-label="Subscribe to The Smart Money Newsletter">
+    <form
+      noValidate
+      onSubmit={(event) => void handleSubmit(onValid)(event)}
+      className="grid gap-4 sm:grid-cols-2"
+      aria-label="Subscribe to The Smart Money Newsletter"
+    >
       {FIELDS.map((f) => {
         const a11y = fieldA11y(baseId, f.name, errors[f.name]?.message);
         return (

@@ -58,7 +58,10 @@ export function NewsletterLinkPage({ action }: { action: NewsletterLinkAction })
     const Icon = ok ? CircleCheck : CircleAlert;
     return (
       <div className="card flex items-start gap-3" data-testid={`newsletter-${action}-result`}>
-        <Icon aria-hidden="true" className={`mt-0.5 size-6 shrink-0 ${ok ? 'text-success-700' : 'text-danger-700'}`} />
+        <Icon
+          aria-hidden="true"
+          className={`mt-0.5 size-6 shrink-0 ${ok ? 'text-success-700' : 'text-danger-700'}`}
+        />
         <p ref={result} tabIndex={-1} className="text-ink-900 outline-none" role={ok ? 'status' : 'alert'}>
           {ok ? copy.done : state.message}
         </p>
@@ -69,7 +72,12 @@ export function NewsletterLinkPage({ action }: { action: NewsletterLinkAction })
   return (
     <div className="card">
       <p className="text-ink-700">{copy.intro}</p>
-      <button type="button" className="btn btn-primary mt-6" disabled={state.kind === 'working'} onClick={() => void act()}>
+      <button
+        type="button"
+        className="btn btn-primary mt-6"
+        disabled={state.kind === 'working'}
+        onClick={() => void act()}
+      >
         {state.kind === 'working' ? copy.working : copy.button}
       </button>
     </div>

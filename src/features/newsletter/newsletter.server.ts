@@ -49,9 +49,15 @@ export function confirmationEmail(data: NewsletterValues, urls: ReturnType<typeo
         type: 'paragraph',
         text: `Thank you for signing up to The Smart Money Newsletter from ${site.brand}: one e-mail a month on building wealth and thinking clearly about Bitcoin as a UK professional.`,
       },
-      { type: 'paragraph', text: 'Please confirm that this is your address. Until you do, we will not send you the newsletter.' },
+      {
+        type: 'paragraph',
+        text: 'Please confirm that this is your address. Until you do, we will not send you the newsletter.',
+      },
       { type: 'button', label: 'Confirm my subscription', url: urls.confirm },
-      { type: 'small', text: 'If you did not sign up, ignore this e-mail and you will not hear from us again.' },
+      {
+        type: 'small',
+        text: 'If you did not sign up, ignore this e-mail and you will not hear from us again.',
+      },
     ],
     footer: [{ type: 'small', text: `Unsubscribe at any time: ${urls.unsubscribe}` }],
   });
@@ -126,7 +132,8 @@ function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: Serv
   // A client that opens the List-Unsubscribe URL with GET lands on the page, which asks first.
   app.get(NEWSLETTER_UNSUBSCRIBE_API, async (request, reply) => {
     const token = (request.query as Record<string, unknown>).token;
-    const suffix = typeof token === 'string' && token.length <= 200 ? `?token=${encodeURIComponent(token)}` : '';
+    const suffix =
+      typeof token === 'string' && token.length <= 200 ? `?token=${encodeURIComponent(token)}` : '';
     return reply.redirect(`${NEWSLETTER_UNSUBSCRIBE_PATH}${suffix}`, 303);
   });
 }
@@ -137,7 +144,12 @@ export const newsletterHandler = defineFormHandler({
   async accept({ tx, data, submissionId, config, links, sendEmail }) {
     const [subscriber] = await tx
       .insert(newsletterSubscribers)
-      .values({ id: randomUUID(), email: data.email.toLowerCase(), firstName: data.firstName, lastName: data.lastName })
+      .values({
+        id: randomUUID(),
+        email: data.email.toLowerCase(),
+        firstName: data.firstName,
+        lastName: data.lastName,
+      })
       .onConflictDoUpdate({
         target: newsletterSubscribers.email,
         set: {

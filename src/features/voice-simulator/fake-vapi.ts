@@ -66,7 +66,11 @@ export class FakeVapi extends EventEmitter implements VoiceClient {
   async start(assistantId?: string, assistantOverrides?: StartOverrides): Promise<unknown> {
     if (!assistantId) {
       const error = new Error('Assistant or Squad or Workflow must be provided.');
-      this.emit('error', { type: 'validation-error', stage: 'input-validation', error: serializeError(error) });
+      this.emit('error', {
+        type: 'validation-error',
+        stage: 'input-validation',
+        error: serializeError(error),
+      });
       throw error;
     }
     if (this.started) return null;
@@ -84,7 +88,11 @@ export class FakeVapi extends EventEmitter implements VoiceClient {
       try {
         await (this.options.join ?? (async () => {}))();
       } catch (error) {
-        this.emit('error', { type: 'daily-call-join-error', stage: 'daily-call-join', error: serializeError(error) });
+        this.emit('error', {
+          type: 'daily-call-join-error',
+          stage: 'daily-call-join',
+          error: serializeError(error),
+        });
         throw error;
       }
       this.emit('call-start-success', { totalDuration: 0 });
@@ -167,7 +175,9 @@ async function defaultRespond(request: FakeWebCallRequest): Promise<FakeApiAnswe
     body: {
       id: 'call-1',
       webCallUrl: 'https://example.daily.co/room',
-      artifactPlan: { videoRecordingEnabled: request.assistantOverrides?.artifactPlan?.videoRecordingEnabled ?? true },
+      artifactPlan: {
+        videoRecordingEnabled: request.assistantOverrides?.artifactPlan?.videoRecordingEnabled ?? true,
+      },
     },
   };
 }

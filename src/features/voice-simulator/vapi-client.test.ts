@@ -36,7 +36,10 @@ describe('the adapter on the real SDK', () => {
         body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body,
       });
       if (url === 'https://api.vapi.ai/call/web') {
-        return new Response(JSON.stringify(INVALID_KEY), { status: 401, headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify(INVALID_KEY), {
+          status: 401,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       return new Response('unexpected request', { status: 500 });
     });
@@ -62,10 +65,14 @@ describe('the adapter on the real SDK', () => {
         url: 'https://api.vapi.ai/call/web',
         method: 'POST',
         headers: { Authorization: 'Bearer pk-wrong', 'Content-Type': 'application/json' },
-        body: { assistantId: 'assistant-elliot', assistantOverrides: { artifactPlan: { videoRecordingEnabled: false } } },
+        body: {
+          assistantId: 'assistant-elliot',
+          assistantOverrides: { artifactPlan: { videoRecordingEnabled: false } },
+        },
       },
     ]);
-    const reason = 'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa';
+    const reason =
+      'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa';
     expect(statuses).toEqual([
       'Loading the AI simulator...',
       'Press the mic to start.',
@@ -73,6 +80,8 @@ describe('the adapter on the real SDK', () => {
       `Failed to start call: ${reason}. Please try again.`,
     ]);
     expect(controller.getState().errorText).toBe(`Failed to start call: ${reason}`);
-    expect(toasts).toEqual([{ title: 'Error', description: `Failed to start call: ${reason}`, variant: 'destructive' }]);
+    expect(toasts).toEqual([
+      { title: 'Error', description: `Failed to start call: ${reason}`, variant: 'destructive' },
+    ]);
   });
 });

@@ -49,7 +49,9 @@ describe('voice controller against the fake SDK', () => {
       controller.press();
       expect(loadClient).not.toHaveBeenCalled();
       expect(controller.getState().phase).toBe('unavailable');
-      expect(toasts).toEqual([{ title: 'Error', description: 'AI Simulator not ready. Please refresh.', variant: 'destructive' }]);
+      expect(toasts).toEqual([
+        { title: 'Error', description: 'AI Simulator not ready. Please refresh.', variant: 'destructive' },
+      ]);
     }
   });
 
@@ -65,7 +67,9 @@ describe('voice controller against the fake SDK', () => {
     });
     await controller.init();
     expect(controller.getState().status).toBe('Initialization failed. Please refresh the page.');
-    expect(controller.getState().errorText).toBe('Failed to initialize AI simulator: Failed to fetch dynamically imported module');
+    expect(controller.getState().errorText).toBe(
+      'Failed to initialize AI simulator: Failed to fetch dynamically imported module',
+    );
     expect(toasts).toHaveLength(1);
   });
 
@@ -77,7 +81,10 @@ describe('voice controller against the fake SDK', () => {
     expect(status()).toBe('Connecting to AI...');
     await vi.advanceTimersByTimeAsync(0);
     expect(sdk.startCalls).toEqual([
-      { assistantId: 'assistant-elliot', assistantOverrides: { artifactPlan: { videoRecordingEnabled: false } } },
+      {
+        assistantId: 'assistant-elliot',
+        assistantOverrides: { artifactPlan: { videoRecordingEnabled: false } },
+      },
     ]);
     expect(sdk.lastVideoSource).toBe(false);
     // start() has resolved, but the assistant is not listening yet.
@@ -110,7 +117,12 @@ describe('voice controller against the fake SDK', () => {
     const { controller, toasts, status, sdk } = setup({
       respond: async () => ({
         status: 401,
-        body: { message: 'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa.', error: 'Unauthorized', statusCode: 401 },
+        body: {
+          message:
+            'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa.',
+          error: 'Unauthorized',
+          statusCode: 401,
+        },
       }),
     });
     await controller.init();
@@ -131,11 +143,15 @@ describe('voice controller against the fake SDK', () => {
     // The error listener kept the SDK consistent: it is not stuck "starting".
     expect(sdk.isStarted).toBe(false);
     controller.press();
-    expect(toasts.at(-1)?.description).toMatch(/^Cannot start call: Failed to start call: Invalid Key.*\. Please refresh\.$/);
+    expect(toasts.at(-1)?.description).toMatch(
+      /^Cannot start call: Failed to start call: Invalid Key.*\. Please refresh\.$/,
+    );
   });
 
   it('a failed Daily join fails the start once, not as a generic error', async () => {
-    const { controller, toasts, status } = setup({ join: async () => Promise.reject(new Error('Meeting not found')) });
+    const { controller, toasts, status } = setup({
+      join: async () => Promise.reject(new Error('Meeting not found')),
+    });
     await controller.init();
     controller.press();
     await settle();
@@ -197,7 +213,10 @@ describe('voice controller against the fake SDK', () => {
     controller.press();
     await settle();
     sdk.assistantListening();
-    sdk.emit('error', { type: 'audio-processing-setup-error', error: { message: 'KrispInitError: Canceled' } });
+    sdk.emit('error', {
+      type: 'audio-processing-setup-error',
+      error: { message: 'KrispInitError: Canceled' },
+    });
     sdk.emit('error', { type: 'audio-start-failed', error: { message: 'NotAllowedError' } });
     expect(status()).toBe('Call started. You may speak now.');
     expect(isFatalSdkError({ type: 'daily-error' })).toBe(true);
@@ -213,7 +232,9 @@ describe('voice controller against the fake SDK', () => {
     controller.press();
     await settle();
     expect(status()).toBe('Error ending call. Ready for a new call.');
-    expect(toasts).toEqual([{ title: 'Error Stopping Call', description: 'destroy failed', variant: 'destructive' }]);
+    expect(toasts).toEqual([
+      { title: 'Error Stopping Call', description: 'destroy failed', variant: 'destructive' },
+    ]);
   });
 
   it('unmounting mid-call stops the call and detaches every listener', async () => {
@@ -225,7 +246,15 @@ describe('voice controller against the fake SDK', () => {
     controller.dispose();
     await settle();
     expect(sdk.stopCalls).toBe(1);
-    for (const event of ['call-start', 'call-end', 'volume-level', 'speech-start', 'speech-end', 'call-start-failed', 'error']) {
+    for (const event of [
+      'call-start',
+      'call-end',
+      'volume-level',
+      'speech-start',
+      'speech-end',
+      'call-start-failed',
+      'error',
+    ]) {
       expect(sdk.listenerCount(event)).toBe(0);
     }
   });
@@ -245,7 +274,9 @@ describe('voice controller against the fake SDK', () => {
 
 describe('the fake keeps the SDK behaviours the controller relies on', () => {
   it('without an error listener a failed start rejects and leaves the SDK refusing later starts', async () => {
-    const sdk = new FakeVapi('pk', { respond: async () => ({ status: 401, body: { message: 'Invalid Key' } }) });
+    const sdk = new FakeVapi('pk', {
+      respond: async () => ({ status: 401, body: { message: 'Invalid Key' } }),
+    });
     await expect(sdk.start('a')).rejects.toThrow(/Unhandled error/);
     expect(sdk.isStarted).toBe(true);
     await expect(sdk.start('a')).resolves.toBeNull();

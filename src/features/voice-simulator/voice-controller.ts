@@ -13,7 +13,12 @@ import {
   type VoiceState,
   type VoiceToast,
 } from './voice-machine';
-import { START_OVERRIDES, type VoiceClient, type VoiceClientEvents, type VoiceClientListener } from './vapi-client';
+import {
+  START_OVERRIDES,
+  type VoiceClient,
+  type VoiceClientEvents,
+  type VoiceClientListener,
+} from './vapi-client';
 
 export type VoiceConfig = { publicKey?: string; assistantId?: string };
 
@@ -163,7 +168,8 @@ export function createVoiceController(options: VoiceControllerOptions): VoiceCon
   }
 
   function detach(target: VoiceClient): void {
-    for (const event of events) target.removeListener(event, listeners[event] as VoiceClientListener<typeof event>);
+    for (const event of events)
+      target.removeListener(event, listeners[event] as VoiceClientListener<typeof event>);
   }
 
   return {
@@ -186,7 +192,11 @@ export function createVoiceController(options: VoiceControllerOptions): VoiceCon
     getState: () => state,
     dispose() {
       if (disposed) return;
-      const active = state.phase === 'connecting' || state.phase === 'in-call' || state.phase === 'ending' || state.startPending;
+      const active =
+        state.phase === 'connecting' ||
+        state.phase === 'in-call' ||
+        state.phase === 'ending' ||
+        state.startPending;
       disposed = true;
       clearTimeout(endTimer);
       if (client) {

@@ -20,12 +20,15 @@ function after(events: VoiceEvent[], from: VoiceState = initialVoiceState(true))
   return { state, effects };
 }
 
-const toasts = (effects: VoiceEffect[]) =>
-  effects.flatMap((e) => (e.type === 'toast' ? [e.toast] : []));
+const toasts = (effects: VoiceEffect[]) => effects.flatMap((e) => (e.type === 'toast' ? [e.toast] : []));
 
 const ready: VoiceEvent[] = [{ type: 'sdk-ready' }];
 const connecting: VoiceEvent[] = [...ready, { type: 'start-pressed' }];
-const inCall: VoiceEvent[] = [...connecting, { type: 'start-settled', outcome: 'call' }, { type: 'call-start' }];
+const inCall: VoiceEvent[] = [
+  ...connecting,
+  { type: 'start-settled', outcome: 'call' },
+  { type: 'call-start' },
+];
 const ending: VoiceEvent[] = [...inCall, { type: 'stop-pressed' }];
 
 describe('voice machine: the happy path of spec section 4', () => {
@@ -123,7 +126,10 @@ describe('voice machine: the happy path of spec section 4', () => {
     expect(state.volume).toBe(1);
     ({ state } = reduce(state, { type: 'volume', level: Number.NaN }));
     expect(state.volume).toBe(0);
-    ({ state } = after([{ type: 'volume', level: 0.9 }, { type: 'stop-pressed' }], { ...state, volume: 0.9 }));
+    ({ state } = after([{ type: 'volume', level: 0.9 }, { type: 'stop-pressed' }], {
+      ...state,
+      volume: 0.9,
+    }));
     expect(state.volume).toBe(0);
     expect(state.speaking).toBe(false);
     expect(after([...ready, { type: 'volume', level: 0.5 }]).state.volume).toBe(0);
@@ -135,7 +141,11 @@ describe('voice machine: blocked starts and the duplicate stop', () => {
     const { state, effects } = after([{ type: 'start-pressed' }]);
     expect(state.phase).toBe('initializing');
     expect(toasts(effects)).toEqual([
-      { title: 'Initializing', description: 'AI is warming up. Please try again shortly.', variant: 'default' },
+      {
+        title: 'Initializing',
+        description: 'AI is warming up. Please try again shortly.',
+        variant: 'default',
+      },
     ]);
   });
 
@@ -143,23 +153,40 @@ describe('voice machine: blocked starts and the duplicate stop', () => {
     const { state, effects } = after([...ending, { type: 'start-pressed' }]);
     expect(state.phase).toBe('ending');
     expect(toasts(effects)).toEqual([
-      { title: 'Please Wait', description: 'Previous call is terminating. Please wait a moment.', variant: 'default' },
+      {
+        title: 'Please Wait',
+        description: 'Previous call is terminating. Please wait a moment.',
+        variant: 'default',
+      },
     ]);
     expect(effects.some((e) => e.type === 'start')).toBe(false);
   });
 
   it('while a cancelled start has not settled yet, even after the fallback: Please Wait', () => {
-    const { state, effects } = after([...connecting, { type: 'stop-pressed' }, { type: 'end-timeout' }, { type: 'start-pressed' }]);
+    const { state, effects } = after([
+      ...connecting,
+      { type: 'stop-pressed' },
+      { type: 'end-timeout' },
+      { type: 'start-pressed' },
+    ]);
     expect(state.phase).toBe('ready');
     expect(state.startPending).toBe(true);
     expect(toasts(effects).map((t) => t.title)).toEqual(['Please Wait']);
   });
 
   it('after an error: Error / Cannot start call: {error}. Please refresh.', () => {
-    const { state, effects } = after([...inCall, { type: 'sdk-error', error: { message: 'Meeting has ended' } }, { type: 'start-pressed' }]);
+    const { state, effects } = after([
+      ...inCall,
+      { type: 'sdk-error', error: { message: 'Meeting has ended' } },
+      { type: 'start-pressed' },
+    ]);
     expect(state.phase).toBe('error');
     expect(toasts(effects)).toEqual([
-      { title: 'Error', description: 'Cannot start call: Meeting has ended. Please refresh.', variant: 'destructive' },
+      {
+        title: 'Error',
+        description: 'Cannot start call: Meeting has ended. Please refresh.',
+        variant: 'destructive',
+      },
     ]);
   });
 
@@ -183,7 +210,11 @@ describe('voice machine: blocked starts and the duplicate stop', () => {
     expect(effects).toEqual([
       {
         type: 'toast',
-        toast: { title: 'Processing', description: 'Call termination is already underway.', variant: 'default' },
+        toast: {
+          title: 'Processing',
+          description: 'Call termination is already underway.',
+          variant: 'default',
+        },
       },
     ]);
   });
@@ -206,9 +237,13 @@ describe('voice machine: blocked starts and the duplicate stop', () => {
 
 describe('voice machine: failures of spec section 8', () => {
   it('initialization fails: Failed to initialize AI simulator: {message}', () => {
-    const { state, effects } = after([{ type: 'sdk-failed', error: new Error('Failed to fetch dynamically imported module') }]);
+    const { state, effects } = after([
+      { type: 'sdk-failed', error: new Error('Failed to fetch dynamically imported module') },
+    ]);
     expect(state.phase).toBe('error');
-    expect(state.errorText).toBe('Failed to initialize AI simulator: Failed to fetch dynamically imported module');
+    expect(state.errorText).toBe(
+      'Failed to initialize AI simulator: Failed to fetch dynamically imported module',
+    );
     expect(state.status).toBe('Initialization failed. Please refresh the page.');
     expect(buttonDisabled(state)).toBe(true);
     expect(toasts(effects)).toEqual([
@@ -221,10 +256,16 @@ describe('voice machine: failures of spec section 8', () => {
   });
 
   it('call-start-failed with the API body as an object: Failed to start call: {message}', () => {
-    const body = { message: 'Invalid Key. Hot tip, you may be using the private key.', error: 'Unauthorized', statusCode: 401 };
+    const body = {
+      message: 'Invalid Key. Hot tip, you may be using the private key.',
+      error: 'Unauthorized',
+      statusCode: 401,
+    };
     const { state, effects } = after([...connecting, { type: 'call-start-failed', error: body }]);
     expect(state.phase).toBe('error');
-    expect(state.errorText).toBe('Failed to start call: Invalid Key. Hot tip, you may be using the private key');
+    expect(state.errorText).toBe(
+      'Failed to start call: Invalid Key. Hot tip, you may be using the private key',
+    );
     expect(state.status).toBe(
       'Failed to start call: Invalid Key. Hot tip, you may be using the private key. Please try again.',
     );
@@ -246,9 +287,15 @@ describe('voice machine: failures of spec section 8', () => {
   it('a rejected start() fails the start too', () => {
     const { state, effects } = after([
       ...connecting,
-      { type: 'start-settled', outcome: 'rejected', error: new Error('Assistant or Squad or Workflow must be provided.') },
+      {
+        type: 'start-settled',
+        outcome: 'rejected',
+        error: new Error('Assistant or Squad or Workflow must be provided.'),
+      },
     ]);
-    expect(state.status).toBe('Failed to start call: Assistant or Squad or Workflow must be provided. Please try again.');
+    expect(state.status).toBe(
+      'Failed to start call: Assistant or Squad or Workflow must be provided. Please try again.',
+    );
     expect(toasts(effects)).toHaveLength(1);
   });
 
@@ -268,7 +315,11 @@ describe('voice machine: failures of spec section 8', () => {
   });
 
   it('an error event sets the error text and status, ends the call and tears it down', () => {
-    const { state, effects } = after([...inCall, { type: 'volume', level: 0.5 }, { type: 'sdk-error', error: { type: 'daily-error', error: { message: 'Network lost' } } }]);
+    const { state, effects } = after([
+      ...inCall,
+      { type: 'volume', level: 0.5 },
+      { type: 'sdk-error', error: { type: 'daily-error', error: { message: 'Network lost' } } },
+    ]);
     expect(state.phase).toBe('error');
     expect(state.errorText).toBe('Network lost');
     expect(state.status).toBe('An error occurred. Please try again.');
@@ -288,10 +339,15 @@ describe('voice machine: failures of spec section 8', () => {
   });
 
   it('stop fails: Error Stopping Call toast, then Error ending call. Ready for a new call.', () => {
-    const { state, effects } = after([...ending, { type: 'stop-failed', error: new Error('destroy() failed') }]);
+    const { state, effects } = after([
+      ...ending,
+      { type: 'stop-failed', error: new Error('destroy() failed') },
+    ]);
     expect(state.phase).toBe('ready');
     expect(state.status).toBe('Error ending call. Ready for a new call.');
-    expect(toasts(effects)).toEqual([{ title: 'Error Stopping Call', description: 'destroy() failed', variant: 'destructive' }]);
+    expect(toasts(effects)).toEqual([
+      { title: 'Error Stopping Call', description: 'destroy() failed', variant: 'destructive' },
+    ]);
     expect(effects).toContainEqual({ type: 'clear-end-timer' });
     expect(buttonDisabled(state)).toBe(false);
   });
@@ -305,7 +361,12 @@ describe('voice machine: failures of spec section 8', () => {
 
   it('stop results outside a stop change nothing', () => {
     const idle = after(ready).state;
-    for (const event of [{ type: 'stop-failed', error: 'x' }, { type: 'stop-unavailable' }, { type: 'stop-settled' }, { type: 'end-timeout' }] as const) {
+    for (const event of [
+      { type: 'stop-failed', error: 'x' },
+      { type: 'stop-unavailable' },
+      { type: 'stop-settled' },
+      { type: 'end-timeout' },
+    ] as const) {
       expect(reduce(idle, event).state).toBe(idle);
     }
   });
@@ -344,7 +405,12 @@ describe('voice machine: stop during connecting and the end-of-call fallback', (
   });
 
   it('a start that settles with a call after the fallback ended the stop is stopped', () => {
-    const { state, effects } = after([...connecting, { type: 'stop-pressed' }, { type: 'end-timeout' }, { type: 'start-settled', outcome: 'call' }]);
+    const { state, effects } = after([
+      ...connecting,
+      { type: 'stop-pressed' },
+      { type: 'end-timeout' },
+      { type: 'start-settled', outcome: 'call' },
+    ]);
     expect(state.phase).toBe('ready');
     expect(state.startPending).toBe(false);
     expect(effects).toEqual([{ type: 'stop' }]);
@@ -362,7 +428,11 @@ describe('voice machine: stop during connecting and the end-of-call fallback', (
   });
 
   it('an error while connecting also stops again once start() settles with a call', () => {
-    const { state, effects } = after([...connecting, { type: 'sdk-error', error: 'boom' }, { type: 'start-settled', outcome: 'call' }]);
+    const { state, effects } = after([
+      ...connecting,
+      { type: 'sdk-error', error: 'boom' },
+      { type: 'start-settled', outcome: 'call' },
+    ]);
     expect(state.phase).toBe('error');
     expect(effects).toEqual([{ type: 'stop' }]);
   });
@@ -374,9 +444,13 @@ describe('errorMessage', () => {
   });
 
   it('reads an object with a message, an Error, and the nested shapes of the SDK and Daily', () => {
-    expect(errorMessage({ message: 'Invalid Key', error: 'Unauthorized', statusCode: 401 })).toBe('Invalid Key');
+    expect(errorMessage({ message: 'Invalid Key', error: 'Unauthorized', statusCode: 401 })).toBe(
+      'Invalid Key',
+    );
     expect(errorMessage(new Error('boom'))).toBe('boom');
-    expect(errorMessage({ type: 'daily-error', error: { message: { errorMsg: 'Meeting not found' } } })).toBe('Meeting not found');
+    expect(errorMessage({ type: 'daily-error', error: { message: { errorMsg: 'Meeting not found' } } })).toBe(
+      'Meeting not found',
+    );
     expect(errorMessage({ message: ['assistantId must be a UUID', 'assistant should not exist'] })).toBe(
       'assistantId must be a UUID, assistant should not exist',
     );

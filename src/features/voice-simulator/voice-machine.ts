@@ -4,22 +4,11 @@
  * SDK or React; `voice-controller.ts` feeds it SDK events and runs its effects.
  * Spec section 4 (voice simulator) and section 8 (the simulator rows) are the contract.
  */
-import {
-  voiceButtonLabel,
-  voiceErrorText,
-  voiceStatus,
-  voiceToast,
-} from '~/content/voice-simulator';
+import { voiceButtonLabel, voiceErrorText, voiceStatus, voiceToast } from '~/content/voice-simulator';
 
 export type VoicePhase =
   /** No key or assistant id was built in: the SDK is never loaded. */
-  | 'unavailable'
-  | 'initializing'
-  | 'ready'
-  | 'connecting'
-  | 'in-call'
-  | 'ending'
-  | 'error';
+  'unavailable' | 'initializing' | 'ready' | 'connecting' | 'in-call' | 'ending' | 'error';
 
 export type VoiceState = {
   readonly phase: VoicePhase;
@@ -75,8 +64,22 @@ export const END_OF_CALL_FALLBACK_MS = 3000;
 
 export function initialVoiceState(configured: boolean): VoiceState {
   return configured
-    ? { phase: 'initializing', status: voiceStatus.initializing, errorText: null, startPending: false, volume: 0, speaking: false }
-    : { phase: 'unavailable', status: voiceStatus.unavailable, errorText: null, startPending: false, volume: 0, speaking: false };
+    ? {
+        phase: 'initializing',
+        status: voiceStatus.initializing,
+        errorText: null,
+        startPending: false,
+        volume: 0,
+        speaking: false,
+      }
+    : {
+        phase: 'unavailable',
+        status: voiceStatus.unavailable,
+        errorText: null,
+        startPending: false,
+        volume: 0,
+        speaking: false,
+      };
 }
 
 /** Keys under which the SDK, Daily and the API put a readable message, in order of preference. */
@@ -127,7 +130,10 @@ function clause(message: string): string {
   return message.replace(/[.\s]+$/, '') || message;
 }
 
-function toast(text: { title: string; description: string }, variant: VoiceToast['variant'] = 'default'): VoiceEffect {
+function toast(
+  text: { title: string; description: string },
+  variant: VoiceToast['variant'] = 'default',
+): VoiceEffect {
   return { type: 'toast', toast: { title: text.title, description: text.description, variant } };
 }
 
@@ -144,7 +150,15 @@ function startFailed(state: VoiceState, error: unknown, startPending: boolean): 
   const message = clause(errorMessage(error));
   const errorText = voiceErrorText.startFailed(message);
   return {
-    state: { ...state, phase: 'error', errorText, status: voiceStatus.startFailed(message), startPending, volume: 0, speaking: false },
+    state: {
+      ...state,
+      phase: 'error',
+      errorText,
+      status: voiceStatus.startFailed(message),
+      startPending,
+      volume: 0,
+      speaking: false,
+    },
     effects: [toast(voiceToast.failed(errorText), 'destructive')],
   };
 }
@@ -170,15 +184,27 @@ export function reduce(state: VoiceState, event: VoiceEvent): Transition {
     }
 
     case 'start-pressed':
-      if (state.phase === 'unavailable') return { state, effects: [toast(voiceToast.notReady, 'destructive')] };
+      if (state.phase === 'unavailable')
+        return { state, effects: [toast(voiceToast.notReady, 'destructive')] };
       if (stopUnderWay(state)) return { state, effects: [toast(voiceToast.pleaseWait)] };
       if (state.phase === 'initializing') return { state, effects: [toast(voiceToast.warmingUp)] };
       if (state.phase === 'error') {
-        return { state, effects: [toast(voiceToast.cannotStart(clause(state.errorText ?? voiceErrorText.unknown)), 'destructive')] };
+        return {
+          state,
+          effects: [
+            toast(voiceToast.cannotStart(clause(state.errorText ?? voiceErrorText.unknown)), 'destructive'),
+          ],
+        };
       }
       if (state.phase !== 'ready') return stay(state);
       return {
-        state: { ...state, phase: 'connecting', status: voiceStatus.connecting, errorText: null, startPending: true },
+        state: {
+          ...state,
+          phase: 'connecting',
+          status: voiceStatus.connecting,
+          errorText: null,
+          startPending: true,
+        },
         effects: [{ type: 'start' }],
       };
 
@@ -214,13 +240,21 @@ export function reduce(state: VoiceState, event: VoiceEvent): Transition {
       return stay(state);
 
     case 'call-end':
-      if (state.phase === 'connecting' || state.phase === 'in-call' || state.phase === 'ending') return ended(state);
+      if (state.phase === 'connecting' || state.phase === 'in-call' || state.phase === 'ending')
+        return ended(state);
       return stay(state);
 
     case 'sdk-error':
       if (state.phase !== 'connecting' && state.phase !== 'in-call') return stay(state);
       return {
-        state: { ...state, phase: 'error', errorText: errorMessage(event.error), status: voiceStatus.error, volume: 0, speaking: false },
+        state: {
+          ...state,
+          phase: 'error',
+          errorText: errorMessage(event.error),
+          status: voiceStatus.error,
+          volume: 0,
+          speaking: false,
+        },
         // Tear the call down: after a fatal error the microphone would otherwise stay open.
         effects: [{ type: 'stop' }],
       };
@@ -233,7 +267,10 @@ export function reduce(state: VoiceState, event: VoiceEvent): Transition {
       if (state.phase !== 'ending') return stay(state);
       return {
         state: { ...state, phase: 'ready', status: voiceStatus.stopFailed, volume: 0, speaking: false },
-        effects: [{ type: 'clear-end-timer' }, toast(voiceToast.stopFailed(errorMessage(event.error)), 'destructive')],
+        effects: [
+          { type: 'clear-end-timer' },
+          toast(voiceToast.stopFailed(errorMessage(event.error)), 'destructive'),
+        ],
       };
 
     case 'stop-unavailable':
@@ -261,7 +298,9 @@ export function reduce(state: VoiceState, event: VoiceEvent): Transition {
 
 /** What the mic button means in this state. */
 export function pressIntent(state: VoiceState): 'start' | 'stop' {
-  return state.phase === 'connecting' || state.phase === 'in-call' || state.phase === 'ending' ? 'stop' : 'start';
+  return state.phase === 'connecting' || state.phase === 'in-call' || state.phase === 'ending'
+    ? 'stop'
+    : 'start';
 }
 
 export function buttonLabel(state: VoiceState): string {

@@ -48,7 +48,10 @@ export function VoiceSimulator() {
               : 'bg-brand-700 hover:bg-brand-800')
         }
       >
-        <Icon aria-hidden="true" className={'size-6' + (Icon === Loader2 ? ' animate-spin motion-reduce:animate-none' : '')} />
+        <Icon
+          aria-hidden="true"
+          className={'size-6' + (Icon === Loader2 ? ' animate-spin motion-reduce:animate-none' : '')}
+        />
         <span>{buttonLabel(state)}</span>
       </button>
 

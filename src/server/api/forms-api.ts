@@ -63,7 +63,8 @@ function spamReason(body: Body, config: Config): string | undefined {
   if (trap !== undefined && trap !== null && trap !== '') return 'honeypot';
   if (config.benchDisableFillTime) return undefined;
   const elapsed = body[FILL_TIME_FIELD];
-  if (typeof elapsed !== 'number' || !Number.isFinite(elapsed) || elapsed < config.minFillTimeMs) return 'too-fast';
+  if (typeof elapsed !== 'number' || !Number.isFinite(elapsed) || elapsed < config.minFillTimeMs)
+    return 'too-fast';
   return undefined;
 }
 
@@ -85,12 +86,19 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
     const formType = typeof fields.formType === 'string' ? fields.formType : '';
     const handler = Object.hasOwn(handlers, formType) ? handlers[formType] : undefined;
     if (!handler) {
-      return send(reply, 400, { error: 'This form is not recognised.', fieldErrors: { formType: 'Unknown form type.' } });
+      return send(reply, 400, {
+        error: 'This form is not recognised.',
+        fieldErrors: { formType: 'Unknown form type.' },
+      });
     }
 
     const ipHash = links.hashAddress(request.ip);
     if (!config.benchDisableRateLimit) {
-      const { allowed, retryAfterMs } = await limiter.hit(`${formType}:${ipHash}`, handler.rateLimit.max, handler.rateLimit.windowMs);
+      const { allowed, retryAfterMs } = await limiter.hit(
+        `${formType}:${ipHash}`,
+        handler.rateLimit.max,
+        handler.rateLimit.windowMs,
+      );
       if (!allowed) {
         reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
         return send(reply, 429, { error: RATE_LIMITED_MESSAGE });
@@ -106,7 +114,10 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
     }
     const parsed = handler.schema.safeParse(fields);
     if (!parsed.success) {
-      return send(reply, 400, { error: 'Please check the highlighted fields.', fieldErrors: fieldErrors(parsed.error) });
+      return send(reply, 400, {
+        error: 'Please check the highlighted fields.',
+        fieldErrors: fieldErrors(parsed.error),
+      });
     }
     const data = parsed.data;
     const submissionId = randomUUID();
@@ -132,7 +143,9 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       const key = request.headers['idempotency-key'];
       if (key !== undefined) {
         if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-          return send(reply, 400, { error: 'The Idempotency-Key header must be 8-100 letters, digits, - or _.' });
+          return send(reply, 400, {
+            error: 'The Idempotency-Key header must be 8-100 letters, digits, - or _.',
+          });
         }
         idempotencyKey = key;
       }
@@ -170,7 +183,10 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
             emails.length = 0;
             return { id: first?.id, ...(first?.response as object | null) };
           }
-          if (consent) await tx.insert(consentRecords).values({ submissionId, consentId: consent.id, wording: consent.text });
+          if (consent)
+            await tx
+              .insert(consentRecords)
+              .values({ submissionId, consentId: consent.id, wording: consent.text });
         } else {
           await insertSubmissions(tx, [{ row, consent, emails: [] }]);
         }

@@ -46,10 +46,13 @@ export function apiErrorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status === 413) return send(reply, 413, { error: 'The form is too large to send. Please shorten it.' });
-  if (status === 415) return send(reply, 415, { error: 'Please send the form as JSON (Content-Type: application/json).' });
-  if (status === 400) return send(reply, 400, { error: 'The request could not be read. Please send valid JSON.' });
+  if (status === 415)
+    return send(reply, 415, { error: 'Please send the form as JSON (Content-Type: application/json).' });
+  if (status === 400)
+    return send(reply, 400, { error: 'The request could not be read. Please send valid JSON.' });
   if (status < 500) return send(reply, status, { error: 'The request could not be accepted.' });
   // The error itself may quote submitted values (a constraint's detail): log its kind only.
   request.log.error({ code: error.code, name: error.name }, 'request failed');

@@ -57,7 +57,10 @@ export function redisRateLimiter(url: string, log: Logger, prefix = 'rl:'): Rate
   return {
     async hit(key, max, windowMs) {
       try {
-        const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs))) as [number, number];
+        const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs))) as [
+          number,
+          number,
+        ];
         return { allowed: count <= max, retryAfterMs: ttl };
       } catch (error) {
         // A lead matters more than a perfect count: with Redis away, let the request through.

@@ -10,7 +10,13 @@ import type { ConsentVersion } from '~/content/consents';
 import type { Db, Queryable } from '../db/client';
 import { outboxRows, type OutgoingEmail } from '../mail/outbox';
 
-export type SubmissionRow = { id: string; formType: string; fields: unknown; userAgent: string | null; ipHash: string };
+export type SubmissionRow = {
+  id: string;
+  formType: string;
+  fields: unknown;
+  userAgent: string | null;
+  ipHash: string;
+};
 
 export type PendingSubmission = {
   row: SubmissionRow;
@@ -30,7 +36,10 @@ export async function insertSubmissions(q: Queryable, items: readonly PendingSub
   if (items.length === 0) return;
   const parts: SQL[] = [
     sql`s as (insert into submissions (id, form_type, fields, user_agent, ip_hash) values ${sql.join(
-      items.map(({ row }) => sql`(${row.id}, ${row.formType}, ${JSON.stringify(row.fields)}::jsonb, ${row.userAgent}, ${row.ipHash})`),
+      items.map(
+        ({ row }) =>
+          sql`(${row.id}, ${row.formType}, ${JSON.stringify(row.fields)}::jsonb, ${row.userAgent}, ${row.ipHash})`,
+      ),
       sql`, `,
     )} returning id)`,
   ];
@@ -43,11 +52,16 @@ export async function insertSubmissions(q: Queryable, items: readonly PendingSub
       )})`,
     );
   }
-  const mails = items.flatMap(({ row, emails }) => outboxRows(emails).map((m) => ({ ...m, submissionId: row.id })));
+  const mails = items.flatMap(({ row, emails }) =>
+    outboxRows(emails).map((m) => ({ ...m, submissionId: row.id })),
+  );
   if (mails.length > 0) {
     parts.push(
       sql`o as (insert into outbox (submission_id, kind, to_address, message) values ${sql.join(
-        mails.map((m) => sql`(${m.submissionId}::uuid, ${m.kind}, ${m.toAddress}, ${JSON.stringify(m.message)}::jsonb)`),
+        mails.map(
+          (m) =>
+            sql`(${m.submissionId}::uuid, ${m.kind}, ${m.toAddress}, ${JSON.stringify(m.message)}::jsonb)`,
+        ),
         sql`, `,
       )})`,
     );
@@ -79,7 +93,10 @@ export function createSubmissionWriter(db: Db, { maxInFlight = 1 } = {}): Submis
     queue = queue.slice(batch.length);
     inFlight += 1;
     try {
-      await insertSubmissions(db, batch.map((b) => b.item));
+      await insertSubmissions(
+        db,
+        batch.map((b) => b.item),
+      );
       for (const b of batch) b.resolve();
     } catch {
       // One bad row must not fail its neighbours: write them one by one and answer each.

@@ -36,7 +36,11 @@ const MIGRATION_LOCK = 727_001;
 export type DatabaseOptions = { databaseUrl?: string; dataDir: string; poolSize?: number };
 
 /** Opens the database and applies every pending migration before returning. */
-export async function openDatabase({ databaseUrl, dataDir, poolSize = 10 }: DatabaseOptions): Promise<Database> {
+export async function openDatabase({
+  databaseUrl,
+  dataDir,
+  poolSize = 10,
+}: DatabaseOptions): Promise<Database> {
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 30_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -67,7 +71,12 @@ export async function openDatabase({ databaseUrl, dataDir, poolSize = 10 }: Data
     // PGlite's defaults size Postgres for a database server (128 MB of shared buffers, all in
     // this process's memory). The site's working set is small and the files sit in the OS page
     // cache anyway, so a smaller pool keeps the whole server well under 300 MB.
-    postgresqlconf: ['shared_buffers = 16MB', 'wal_buffers = 512kB', 'work_mem = 2MB', 'maintenance_work_mem = 16MB'],
+    postgresqlconf: [
+      'shared_buffers = 16MB',
+      'wal_buffers = 512kB',
+      'work_mem = 2MB',
+      'maintenance_work_mem = 16MB',
+    ],
   });
   const db = drizzlePglite(client) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });

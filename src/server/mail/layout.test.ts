@@ -20,7 +20,9 @@ describe('renderEmail', () => {
   it('escapes every value in the HTML part', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain(escapeHtml(hostile));
-    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;<br>line two');
+    expect(html).toContain(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quotes&#39;<br>line two',
+    );
     expect(html).not.toContain('javascript:');
     expect(html).toContain('href="https://www.example.com/guide.pdf?a=1&amp;b=2"');
   });

@@ -32,21 +32,25 @@ export function headerSafe(value: string): string {
 /** The outbox rows of some e-mails, every header value made safe. */
 export function outboxRows(emails: readonly OutgoingEmail[]) {
   return emails.map(({ kind, to, ...message }) => ({
-      kind,
-      toAddress: headerSafe(to),
-      message: {
-        ...message,
-        subject: headerSafe(message.subject),
-        replyTo: message.replyTo ? headerSafe(message.replyTo) : undefined,
-        headers: message.headers
-          ? Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [headerSafe(k), headerSafe(v)]))
-          : undefined,
-      } satisfies StoredMessage,
-    }));
+    kind,
+    toAddress: headerSafe(to),
+    message: {
+      ...message,
+      subject: headerSafe(message.subject),
+      replyTo: message.replyTo ? headerSafe(message.replyTo) : undefined,
+      headers: message.headers
+        ? Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [headerSafe(k), headerSafe(v)]))
+        : undefined,
+    } satisfies StoredMessage,
+  }));
 }
 
 /** Writes the e-mails as outbox rows on the given transaction. */
-export async function enqueueEmails(tx: Queryable, submissionId: string | null, emails: readonly OutgoingEmail[]) {
+export async function enqueueEmails(
+  tx: Queryable,
+  submissionId: string | null,
+  emails: readonly OutgoingEmail[],
+) {
   if (emails.length === 0) return;
   await tx.insert(outbox).values(outboxRows(emails).map((row) => ({ ...row, submissionId })));
 }
@@ -75,7 +79,13 @@ export type OutboxWorkerOptions = {
   maxAttempts?: number;
 };
 
-type ClaimedRow = { id: string; kind: string; to_address: string; message: StoredMessage | string; attempts: number };
+type ClaimedRow = {
+  id: string;
+  kind: string;
+  to_address: string;
+  message: StoredMessage | string;
+  attempts: number;
+};
 
 export type OutboxWorker = {
   start(): void;
@@ -91,7 +101,10 @@ function errorCode(error: unknown): string {
   const e = error as { code?: unknown; responseCode?: unknown } | null;
   const parts = [typeof e?.code === 'string' ? e.code : 'ERROR'];
   if (typeof e?.responseCode === 'number') parts.push(String(e.responseCode));
-  return parts.join(' ').replace(/[^A-Z0-9_ ]/gi, '').slice(0, 40);
+  return parts
+    .join(' ')
+    .replace(/[^A-Z0-9_ ]/gi, '')
+    .slice(0, 40);
 }
 
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
@@ -120,7 +133,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let lastWake = 0;
 
   function messageId(id: number): string {
-    const tag = createHmac('sha256', options.secret).update(`message-id:${id}`).digest('base64url').slice(0, 16);
+    const tag = createHmac('sha256', options.secret)
+      .update(`message-id:${id}`)
+      .digest('base64url')
+      .slice(0, 16);
     return `<outbox.${id}.${tag}@${domain}>`;
   }
 
@@ -142,14 +158,20 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   async function markSent(ids: number[]) {
     if (ids.length === 0) return;
     await db.execute(
-      sql`update ${outbox} set status = 'sent', sent_at = now(), last_error = null where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+      sql`update ${outbox} set status = 'sent', sent_at = now(), last_error = null where id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
     );
   }
 
   async function release(ids: number[]) {
     if (ids.length === 0) return;
     await db.execute(
-      sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1 where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+      sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1 where id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
     );
   }
 

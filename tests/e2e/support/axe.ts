@@ -19,10 +19,16 @@ export type AxeViolation = {
 
 /** Runs every default axe rule (WCAG 2.x A/AA and best practices) over the whole page. */
 export async function runAxe(page: Page): Promise<AxeViolation[]> {
-  const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  const loaded = await page.evaluate(
+    () => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined',
+  );
   if (!loaded) await page.evaluate(AXE_SOURCE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({
       id: v.id,
@@ -37,7 +43,8 @@ export async function runAxe(page: Page): Promise<AxeViolation[]> {
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const violations = await runAxe(page);
   const report = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n${v.nodes.map((n) => `  - ${JSON.stringify(n.target)}`).join('\n')}`,
+    (v) =>
+      `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n${v.nodes.map((n) => `  - ${JSON.stringify(n.target)}`).join('\n')}`,
   );
   expect(report, `axe violations on ${page.url()}`).toEqual([]);
 }
