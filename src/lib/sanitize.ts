@@ -13,8 +13,8 @@ const BLOCKS = /<(script|iframe|object|embed)\b[^>]*>[\s\S]*?<\/\1\s*>|<(script|
 // A stray closing tag or a self-closed tag of the same kinds.
 const LONE_TAGS = /<\/?(script|iframe|object|embed)\b[^>]*>/gi;
 // `javascript:` with the whitespace and control characters browsers skip inside it.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const JAVASCRIPT_SCHEME =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /j[\s\u0000-\u001f]*a[\s\u0000-\u001f]*v[\s\u0000-\u001f]*a[\s\u0000-\u001f]*s[\s\u0000-\u001f]*c[\s\u0000-\u001f]*r[\s\u0000-\u001f]*i[\s\u0000-\u001f]*p[\s\u0000-\u001f]*t[\s\u0000-\u001f]*:/gi;
 // An on*= attribute inside something that looks like a tag: quoted or bare value.
 const EVENT_HANDLERS = /(<[^>]*?)[\s/]on[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]*)/gi;

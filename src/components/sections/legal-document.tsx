@@ -61,10 +61,10 @@ export function LegalDocument({ sections }: { sections: readonly LegalSection[] 
             }
             return (
               // A wide table scrolls on its own on small screens instead of widening the page.
-              // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
               <div
                 key={index}
                 className="mt-6 overflow-x-auto rounded-xl border border-ink-100"
+                // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
                 tabIndex={0}
                 role="region"
                 aria-label={block.caption}
