@@ -78,7 +78,7 @@ export const privacySections: readonly LegalSection[] = [
       },
       {
         kind: 'p',
-        text: 'Technical data: to keep the forms safe from abuse, our server briefly keeps a scrambled (keyed hash) form of your IP address to limit repeated submissions, on the basis of our legitimate interest in protecting the service. Our logs record which pages were requested and whether they worked, never your name, e-mail address, message or IP address.',
+        text: 'Technical data: to keep the forms safe from abuse, our server briefly keeps a scrambled (keyed hash) form of your IP address to limit repeated submissions, and stores the browser description your browser sends (its user agent) with your submission, on the basis of our legitimate interest in protecting the service. Our logs record which pages were requested and whether they worked, never your name, e-mail address, message or IP address.',
       },
       {
         kind: 'p',
@@ -97,7 +97,7 @@ export const privacySections: readonly LegalSection[] = [
           'Contact messages: 24 months after our last exchange with you, then deleted.',
           'Bookings: 24 months after the session; if you paid us, the invoice records are kept for 6 years, as UK tax law requires.',
           'AI voice calls: we do not keep recordings or transcripts. The voice provider processes the call while it runs and may keep call logs for a limited period under its own data processing terms.',
-          'Abuse protection data: the hashed IP address is discarded once the limit window has passed, within 24 hours.',
+          'Abuse protection data: the hashed IP address is erased from your submission within 25 hours of receiving it; the user agent is kept with the submission.',
         ],
       },
     ],

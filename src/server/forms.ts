@@ -13,6 +13,7 @@ import { createLinks, type Links } from './api/links';
 import { memoryRateLimiter, redisRateLimiter } from './api/rate-limit';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
+import { startRetentionSweeper, type RetentionSweeper } from './db/retention';
 import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
 import { fileTransport, smtpTransport } from './mail/transport';
 
@@ -25,7 +26,7 @@ export type FormsOptions = {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    forms: { database: Database; outbox: OutboxWorker; links: Links };
+    forms: { database: Database; outbox: OutboxWorker; links: Links; retention: RetentionSweeper };
   }
 }
 
@@ -42,13 +43,15 @@ export async function registerForms(app: FastifyInstance, config: Config, option
     brand: site.brand,
     ...options.outbox,
   });
-  app.decorate('forms', { database, outbox, links });
+  const retention = startRetentionSweeper(database, app.log);
+  app.decorate('forms', { database, outbox, links, retention });
 
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onClose', async () => {
+    retention.stop();
     await outbox.stop();
     await limiter.close();
     await database.close();

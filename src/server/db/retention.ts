@@ -1,0 +1,48 @@
+/**
+ * Keeps the privacy notice's promise about abuse-protection data: a submission's hashed client
+ * address only serves the rate-limit window, so it is cleared once it is a day old. The
+ * submission itself (the lead) is kept.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from './client';
+
+export const IP_HASH_RETENTION_HOURS = 24;
+const SWEEP_EVERY_MS = 60 * 60_000;
+/** The first sweep waits a minute so it never competes with start-up. */
+const FIRST_SWEEP_AFTER_MS = 60_000;
+
+export type RetentionSweeper = { run(): Promise<number>; stop(): void };
+
+export function startRetentionSweeper(database: Database, log: FastifyBaseLogger): RetentionSweeper {
+  const run = async (): Promise<number> => {
+    try {
+      const result = (await database.db.execute(
+        sql`update submissions set ip_hash = null
+            where ip_hash is not null
+              and received_at < now() - make_interval(hours => ${IP_HASH_RETENTION_HOURS})
+            returning id`,
+      )) as unknown as { rows?: unknown[]; length?: number };
+      const cleared = result.rows?.length ?? result.length ?? 0;
+      if (cleared > 0) log.info({ cleared }, 'hashed client addresses past retention cleared');
+      return cleared;
+    } catch (error) {
+      log.warn({ errorName: (error as Error).name }, 'retention sweep failed; it runs again within the hour');
+      return 0;
+    }
+  };
+  let interval: ReturnType<typeof setInterval> | undefined;
+  const first = setTimeout(() => {
+    void run();
+    interval = setInterval(() => void run(), SWEEP_EVERY_MS);
+    interval.unref();
+  }, FIRST_SWEEP_AFTER_MS);
+  first.unref();
+  return {
+    run,
+    stop() {
+      clearTimeout(first);
+      if (interval) clearInterval(interval);
+    },
+  };
+}

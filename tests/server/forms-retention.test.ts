@@ -1,0 +1,46 @@
+/** The privacy notice promises the hashed client address is gone within 24 hours: the sweeper keeps that promise. */
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  bodies,
+  createTestDatabase,
+  makeFormsApp,
+  postgresAvailable,
+  type FormsTestApp,
+} from './forms-support';
+
+const pgUnavailable = await postgresAvailable();
+
+for (const driver of ['pglite', 'postgres'] as const) {
+  describe.skipIf(driver === 'postgres' && Boolean(pgUnavailable))(`retention on ${driver}`, () => {
+    let t: FormsTestApp;
+    let drop: (() => Promise<void>) | undefined;
+    afterAll(async () => {
+      await t?.app.close();
+      await drop?.();
+    });
+
+    it('clears the hashed address of submissions older than a day and keeps the submissions', async () => {
+      const env: Record<string, string> = {};
+      if (driver === 'postgres') {
+        const database = await createTestDatabase('retention');
+        env.DATABASE_URL = database.url;
+        drop = database.drop;
+      }
+      t = await makeFormsApp(env);
+      const old = (await t.post(bodies.contact())).json() as { id: string };
+      const fresh = (await t.post(bodies.contact({ email: 'grace@example.org' }))).json() as { id: string };
+      await t.query(
+        `update submissions set received_at = now() - interval '25 hours' where id = '${old.id}'`,
+      );
+
+      expect(await t.app.forms.retention.run()).toBe(1);
+
+      const rows = await t.query<{ id: string; ip_hash: string | null }>(
+        `select id, ip_hash from submissions where id in ('${old.id}', '${fresh.id}')`,
+      );
+      expect(rows.find((r) => r.id === old.id)?.ip_hash).toBeNull();
+      expect(rows.find((r) => r.id === fresh.id)?.ip_hash).toMatch(/\S/);
+      expect(await t.app.forms.retention.run()).toBe(0);
+    });
+  });
+}
