@@ -299,6 +299,10 @@ describe('newsletter confirmation and unsubscribe', () => {
     });
     expect(post.statusCode).toBe(200);
     expect(await status('kate@example.org')).toBe('unsubscribed');
+
+    // The old confirmation link does not sign her up again.
+    expect((await json('/api/newsletter/confirm', { token: confirmToken })).statusCode).toBe(400);
+    expect(await status('kate@example.org')).toBe('unsubscribed');
   });
 });
 

@@ -9,7 +9,7 @@
  * The one-click POST from a mail provider needs no page.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { site } from '~/content/site';
 import { defineFormHandler, type ServerContext } from '~/server/api/form-handler';
@@ -93,7 +93,12 @@ function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: Serv
     const rows = await db
       .update(newsletterSubscribers)
       .set({ status, ...stamp })
-      .where(eq(newsletterSubscribers.id, subscriberId))
+      .where(
+        status === 'confirmed'
+          ? // An old confirmation link never re-subscribes someone who has since unsubscribed.
+            and(eq(newsletterSubscribers.id, subscriberId), ne(newsletterSubscribers.status, 'unsubscribed'))
+          : eq(newsletterSubscribers.id, subscriberId),
+      )
       .returning({ id: newsletterSubscribers.id });
     return rows.length > 0;
   }
