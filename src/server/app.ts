@@ -93,14 +93,20 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
     void reply.code(404).send({ error: 'Not found.' });
   });
 
-  app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
-    const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    void reply
-      .code(status)
-      .send({ error: status >= 500 ? 'Something went wrong on our side. Please try again.' : error.message });
-  });
+  app.setErrorHandler(
+    (error: { statusCode?: number; message?: string; code?: unknown; name?: string }, request, reply) => {
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      // The error's kind only: a driver's message or detail can quote submitted values.
+      if (status >= 500)
+        request.log.error({ errorName: error.name, errorCode: error.code }, 'request failed');
+      void reply
+        .code(status)
+        .send({
+          error: status >= 500 ? 'Something went wrong on our side. Please try again.' : error.message,
+        });
+    },
+  );
 
   return app;
 }
