@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryRateLimiter } from '../../src/server/api/rate-limit';
-import { TEST_REDIS_URL, bodies, makeFormsApp, type FormsTestApp } from './forms-support';
+import { TEST_REDIS_URL, bodies, makeFormsApp, serviceMissing, type FormsTestApp } from './forms-support';
 
 const TOO_MANY = { error: 'Too many attempts. Please wait before trying again.' };
 
@@ -22,7 +22,7 @@ async function redisAvailable(): Promise<string | undefined> {
     await r.ping();
     return undefined;
   } catch (error) {
-    return `Redis at TEST_REDIS_URL does not answer (${(error as Error).message})`;
+    return serviceMissing(`Redis at TEST_REDIS_URL does not answer (${(error as Error).message})`);
   } finally {
     r.disconnect();
   }

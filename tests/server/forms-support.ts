@@ -87,7 +87,16 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
   };
 }
 
-/** Whether the local Postgres answers; the reason when it does not. */
+/**
+ * A service the production path needs (Postgres, Redis) that does not answer fails the run:
+ * its tests are skipped only when SKIP_SERVICE_TESTS=1 says so, never silently.
+ */
+export function serviceMissing(reason: string): string {
+  if (process.env.SKIP_SERVICE_TESTS === '1') return reason;
+  throw new Error(`${reason}. Start it, or set SKIP_SERVICE_TESTS=1 to skip its tests knowingly.`);
+}
+
+/** Whether the local Postgres answers; the reason when it does not (see serviceMissing). */
 export async function postgresAvailable(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
   try {
@@ -95,7 +104,7 @@ export async function postgresAvailable(): Promise<string | undefined> {
     await client.query('select 1');
     return undefined;
   } catch (error) {
-    return `PostgreSQL at TEST_DATABASE_URL does not answer (${(error as Error).message})`;
+    return serviceMissing(`PostgreSQL at TEST_DATABASE_URL does not answer (${(error as Error).message})`);
   } finally {
     await client.end().catch(() => {});
   }
