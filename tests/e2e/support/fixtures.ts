@@ -12,17 +12,21 @@ type Fixtures = {
 
 export const test = base.extend<Fixtures>({
   allowConsoleErrors: [[], { option: true }],
-  consoleErrors: async ({ page, allowConsoleErrors }, use) => {
-    const errors: string[] = [];
-    page.on('console', (msg) => {
-      if (msg.type() !== 'error') return;
-      const text = msg.text();
-      if (!allowConsoleErrors.some((re) => re.test(text))) errors.push(text);
-    });
-    page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-    await use(errors);
-    expect(errors, 'console errors and CSP violations').toEqual([]);
-  },
+  // Automatic: every test that opens `page` asserts it, whether or not it names the fixture.
+  consoleErrors: [
+    async ({ page, allowConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() !== 'error') return;
+        const text = msg.text();
+        if (!allowConsoleErrors.some((re) => re.test(text))) errors.push(text);
+      });
+      page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+      await use(errors);
+      expect(errors, 'console errors and CSP violations').toEqual([]);
+    },
+    { auto: true },
+  ],
   page: async ({ page }, use) => {
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (e) => {
