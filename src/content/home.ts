@@ -62,6 +62,8 @@ export const pillars = [
 export const testimonialsSection = {
   eyebrow: 'In their words',
   title: 'Trusted by professionals who value clear thinking',
+  /** Says plainly what the cards are until genuine client words replace them (see below). */
+  note: "Illustrative examples: our clients' own words replace them as they give consent to publish.",
 };
 
 /**

@@ -189,6 +189,7 @@ export default function Home() {
             </li>
           ))}
         </ul>
+        <p className="mt-6 text-center text-sm text-ink-600">{testimonialsSection.note}</p>
       </section>
 
       <section aria-labelledby="plans-title" className="bg-ink-50">

@@ -28,22 +28,19 @@ const TEXT_FIELDS: {
   label: string;
   type: string;
   autoComplete: string;
-  placeholder: string;
 }[] = [
-  { name: 'firstName', label: 'Full Name', type: 'text', autoComplete: 'name', placeholder: 'Jane Smith' },
+  { name: 'firstName', label: 'Full Name', type: 'text', autoComplete: 'name' },
   {
     name: 'email',
     label: 'Email Address',
     type: 'email',
     autoComplete: 'email',
-    placeholder: 'jane@example.co.uk',
   },
   {
     name: 'company',
     label: 'Current Role or Company',
     type: 'text',
     autoComplete: 'organization-title',
-    placeholder: 'Senior Manager, Acme Ltd',
   },
 ];
 const FIELD_ORDER: GuideField[] = ['firstName', 'email', 'company', 'consent'];
@@ -160,7 +157,6 @@ export function GuideForm() {
               name={f.name}
               type={f.type}
               autoComplete={f.autoComplete}
-              placeholder={f.placeholder}
               maxLength={100}
               required
               className="field-input"
