@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
+import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import pg from 'pg';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 
@@ -143,15 +143,31 @@ async function runLighthouse() {
     for (const preset of ['mobile', 'desktop']) {
       for (const route of ROUTES) {
         const runs = [];
-        for (let i = 0; i < LH_RUNS; i += 1) {
+        // A run that errs (no first paint recorded, a page that did not settle) is run again, twice at most.
+        for (let i = 0; i < LH_RUNS + 2 && filterToValidRuns(runs).length < LH_RUNS; i += 1) {
           const result = await lighthouse(
             `${ORIGIN}${route}`,
-            { port: chrome.port, output: 'json', logLevel: 'error' },
+            {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              // Screenshots feed no score or metric and take seconds per run: keeps the bench short.
+              disableFullPageScreenshot: true,
+              skipAudits: ['screenshot-thumbnails', 'final-screenshot'],
+            },
             preset === 'desktop' ? desktopConfig : undefined,
           );
           if (result?.lhr) runs.push(result.lhr);
+          process.stdout.write('.');
         }
-        const lhr = computeMedianRun(runs);
+        const valid = filterToValidRuns(runs);
+        if (valid.length === 0) {
+          const why = runs.map((r) => r.runtimeError?.code ?? 'no first paint').join(', ');
+          console.error(`\nLighthouse could not measure ${route} (${preset}): ${why}`);
+          rows.push({ route, preset, error: why });
+          continue;
+        }
+        const lhr = computeMedianRun(valid);
         const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
         const audit = (id) => lhr.audits[id]?.numericValue ?? 0;
         const items = lhr.audits['resource-summary']?.details?.items ?? [];
@@ -171,7 +187,6 @@ async function runLighthouse() {
           scriptBytes,
           thirdPartyRequests: thirdParty,
         });
-        process.stdout.write('.');
       }
     }
   } finally {
@@ -446,6 +461,10 @@ function checkTargets(r) {
   const t = [];
   const add = (target, figure, met) => t.push({ target, figure, met: met ? 'yes' : 'NO' });
   for (const row of r.lighthouse) {
+    if (row.error) {
+      add(`${row.route} ${row.preset}: measured`, row.error, false);
+      continue;
+    }
     const scores = [row.performance, row.accessibility, row.bestPractices, row.seo];
     if (row.preset === 'mobile') {
       add(
