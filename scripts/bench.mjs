@@ -99,7 +99,25 @@ async function waitFor(url, timeoutMs) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** Every server the bench starts, stopped however the bench ends. */
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+async function portIsFree(port) {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 async function startServer(env) {
+  if (!(await portIsFree(PORT))) {
+    throw new Error(`Port ${PORT} is already in use: stop what listens there, or set BENCH_PORT.`);
+  }
   const startedAt = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
@@ -115,6 +133,8 @@ async function startServer(env) {
       ...env,
     },
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   await waitFor(`http://127.0.0.1:${PORT}/readyz`, 60_000);
   return { child, readyMs: Date.now() - startedAt };
 }
@@ -491,10 +511,12 @@ function checkTargets(r) {
   for (const a of r.api) {
     const floor = a.db === 'pglite' ? 1000 : 2000;
     if (a.connections === 10) add(`${a.db} @10: >= ${floor}/s`, `${a.rps}/s`, a.rps >= floor);
+    // Requests still in flight when the load stops are stored but never counted as answered,
+    // so stored may exceed acknowledged by about the connection count; never fall below it.
     add(
-      `${a.db} @${a.connections}: p99 <= 25 ms, 0 errors, stored = acknowledged`,
+      `${a.db} @${a.connections}: p99 <= 25 ms, 0 errors, every acknowledged stored`,
       `${a.p99Ms} ms, ${a.errors}, ${a.stored}/${a.acknowledged}`,
-      (a.connections !== 10 || a.p99Ms <= 25) && a.errors === 0 && a.stored === a.acknowledged,
+      (a.connections !== 10 || a.p99Ms <= 25) && a.errors === 0 && a.stored >= a.acknowledged,
     );
   }
   add('peak RSS <= 200 MB', `${r.memory.peakRssMb} MB`, r.memory.peakRssMb <= 200);
@@ -502,4 +524,7 @@ function checkTargets(r) {
   return t;
 }
 
-await main();
+await main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
