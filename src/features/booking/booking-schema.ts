@@ -3,7 +3,7 @@
  * the spec's validation table (section 5); beyond it, a date must be from tomorrow (UK time)
  * to a year ahead, and a second choice must name a different slot from the first.
  */
-import { z } from 'zod';
+import { z } from '~/lib/zod';
 import { SESSION_TIMES, SESSION_TYPES, bookingLimits, bookingMessages as msg } from '~/content/booking';
 import { earliestBookableDate, isIsoDate, latestBookableDate } from './booking-dates';
 

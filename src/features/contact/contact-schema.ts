@@ -2,7 +2,7 @@
  * The contact form's fields and rules (spec sections 3, 5 and 7). The form validates with this
  * object in the browser and the server validates the request body with it again.
  */
-import { z } from 'zod';
+import { z } from '~/lib/zod';
 import { contactConsentVersions, consents } from '~/content/consents';
 import { cleanText, email, requiredConsent } from '~/lib/validation';
 

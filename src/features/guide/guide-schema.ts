@@ -2,7 +2,7 @@
  * The guide download form (spec sections 3, 5 and 7): name, e-mail, role or company and the
  * required consent to e-mail communications. Used by the form and, unchanged, by the server.
  */
-import { z } from 'zod';
+import { z } from '~/lib/zod';
 import { consents, guideConsentVersions } from '~/content/consents';
 import { email, requiredConsent, text } from '~/lib/validation';
 

@@ -1,5 +1,5 @@
 /** The Smart Money Newsletter sign-up (spec sections 3, 5 and 7): first name, last name, e-mail. */
-import { z } from 'zod';
+import { z } from '~/lib/zod';
 import { email, text } from '~/lib/validation';
 
 export const NEWSLETTER_FORM_TYPE = 'newsletter';
