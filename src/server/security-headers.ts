@@ -52,7 +52,6 @@ export const PERMISSIONS_POLICY = [
   'payment=()',
   'usb=()',
   'serial=()',
-  'bluetooth=()',
   'magnetometer=()',
   'gyroscope=()',
   'accelerometer=()',
