@@ -46,6 +46,7 @@ export const offers = [
       'Track your progress over time',
     ],
     cta: 'Learn More',
+    ctaContext: 'about AI coaching',
     link: '/ai',
     primary: false,
     note: 'Available after completing the strategy session.',

@@ -42,6 +42,8 @@ export type PlanCard<I extends IconName = IconName> = {
   readonly description: string;
   readonly features: readonly string[];
   readonly cta: string;
+  /** Heard after the cta by screen readers when the label alone ('Learn More') does not say where it goes. */
+  readonly ctaContext?: string;
   readonly link: string;
   readonly primary: boolean;
   /** A line under the button, e.g. when the offer becomes available. */

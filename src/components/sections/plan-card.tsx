@@ -36,6 +36,7 @@ export function PlanCard({ plan, icon, badge }: { plan: PlanCardData; icon: Luci
       <div className="mt-auto pt-8">
         <ActionLink to={plan.link} variant={plan.primary ? 'primary' : 'secondary'} className="w-full">
           {plan.cta}
+          {plan.ctaContext ? <span className="sr-only"> {plan.ctaContext}</span> : null}
         </ActionLink>
         {plan.note ? <p className="mt-3 text-center text-sm text-ink-600">{plan.note}</p> : null}
       </div>
