@@ -92,7 +92,7 @@ for (const width of [1280, 375]) {
     test.use({
       viewport: { width, height: width > 800 ? 900 : 740 },
       // Refused links are answered 403/409/410 by the API, which the browser logs.
-      allowConsoleErrors: [/Failed to load resource: the server responded with a status of (403|409|410)/],
+      allowConsoleErrors: /Failed to load resource: the server responded with a status of (403|409|410)/,
     });
 
     test('the owner confirms from the e-mail link, picking the start; the applicant gets the invite and can cancel', async ({

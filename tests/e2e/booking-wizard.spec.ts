@@ -238,7 +238,7 @@ for (const width of [1280, 375]) {
     });
 
     test.describe('when the booking cannot be sent', () => {
-      test.use({ allowConsoleErrors: [/Booking submission failed/, /Failed to load resource/] });
+      test.use({ allowConsoleErrors: /Booking submission failed|Failed to load resource/ });
 
       test('a server error keeps step 2 with every value and shows the toast; Submitting... meanwhile', async ({
         page,

@@ -77,7 +77,7 @@ test.describe('the contact form', () => {
   });
 
   test.describe('failures', () => {
-    test.use({ allowConsoleErrors: [/Failed to load resource/] });
+    test.use({ allowConsoleErrors: /Failed to load resource/ });
 
     test('keeps the form as it is and shows the failure toast when the server fails', async ({ page }) => {
       await gotoHydrated(page, '/contact');

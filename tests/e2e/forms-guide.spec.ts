@@ -72,7 +72,7 @@ test.describe('the guide download form', () => {
   });
 
   test.describe('when the server fails', () => {
-    test.use({ allowConsoleErrors: [/Guide request failed/, /Failed to load resource/] });
+    test.use({ allowConsoleErrors: /Guide request failed|Failed to load resource/ });
     test('shows the failure toast and keeps the form as it was', async ({ page }) => {
       await gotoHydrated(page, '/resources#download-kit');
       await page.route('**/api/send-contact-email', (route) =>

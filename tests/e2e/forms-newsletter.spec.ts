@@ -56,7 +56,7 @@ test.describe('the newsletter sign-up', () => {
   });
 
   test.describe('refusals', () => {
-    test.use({ allowConsoleErrors: [/Failed to load resource/] });
+    test.use({ allowConsoleErrors: /Failed to load resource/ });
 
     test('keeps the fields and shows the failure toast when the server fails', async ({ page }) => {
       await gotoHydrated(page, '/resources#newsletter');

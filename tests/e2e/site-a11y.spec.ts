@@ -15,10 +15,8 @@ for (const width of [1280, 375]) {
 
     test.describe('the 404 page', () => {
       test.use({
-        allowConsoleErrors: [
-          /^404 Error: User attempted/,
-          /Failed to load resource: the server responded with a status of 404/,
-        ],
+        allowConsoleErrors:
+          /^404 Error: User attempted|Failed to load resource: the server responded with a status of 404/,
       });
       test('has no violations', async ({ page }) => {
         await gotoHydrated(page, '/missing-page');

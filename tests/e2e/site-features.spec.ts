@@ -89,7 +89,7 @@ test.describe('the AI coaching page', () => {
   });
 
   test.describe('when the avatar fails to load', () => {
-    test.use({ allowConsoleErrors: [/Failed to load resource: the server responded with a status of 404/] });
+    test.use({ allowConsoleErrors: /Failed to load resource: the server responded with a status of 404/ });
 
     test('the avatar is hidden and the caption stays', async ({ page }) => {
       await page.route('**/images/elliot.svg', (route) => route.fulfill({ status: 404, body: 'missing' }));

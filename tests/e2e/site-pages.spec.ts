@@ -78,10 +78,8 @@ test.describe('every page', () => {
 
 test.describe('the 404 page', () => {
   test.use({
-    allowConsoleErrors: [
-      /^404 Error: User attempted to access non-existent route: \/no-such-page$/,
-      /Failed to load resource: the server responded with a status of 404/,
-    ],
+    allowConsoleErrors:
+      /^404 Error: User attempted to access non-existent route: \/no-such-page$|Failed to load resource: the server responded with a status of 404/,
   });
 
   test('an unknown path answers 404 with the page and logs the path', async ({ page }) => {

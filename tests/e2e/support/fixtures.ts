@@ -5,13 +5,16 @@
 import { test as base, expect, type Page } from '@playwright/test';
 
 type Fixtures = {
-  /** Console errors matching one of these are expected by the test (e.g. the 404 page's log). */
-  allowConsoleErrors: RegExp[];
+  /**
+   * Console errors matching this are expected by the test (e.g. the 404 page's log). One pattern
+   * (use `|` for several): Playwright reads an array given to `test.use` as [value, options].
+   */
+  allowConsoleErrors: RegExp | undefined;
   consoleErrors: string[];
 };
 
 export const test = base.extend<Fixtures>({
-  allowConsoleErrors: [[], { option: true }],
+  allowConsoleErrors: [undefined, { option: true }],
   // Automatic: every test that opens `page` asserts it, whether or not it names the fixture.
   consoleErrors: [
     async ({ page, allowConsoleErrors }, use) => {
@@ -19,7 +22,7 @@ export const test = base.extend<Fixtures>({
       page.on('console', (msg) => {
         if (msg.type() !== 'error') return;
         const text = msg.text();
-        if (!allowConsoleErrors.some((re) => re.test(text))) errors.push(text);
+        if (!allowConsoleErrors?.test(text)) errors.push(text);
       });
       page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
       await use(errors);
