@@ -1,7 +1,8 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { masterclass } from '../src/content/resources';
-import { buildIcs, icsFold, icsText, icsUtc } from './ics';
+import { escapeText, foldLine } from '../src/lib/ics';
+import { buildIcs, icsUtc } from './ics';
 import { masterclassEvent } from './masterclass-event';
 
 describe('the calendar file writer', () => {
@@ -11,11 +12,11 @@ describe('the calendar file writer', () => {
   });
 
   it('escapes TEXT values', () => {
-    expect(icsText('a, b; c\\d\ne')).toBe('a\\, b\\; c\\\\d\\ne');
+    expect(escapeText('a, b; c\\d\ne')).toBe('a\\, b\\; c\\\\d\\ne');
   });
 
   it('folds long lines at 75 octets without splitting a character', () => {
-    const folded = icsFold('DESCRIPTION:' + '£'.repeat(100));
+    const folded = foldLine('DESCRIPTION:' + '£'.repeat(100));
     for (const line of folded.split('\r\n')) expect(Buffer.byteLength(line, 'utf8')).toBeLessThanOrEqual(75);
     expect(folded.replace(/\r\n /g, '')).toBe('DESCRIPTION:' + '£'.repeat(100));
   });

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { buildIcs, escapeText, foldLine, type IcsEvent } from './booking-ics';
+import { escapeText, foldLine } from '~/lib/ics';
+import { buildIcs, type IcsEvent } from './booking-ics';
 import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
 
 const base: IcsEvent = {

@@ -5,6 +5,7 @@
  * booking and SEQUENCE grows with each change, so a later message updates the same entry.
  */
 import { UK_TIME_ZONE } from '~/content/booking';
+import { escapeText, foldLine, utcStamp } from '~/lib/ics';
 
 export type IcsPerson = { name: string; email: string };
 
@@ -47,58 +48,14 @@ const LONDON_VTIMEZONE = [
   'END:VTIMEZONE',
 ];
 
-/** TEXT values (RFC 5545 3.3.11): backslash, semicolon, comma and newlines escaped. */
-export function escapeText(value: string): string {
-  return (
-    value
-      .replace(/\r\n?/g, '\n')
-      .replace(/\\/g, '\\\\')
-      .replace(/;/g, '\\;')
-      .replace(/,/g, '\\,')
-      .replace(/\n/g, '\\n')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
-  );
-}
-
 /** A parameter value (CN=...): quoted, with the characters a quoted string cannot hold removed. */
 function paramValue(value: string): string {
   // eslint-disable-next-line no-control-regex
   return `"${value.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
 }
 
-/** Lines longer than 75 octets are folded (RFC 5545 3.1) without splitting a UTF-8 character. */
-export function foldLine(line: string): string {
-  const encoder = new TextEncoder();
-  if (encoder.encode(line).length <= 75) return line;
-  const out: string[] = [];
-  let current = '';
-  let bytes = 0;
-  for (const ch of line) {
-    const size = encoder.encode(ch).length;
-    // Continuation lines start with a space, which counts towards their 75 octets.
-    const limit = out.length === 0 ? 75 : 74;
-    if (bytes + size > limit) {
-      out.push(current);
-      current = '';
-      bytes = 0;
-    }
-    current += ch;
-    bytes += size;
-  }
-  out.push(current);
-  return out.join('\r\n ');
-}
-
 function localDateTime(date: string, hhmm: string): string {
   return `${date.replace(/-/g, '')}T${hhmm.replace(':', '')}00`;
-}
-
-export function utcStamp(instant: Date): string {
-  return instant
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
 }
 
 export function buildIcs(event: IcsEvent): string {
