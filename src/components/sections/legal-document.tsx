@@ -1,25 +1,5 @@
 import type { LegalSection } from '~/content/types';
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/** "2025-06-01" -> "1 June 2025", independent of the reader's time zone. */
-export function formatLongDate(iso: string): string {
-  const [year, month, day] = iso.split('-').map(Number);
-  return `${day} ${MONTHS[(month ?? 1) - 1]} ${year}`;
-}
+export { formatLongDate } from '~/lib/uk-dates';
 
 /** A legal page's body: a contents list, then each section's paragraphs, lists and tables. */
 export function LegalDocument({ sections }: { sections: readonly LegalSection[] }) {

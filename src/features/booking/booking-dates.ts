@@ -12,23 +12,10 @@ import {
   sessionTimeWindows,
   type SessionTime,
 } from '~/content/booking';
+import { formatLongDate } from '~/lib/uk-dates';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** A real calendar date in 'YYYY-MM-DD' form (rejects 2026-02-30). */
 export function isIsoDate(value: string): boolean {
@@ -89,7 +76,7 @@ export function latestBookableDate(now: Date): string {
 /** 'Tuesday 3 March 2026' */
 export function formatUkDate(iso: string): string {
   const d = toUtcDate(iso);
-  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  return `${WEEKDAYS[d.getUTCDay()]} ${formatLongDate(iso)}`;
 }
 
 /** 'Tuesday 3 March 2026, morning 9am-12pm UK time' */
