@@ -19,24 +19,14 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import pg from 'pg';
+import { PUBLIC_PATHS } from '../src/content/routes.ts';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 
 const ROOT = resolve('.');
 const PORT = Number(process.env.BENCH_PORT ?? 3000);
 const NGINX_PORT = PORT + 1;
 const ORIGIN = `http://localhost:${PORT}`;
-const ROUTES = [
-  '/',
-  '/about',
-  '/services',
-  '/ai',
-  '/ai-coaching',
-  '/book',
-  '/resources',
-  '/contact',
-  '/privacy',
-  '/terms',
-];
+const ROUTES = PUBLIC_PATHS;
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
