@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { deferHydration } from './html-bootstrap.mjs';
 import { buildSettings, BUILD_DIR, CLIENT_DIR, STAMP_FILE } from './build-settings.mjs';
 
 const settings = buildSettings();
@@ -44,8 +45,11 @@ let compressed = 0;
 for await (const file of walk(CLIENT_DIR)) {
   if (/\.(br|gz)$/.test(file)) continue;
   const rel = '/' + relative(CLIENT_DIR, file).split(sep).join('/');
-  const body = await readFile(file);
+  let body = await readFile(file);
   if (file.endsWith('.html')) {
+    const html = deferHydration(body.toString('utf8'));
+    body = Buffer.from(html, 'utf8');
+    await writeFile(file, body);
     const hashes = new Set();
     for (const match of body.toString('utf8').matchAll(inlineScript)) {
       // JSON-LD is data, not script: the CSP does not govern it.

@@ -159,3 +159,27 @@ test.describe('page links', () => {
     await expect(page.getByText('up to 48 hours before')).toBeVisible();
   });
 });
+
+test.describe('content before code (decision 008)', () => {
+  test('every route paints its prerendered text before asking for any JavaScript, then hydrates', async ({
+    page,
+  }) => {
+    for (const path of ['/', '/book', '/ai', '/contact']) {
+      await gotoHydrated(page, path);
+      const timing = await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity;
+        const scripts = performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+          .map((entry) => entry.startTime);
+        return { paint, firstScript: Math.min(...scripts), scripts: scripts.length };
+      });
+      expect(timing.scripts, path).toBeGreaterThan(0);
+      expect(timing.paint, path).toBeLessThan(timing.firstScript);
+      // The head names no module preload: the stylesheet is the only thing the first paint waits for.
+      const html = await (await page.request.get(path)).text();
+      expect(html, path).not.toContain('<link rel="modulepreload"');
+      expect(html, path).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css"\/>/);
+    }
+  });
+});

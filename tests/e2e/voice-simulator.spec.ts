@@ -246,8 +246,8 @@ test.describe('with a key: no other page loads the SDK or talks to the provider'
       await page.waitForLoadState('networkidle');
     }
     expect(seen).toEqual([]);
-    // The home page does not even preload it.
-    await page.goto('/');
+    // The home page does not even preload it (its preloads are added when it hydrates).
+    await gotoHydrated(page, '/');
     const preloads = await page
       .locator('link[rel="modulepreload"]')
       .evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));

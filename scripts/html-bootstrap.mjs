@@ -1,0 +1,63 @@
+/**
+ * Content first, code after the first paint (decision 008).
+ *
+ * React Router's prerendered pages list every module of the route as `<link rel="modulepreload">`
+ * in the head and start them from an inline module script with static imports. On a slow phone
+ * that puts some 30 requests of JavaScript in the same queue as the one stylesheet the first paint
+ * needs, and runs hydration before the browser has painted the prerendered text.
+ *
+ * `deferHydration` rewrites each page so that:
+ *  - the module preloads leave the HTML, so the stylesheet is the first resource the head asks
+ *    for (it stays where it is: React hydrates the head and expects its elements in order);
+ *  - the bootstrap script adds them (same list, same order) and
+ *    imports the same modules in the same order once the browser reports the first contentful
+ *    paint (or after a frame where it cannot report it), at once when the page is hidden (nothing
+ *    will paint), and within a second whatever happens;
+ *  - everything else in the page is untouched.
+ * Nothing is lost without JavaScript: the prerendered HTML is the page.
+ */
+
+const PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
+const BOOTSTRAP = /<script type="module"(?: async="")?>([\s\S]*?)<\/script>/;
+const SIDE_EFFECT_IMPORT = /^\s*import "([^"]+)";\s*$/gm;
+const NAMESPACE_IMPORT = /^\s*import \* as ([A-Za-z_$][\w$]*) from "([^"]+)";\s*$/gm;
+
+const href = (tag) => /\bhref="([^"]+)"/.exec(tag)?.[1];
+
+/** The rewritten bootstrap: preloads, then the imports in their order, then React Router's own body. */
+export function deferredBootstrap(source, preloadHrefs) {
+  const sideEffects = [...source.matchAll(SIDE_EFFECT_IMPORT)].map((m) => m[1]);
+  const namespaces = [...source.matchAll(NAMESPACE_IMPORT)].map((m) => ({ name: m[1], url: m[2] }));
+  const body = source.replace(SIDE_EFFECT_IMPORT, '').replace(NAMESPACE_IMPORT, '').trim();
+  const json = (value) => JSON.stringify(value);
+  const first = sideEffects.map((url) => `import(${json(url)})`).join(',');
+  const routes = namespaces.map(({ url }) => `import(${json(url)})`).join(',');
+  const names = namespaces.map(({ name }) => name).join(',');
+  return [
+    `const preload=${json(preloadHrefs)};let started=false;`,
+    'const hydrate=()=>{if(started)return;started=true;',
+    'for(const href of preload){const link=document.createElement("link");link.rel="modulepreload";link.href=href;document.head.append(link)}',
+    `Promise.all([${first}]).then(()=>Promise.all([${routes}])).then(([${names}])=>{${body}})};`,
+    // After the browser reports the first contentful paint; a frame and a task where it cannot;
+    // at once in a hidden tab (nothing will paint); in any case within a second.
+    'if(document.visibilityState==="hidden")hydrate();',
+    'else if(self.PerformanceObserver?.supportedEntryTypes?.includes("paint"))new PerformanceObserver((list,observer)=>{if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();hydrate()}}).observe({type:"paint",buffered:true});',
+    'else requestAnimationFrame(()=>setTimeout(hydrate,0));',
+    'setTimeout(hydrate,1000);document.addEventListener("visibilitychange",hydrate,{once:true});',
+  ].join('');
+}
+
+/** The page without module preloads, hydrating after the first paint. Idempotent. */
+export function deferHydration(html) {
+  const bootstrap = BOOTSTRAP.exec(html);
+  const preloads = html.match(PRELOAD) ?? [];
+  // Already rewritten (no static imports left), or not a React Router page.
+  if (!bootstrap || !/^\s*import ["*]/m.test(bootstrap[1] ?? '')) return html;
+  let out = html;
+  for (const tag of preloads) out = out.replace(tag, '');
+  const script = `<script type="module">${deferredBootstrap(
+    bootstrap[1] ?? '',
+    preloads.map(href).filter(Boolean),
+  )}</script>`;
+  return out.replace(BOOTSTRAP, () => script);
+}
