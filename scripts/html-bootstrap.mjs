@@ -9,7 +9,7 @@
  * `deferHydration` rewrites each page so that:
  *  - the module preloads leave the HTML, so the stylesheet is the first resource the head asks
  *    for (it stays where it is: React hydrates the head and expects its elements in order);
- *  - the bootstrap script adds them (same list, same order) and
+ *  - the bootstrap script preloads the modules it names (their own imports follow) and
  *    imports the same modules in the same order once the browser reports the first contentful
  *    paint (or after a frame where it cannot report it), at once when the page is hidden (nothing
  *    will paint), and within a second whatever happens;
@@ -20,23 +20,26 @@
 const PRELOAD = /<link\b[^>]*\brel="modulepreload"[^>]*\/?>/g;
 const BOOTSTRAP = /<script type="module"(?: async="")?>([\s\S]*?)<\/script>/;
 const SIDE_EFFECT_IMPORT = /^\s*import "([^"]+)";\s*$/gm;
+const DYNAMIC_IMPORT = /\bimport\("([^"]+)"\)/g;
 const NAMESPACE_IMPORT = /^\s*import \* as ([A-Za-z_$][\w$]*) from "([^"]+)";\s*$/gm;
 
-const href = (tag) => /\bhref="([^"]+)"/.exec(tag)?.[1];
-
 /** The rewritten bootstrap: preloads, then the imports in their order, then React Router's own body. */
-export function deferredBootstrap(source, preloadHrefs) {
+export function deferredBootstrap(source) {
   const sideEffects = [...source.matchAll(SIDE_EFFECT_IMPORT)].map((m) => m[1]);
   const namespaces = [...source.matchAll(NAMESPACE_IMPORT)].map((m) => ({ name: m[1], url: m[2] }));
   const body = source.replace(SIDE_EFFECT_IMPORT, '').replace(NAMESPACE_IMPORT, '').trim();
+  const later = [...body.matchAll(DYNAMIC_IMPORT)].map((m) => m[1]);
   const json = (value) => JSON.stringify(value);
   const first = sideEffects.map((url) => `import(${json(url)})`).join(',');
   const routes = namespaces.map(({ url }) => `import(${json(url)})`).join(',');
   const names = namespaces.map(({ name }) => name).join(',');
+  // The modules the bootstrap names, fetched together (each names its own dependencies, which
+  // follow one round trip later); preloading all 30 at once cost a long task on a slow phone.
+  const preload = [...new Set([...sideEffects, ...namespaces.map(({ url }) => url), ...later])];
   return [
-    `const preload=${json(preloadHrefs)};let started=false;`,
+    `const preload=${json(preload)};let started=false;`,
     'const hydrate=()=>{if(started)return;started=true;',
-    'for(const href of preload){const link=document.createElement("link");link.rel="modulepreload";link.href=href;document.head.append(link)}',
+    'document.head.append(...preload.map((href)=>{const link=document.createElement("link");link.rel="modulepreload";link.href=href;return link}));',
     `Promise.all([${first}]).then(()=>Promise.all([${routes}])).then(([${names}])=>{${body}})};`,
     // After the browser reports the first contentful paint; a frame and a task where it cannot;
     // at once in a hidden tab (nothing will paint); in any case within a second.
@@ -55,9 +58,6 @@ export function deferHydration(html) {
   if (!bootstrap || !/^\s*import ["*]/m.test(bootstrap[1] ?? '')) return html;
   let out = html;
   for (const tag of preloads) out = out.replace(tag, '');
-  const script = `<script type="module">${deferredBootstrap(
-    bootstrap[1] ?? '',
-    preloads.map(href).filter(Boolean),
-  )}</script>`;
+  const script = `<script type="module">${deferredBootstrap(bootstrap[1] ?? '')}</script>`;
   return out.replace(BOOTSTRAP, () => script);
 }

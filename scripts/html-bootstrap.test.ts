@@ -38,7 +38,10 @@ function run(html: string, { visibility, paintTiming }: Browser) {
   const document = {
     visibilityState: visibility,
     createElement: () => ({ rel: '', href: '' }),
-    head: { append: (link: { rel: string; href: string }) => events.push(`${link.rel} ${link.href}`) },
+    head: {
+      append: (...links: Array<{ rel: string; href: string }>) =>
+        events.push(...links.map((link) => `${link.rel} ${link.href}`)),
+    },
     addEventListener: (_type: string, fn: () => void) => listeners.push(fn),
   };
   class FakeObserver {
@@ -80,9 +83,9 @@ function run(html: string, { visibility, paintTiming }: Browser) {
 
 const ORDER = [
   'modulepreload /assets/manifest-1.js',
-  'modulepreload /assets/entry.client-2.js',
   'modulepreload /assets/root-3.js',
   'modulepreload /assets/home-4.js',
+  'modulepreload /assets/entry.client-2.js',
   'import /assets/manifest-1.js',
   'import /assets/root-3.js',
   'import /assets/home-4.js',
@@ -108,7 +111,7 @@ describe('deferHydration', () => {
     expect(deferHydration(plain)).toBe(plain);
   });
 
-  it('loads nothing until the first contentful paint, then preloads and imports in the original order', async () => {
+  it('loads nothing until the first contentful paint, then preloads the modules it names and imports them in the original order', async () => {
     const browser = run(out, { visibility: 'visible', paintTiming: true });
     browser.paint('first-paint');
     await settle();

@@ -49,9 +49,18 @@ for (const [tag] of home.matchAll(/<(?:link|script)\b[^>]*>/g)) {
   if (tag.startsWith('<link') && rel === 'stylesheet') css.add(attr(tag, 'href'));
   if (tag.startsWith('<script') && attr(tag, 'src')) js.add(attr(tag, 'src'));
 }
-// The bootstrap inline script preloads and imports modules by URL (decision 008); count each it names.
+// The bootstrap inline script preloads and imports modules by URL (decision 008); count each it
+// names, and every module those import in turn.
 for (const [, script] of home.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)) {
   for (const [, url] of script.matchAll(/["'](\/assets\/[^"']+\.js)["']/g)) js.add(url);
+}
+for (const url of js) {
+  if (!url?.startsWith('/assets/')) continue;
+  const source = readFileSync(join(CLIENT_DIR, url), 'utf8');
+  // Static imports only (`import ... from "./x.js"`, `import "./x.js"`): a dynamic import() loads on use.
+  for (const [, dep] of source.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) {
+    js.add(`/assets/${dep}`);
+  }
 }
 
 function total(urls) {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   earliestBookableDate,
@@ -7,6 +8,7 @@ import {
   formatUkDate,
   isIsoDate,
   startTimesFor,
+  ukOffsetMinutes,
   ukToday,
   ukWallTimeToInstant,
 } from './booking-dates';
@@ -22,6 +24,42 @@ describe('UK dates', () => {
     expect(ukToday(new Date('2026-06-30T23:30:00Z'))).toBe('2026-07-01');
     expect(ukToday(new Date('2026-12-31T23:30:00Z'))).toBe('2026-12-31');
     expect(earliestBookableDate(new Date('2026-12-31T23:30:00Z'))).toBe('2027-01-01');
+  });
+
+  it('keeps the UK offset by the summer-time rule, agreeing with the time-zone database', () => {
+    const london = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/London',
+      timeZoneName: 'shortOffset',
+    });
+    const tzdbOffset = (instant: Date) => {
+      const name = london.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? '';
+      return name === 'GMT' ? 0 : Number(/GMT\+(\d+)/.exec(name)?.[1] ?? NaN) * 60;
+    };
+    // Either side of every change from 1997 to 2099, a minute apart.
+    for (let year = 1997; year <= 2099; year += 1) {
+      for (const month of [2, 9]) {
+        const change = new Date(Date.UTC(year, month + 1, 0, 1));
+        change.setUTCDate(change.getUTCDate() - change.getUTCDay());
+        for (const delta of [-60_000, 0, 60_000]) {
+          const at = new Date(change.getTime() + delta);
+          expect(ukOffsetMinutes(at), at.toISOString()).toBe(tzdbOffset(at));
+        }
+      }
+    }
+    // And any instant at all in those years.
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1997-01-01T00:00:00Z'),
+          max: new Date('2099-12-31T23:59:59Z'),
+          noInvalidDate: true,
+        }),
+        (at) => {
+          expect(ukOffsetMinutes(at)).toBe(tzdbOffset(at));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('turns UK wall-clock times into instants in GMT and BST', () => {

@@ -7,7 +7,6 @@ import {
   BOOKING_HORIZON_DAYS,
   SESSION_MINUTES,
   START_STEP_MINUTES,
-  UK_TIME_ZONE,
   sessionTimeLabels,
   sessionTimeWindows,
   type SessionTime,
@@ -40,22 +39,36 @@ export function addDays(iso: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-// Built lazily: Intl formatters are costly to make and this module also loads on the server.
-let londonParts: Intl.DateTimeFormat | undefined;
+/** 01:00 UTC on the last Sunday of the month (0-based) of `year`, as a timestamp. */
+function lastSundayAtOneUtc(year: number, month: number): number {
+  const d = new Date(Date.UTC(year, month + 1, 0, 1));
+  d.setUTCDate(d.getUTCDate() - d.getUTCDay());
+  return d.getTime();
+}
+
+/**
+ * Minutes UK clocks are ahead of UTC at `instant`: 60 in British Summer Time (from 01:00 UTC on
+ * the last Sunday of March to 01:00 UTC on the last Sunday of October, as the Summer Time Order
+ * 2002 sets), 0 otherwise. Computed by the rule rather than with an Intl formatter for
+ * Europe/London: making one costs some 100 ms of a phone's main thread on the booking page, and
+ * a test checks the rule against the time-zone database year by year.
+ */
+export function ukOffsetMinutes(instant: Date): number {
+  const t = instant.getTime();
+  const year = instant.getUTCFullYear();
+  return t >= lastSundayAtOneUtc(year, 2) && t < lastSundayAtOneUtc(year, 9) ? 60 : 0;
+}
+
 function partsInLondon(instant: Date): Record<string, number> {
-  londonParts ??= new Intl.DateTimeFormat('en-GB', {
-    timeZone: UK_TIME_ZONE,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  const out: Record<string, number> = {};
-  for (const p of londonParts.formatToParts(instant)) if (p.type !== 'literal') out[p.type] = Number(p.value);
-  return out;
+  const uk = new Date(instant.getTime() + ukOffsetMinutes(instant) * 60_000);
+  return {
+    year: uk.getUTCFullYear(),
+    month: uk.getUTCMonth() + 1,
+    day: uk.getUTCDate(),
+    hour: uk.getUTCHours(),
+    minute: uk.getUTCMinutes(),
+    second: uk.getUTCSeconds(),
+  };
 }
 
 /** Today's date in the UK at `now`. */
