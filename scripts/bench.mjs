@@ -109,7 +109,7 @@ async function startServer(env) {
     throw new Error(`Port ${PORT} is already in use: stop what listens there, or set BENCH_PORT.`);
   }
   const startedAt = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

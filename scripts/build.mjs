@@ -5,6 +5,7 @@
  *  - build assets generated from content (sitemap, robots, extra files from scripts/assets/),
  *  - the sha256 of every inline script of every HTML file (the CSP allows exactly those),
  *  - brotli and gzip variants of every compressible file,
+ *  - the server bundle (`server/main.mjs`, scripts/build-server.mjs),
  *  - a stamp of the settings baked into the browser code, so `npm start` knows when to rebuild.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { buildServer } from './build-server.mjs';
 import { deferHydration } from './html-bootstrap.mjs';
 import { buildSettings, BUILD_DIR, CLIENT_DIR, STAMP_FILE } from './build-settings.mjs';
 
@@ -28,6 +30,7 @@ function run(cmd, args) {
 
 run(process.execPath, ['node_modules/@react-router/dev/bin.js', 'build']);
 run(process.execPath, ['--import', 'tsx', 'scripts/build-assets.ts', CLIENT_DIR]);
+await buildServer(BUILD_DIR);
 
 async function* walk(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {

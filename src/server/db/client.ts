@@ -3,8 +3,8 @@
  * default, a `pg` pool when DATABASE_URL is set. Both speak one SQL dialect, so the schema,
  * the migrations and every query are shared; only opening and closing differ.
  */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -28,7 +28,19 @@ export type Database = {
   close(): Promise<void>;
 };
 
-export const MIGRATIONS_DIR = resolve(fileURLToPath(new URL('../../../drizzle', import.meta.url)));
+/**
+ * The migrations folder (`drizzle/` at the project root), found by walking up from this module:
+ * the same code runs from `src/server/db/` under tsx and from the server bundle in the build.
+ */
+export const MIGRATIONS_DIR = findMigrations(dirname(fileURLToPath(import.meta.url)));
+
+function findMigrations(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'drizzle');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    if (dirname(dir) === dir) throw new Error(`No drizzle/ migrations folder above ${from}`);
+  }
+}
 
 // Any fixed number: every instance takes the same lock while it migrates.
 const MIGRATION_LOCK = 727_001;
@@ -72,7 +84,8 @@ export async function openDatabase({
     // this process's memory). The site's working set is small and the files sit in the OS page
     // cache anyway, so a smaller pool keeps the whole server well under 300 MB.
     postgresqlconf: [
-      'shared_buffers = 16MB',
+      'shared_buffers = 8MB',
+      'temp_buffers = 1MB',
       'wal_buffers = 512kB',
       'work_mem = 2MB',
       'maintenance_work_mem = 16MB',

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 const dataDir = process.env.E2E_DATA_DIR ?? resolve('test-results/e2e-data');
 rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+const child = spawn(process.execPath, ['scripts/start.mjs'], {
   stdio: 'inherit',
   env: {
     ...process.env,
