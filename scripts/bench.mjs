@@ -29,6 +29,10 @@ const ORIGIN = `http://localhost:${PORT}`;
 const ROUTES = PUBLIC_PATHS;
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+// BENCH_ONLY=static (or lighthouse, api; comma-separated) runs those parts alone and writes no
+// results file: for checking one figure while tuning.
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+const runs = (part) => !ONLY || ONLY.has(part);
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const CHROME_FLAGS = [
   '--headless=new',
@@ -395,21 +399,30 @@ async function main() {
   const server = await startServer(env);
   const readyMs = server.readyMs;
 
-  console.log(`Lighthouse: ${ROUTES.length} routes x mobile, desktop x ${LH_RUNS} runs`);
-  const lh = await runLighthouse();
-  console.log('Static serving: wrk, ours then nginx');
-  const staticResult = await runStatic(clientDir);
+  let lh = [];
+  if (runs('lighthouse')) {
+    console.log(`Lighthouse: ${ROUTES.length} routes x mobile, desktop x ${LH_RUNS} runs`);
+    lh = await runLighthouse();
+  }
+  let staticResult = null;
+  if (runs('static')) {
+    console.log('Static serving: wrk, ours then nginx');
+    staticResult = await runStatic(clientDir);
+  }
   let peak = peakRssMb(server.child.pid);
   await stopServer(server);
 
-  console.log('Form endpoint: autocannon on PGlite');
-  const pglite = await runApi('pglite', env, dataDir);
-  peak = Math.max(peak, pglite.peak);
-  console.log('Form endpoint: autocannon on Postgres');
-  const postgres = await withBenchDatabase((databaseUrl) =>
-    runApi('postgres', { ...env, DATABASE_URL: databaseUrl }, dataDir, databaseUrl),
-  );
-  peak = Math.max(peak, postgres.peak);
+  let pglite = { rows: [], peak: 0 };
+  let postgres = { rows: [], peak: 0 };
+  if (runs('api')) {
+    console.log('Form endpoint: autocannon on PGlite');
+    pglite = await runApi('pglite', env, dataDir);
+    console.log('Form endpoint: autocannon on Postgres');
+    postgres = await withBenchDatabase((databaseUrl) =>
+      runApi('postgres', { ...env, DATABASE_URL: databaseUrl }, dataDir, databaseUrl),
+    );
+  }
+  peak = Math.max(peak, pglite.peak, postgres.peak);
   rmSync(dataDir, { recursive: true, force: true });
 
   let commit = 'unknown';
@@ -444,7 +457,7 @@ async function main() {
   ]);
   table(
     'Static serving (wrk, 50 connections, brotli)',
-    [staticResult],
+    staticResult ? [staticResult] : [],
     ['route', 'oursRps', 'nginxRps', 'ratio', 'oursP99Ms', 'nginxP99Ms', 'errors'],
   );
   table('Form endpoint (autocannon, contact submissions)', results.api, [
@@ -460,6 +473,10 @@ async function main() {
 
   const targets = checkTargets(results);
   table('Targets', targets, ['target', 'figure', 'met']);
+  if (ONLY) {
+    console.log(`\nBENCH_ONLY=${[...ONLY].join(',')}: no results file written (${results.durationS} s)`);
+    return;
+  }
 
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -495,9 +512,11 @@ function checkTargets(r) {
     add('home JS <= 130 KB', `${(home.scriptBytes / 1024).toFixed(1)} KB`, home.scriptBytes <= 130 * 1024);
     add('home total <= 200 KB', `${(home.totalBytes / 1024).toFixed(1)} KB`, home.totalBytes <= 200 * 1024);
   }
-  add('static >= 0.5 x nginx', String(r.static.ratio), r.static.ratio >= 0.5);
-  add('static p99 <= 10 ms', `${r.static.oursP99Ms} ms`, r.static.oursP99Ms <= 10);
-  add('static errors 0', String(r.static.errors), r.static.errors === 0);
+  if (r.static) {
+    add('static >= 0.5 x nginx', String(r.static.ratio), r.static.ratio >= 0.5);
+    add('static p99 <= 10 ms', `${r.static.oursP99Ms} ms`, r.static.oursP99Ms <= 10);
+    add('static errors 0', String(r.static.errors), r.static.errors === 0);
+  }
   for (const a of r.api) {
     const floor = a.db === 'pglite' ? 1000 : 2000;
     if (a.connections === 10) add(`${a.db} @10: >= ${floor}/s`, `${a.rps}/s`, a.rps >= floor);

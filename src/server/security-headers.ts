@@ -73,6 +73,23 @@ export function baseSecurityHeaders(https: boolean): HeaderList {
   return headers;
 }
 
+/**
+ * Headers for a subresource that a browser never renders as a document (scripts, stylesheets,
+ * raster images, fonts, source maps): no sniffing, no cross-origin embedding, the referrer policy
+ * (a stylesheet's requests follow it), HSTS over https. A CSP, frame options, Permissions-Policy
+ * and COOP govern documents only; leaving them off saves some 560 bytes on each of the 30 or so
+ * scripts a page loads (decision 010). SVG, PDF, XML, text and HTML keep the document headers.
+ */
+export function subresourceSecurityHeaders(https: boolean): HeaderList {
+  const keep = new Set([
+    'X-Content-Type-Options',
+    'Referrer-Policy',
+    'Cross-Origin-Resource-Policy',
+    'Strict-Transport-Security',
+  ]);
+  return baseSecurityHeaders(https).filter(([name]) => keep.has(name));
+}
+
 export function isVoicePage(urlPath: string): boolean {
   return AI_PATHS.some((p) => urlPath === p || urlPath === `${p}/` || urlPath === `${p}/index.html`);
 }

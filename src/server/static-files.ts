@@ -8,7 +8,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { NOT_FOUND_PATH } from '~/content/routes';
-import { baseSecurityHeaders, contentSecurityPolicy, isVoicePage } from './security-headers';
+import {
+  baseSecurityHeaders,
+  contentSecurityPolicy,
+  isVoicePage,
+  subresourceSecurityHeaders,
+} from './security-headers';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,6 +35,20 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
   '.map': 'application/json; charset=utf-8',
 };
+
+/** Files a browser only ever uses as subresources, never renders as a document (decision 010). */
+const SUBRESOURCES = new Set([
+  '.js',
+  '.mjs',
+  '.css',
+  '.png',
+  '.jpg',
+  '.webp',
+  '.avif',
+  '.ico',
+  '.woff2',
+  '.map',
+]);
 
 type Variant = { body: Buffer; headers: string[] };
 type Entry = {
@@ -74,6 +93,7 @@ export function loadStaticSite(opts: {
   https: boolean;
 }): StaticSite {
   const security = baseSecurityHeaders(opts.https);
+  const subresourceSecurity = subresourceSecurityHeaders(opts.https);
   const entries = new Map<string, Entry>();
   let notFound: Entry | undefined;
 
@@ -85,17 +105,24 @@ export function loadStaticSite(opts: {
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const isHtml = rel.endsWith('.html');
     const urlPath = isHtml ? rel.replace(/\/?index\.html$/, '') || '/' : rel;
-    const csp = contentSecurityPolicy({
-      scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
-      voice: isHtml && isVoicePage(urlPath),
-      https: opts.https,
-    });
+    const documentHeaders: [string, string][] = SUBRESOURCES.has(extname(file))
+      ? [...subresourceSecurity]
+      : [
+          [
+            'Content-Security-Policy',
+            contentSecurityPolicy({
+              scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
+              voice: isHtml && isVoicePage(urlPath),
+              https: opts.https,
+            }),
+          ],
+          ...security,
+        ];
     const common: [string, string][] = [
       ['Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
       ['Cache-Control', cacheControl(rel)],
       ['ETag', etag],
-      ['Content-Security-Policy', csp],
-      ...security,
+      ...documentHeaders,
     ];
     const br = tryRead(`${file}.br`);
     const gz = tryRead(`${file}.gz`);

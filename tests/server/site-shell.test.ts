@@ -22,6 +22,20 @@ function expectSecurityHeaders(headers: Record<string, unknown>) {
   expect(String(headers['permissions-policy'])).toContain('microphone=(self)');
 }
 
+/** Scripts, styles and images: what a subresource needs, none of the document-only headers. */
+function expectSubresourceHeaders(headers: Record<string, unknown>) {
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['cross-origin-resource-policy']).toBe('same-origin');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  for (const documentOnly of [
+    'content-security-policy',
+    'x-frame-options',
+    'permissions-policy',
+    'cross-origin-opener-policy',
+  ])
+    expect(headers[documentOnly], documentOnly).toBeUndefined();
+}
+
 describe('the server shell over the production build', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -58,6 +72,20 @@ describe('the server shell over the production build', () => {
     }
   });
 
+  it('keeps the document headers on every file a browser could render as a document', async () => {
+    for (const url of ['/favicon.svg', '/guides/wealth-building-guide.pdf', '/sitemap.xml', '/robots.txt']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expectSecurityHeaders(res.headers);
+    }
+    const css = readdirSync(join(t.config.buildDir, 'client/assets')).find((f) => f.endsWith('.css'));
+    const style = await t.app.inject({ method: 'GET', url: `/assets/${css}` });
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
+    expectSubresourceHeaders(style.headers);
+    const image = await t.app.inject({ method: 'GET', url: '/og-image.png' });
+    expectSubresourceHeaders(image.headers);
+  });
+
   it('serves hashed assets as immutable, compressed when accepted', async () => {
     const asset = readdirSync(join(t.config.buildDir, 'client/assets')).find((f) => f.endsWith('.js'));
     const url = `/assets/${asset}`;
@@ -65,7 +93,7 @@ describe('the server shell over the production build', () => {
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expectSecurityHeaders(plain.headers);
+    expectSubresourceHeaders(plain.headers);
     const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['vary']).toBe('Accept-Encoding');
