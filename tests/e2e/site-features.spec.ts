@@ -183,3 +183,32 @@ test.describe('content before code (decision 008)', () => {
     }
   });
 });
+
+test.describe('sections below the first screen (decision 011)', () => {
+  test('are laid out on approach, and nothing shifts while loading or scrolling to the footer', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      const w = window as unknown as { __shift: number };
+      w.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>)
+          if (!entry.hadRecentInput) w.__shift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    for (const path of ['/', '/resources', '/services']) {
+      await gotoHydrated(page, path);
+      const styles = await page
+        .locator('main > section + section, body > footer')
+        .evaluateAll((els) => els.map((el) => getComputedStyle(el).contentVisibility));
+      expect(styles.length, path).toBeGreaterThan(0);
+      expect(new Set(styles), path).toEqual(new Set(['auto']));
+      for (let y = 0; y < 12; y += 1) {
+        await page.mouse.wheel(0, 700);
+        await page.waitForTimeout(50);
+      }
+      await expect(page.locator('body > footer')).toBeInViewport();
+      expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift), path).toBe(0);
+    }
+  });
+});
