@@ -50,7 +50,14 @@ const SUBRESOURCES = new Set([
   '.map',
 ]);
 
-type Variant = { body: Buffer; headers: string[] };
+type Variant = {
+  body: Buffer;
+  headers: string[];
+  /** Status line and headers as bytes, without Date and Connection (the fast path adds them). */
+  head: Buffer;
+  /** The whole keep-alive response of the current second, reused until the Date changes. */
+  cached?: { second: number; bytes: Buffer };
+};
 type Entry = {
   identity: Variant;
   br?: Variant;
@@ -58,6 +65,16 @@ type Entry = {
   etag: string;
   status: number;
   notModified: string[];
+  notModifiedHead: Buffer;
+};
+
+/** A request the fast path can answer itself (src/server/fast-static.ts). */
+export type RawRequest = {
+  head: boolean;
+  target: string;
+  acceptEncoding: string;
+  ifNoneMatch: string | undefined;
+  close: boolean;
 };
 
 export type StaticSite = {
@@ -65,9 +82,41 @@ export type StaticSite = {
   serve(req: IncomingMessage, res: ServerResponse): boolean;
   /** Serves the 404 page with status 404. */
   serveNotFound(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * The whole HTTP/1.1 response, as bytes, to a GET or HEAD of a file of the site; undefined
+   * for any other path (decision 012). Same status, headers and body as `serve`.
+   */
+  rawResponse(request: RawRequest): Buffer | undefined;
   /** Every URL path that answers a page or file (for tests and the benchmark). */
   paths(): string[];
 };
+
+const STATUS_LINE: Record<number, string> = {
+  200: 'HTTP/1.1 200 OK\r\n',
+  304: 'HTTP/1.1 304 Not Modified\r\n',
+  404: 'HTTP/1.1 404 Not Found\r\n',
+};
+
+function rawHead(status: number, flat: string[]): Buffer {
+  let text = STATUS_LINE[status] ?? `HTTP/1.1 ${status} \r\n`;
+  for (let i = 0; i < flat.length; i += 2) text += `${flat[i]}: ${flat[i + 1]}\r\n`;
+  return Buffer.from(text, 'latin1');
+}
+
+/** `Date: ...\r\n` for the current second, made once a second. */
+let dateSecond = -1;
+let dateLine = Buffer.alloc(0);
+function currentDate(now: number): { second: number; line: Buffer } {
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateLine = Buffer.from(`Date: ${new Date(second * 1000).toUTCString()}\r\n`, 'latin1');
+  }
+  return { second, line: dateLine };
+}
+
+const END_OF_HEAD = Buffer.from('\r\n', 'latin1');
+const CLOSE = Buffer.from('Connection: close\r\n', 'latin1');
 
 function* walk(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -127,25 +176,27 @@ export function loadStaticSite(opts: {
     const br = tryRead(`${file}.br`);
     const gz = tryRead(`${file}.gz`);
     const vary: [string, string][] = br || gz ? [['Vary', 'Accept-Encoding']] : [];
-    const variant = (data: Buffer, encoding?: string): Variant => ({
-      body: data,
-      headers: flatten([
+    const status = urlPath === NOT_FOUND_PATH ? 404 : 200;
+    const variant = (data: Buffer, encoding?: string): Variant => {
+      const headers = flatten([
         ...common,
         ...vary,
         ...(encoding ? ([['Content-Encoding', encoding]] as [string, string][]) : []),
         ['Content-Length', String(data.length)],
-      ]),
-    });
+      ]);
+      return { body: data, headers, head: rawHead(status, headers) };
+    };
     const entry: Entry = {
       identity: variant(body),
       br: br ? variant(br, 'br') : undefined,
       gzip: gz ? variant(gz, 'gzip') : undefined,
       etag,
-      status: 200,
+      status,
       notModified: flatten([...common, ...vary]),
+      notModifiedHead: rawHead(304, flatten([...common, ...vary])),
     };
     if (urlPath === NOT_FOUND_PATH) {
-      notFound = { ...entry, status: 404 };
+      notFound = entry;
       continue;
     }
     entries.set(urlPath, entry);
@@ -154,17 +205,21 @@ export function loadStaticSite(opts: {
   if (!notFound) throw new Error(`The build has no ${NOT_FOUND_PATH} page: run npm run build`);
   const notFoundEntry = notFound;
 
+  function variantFor(entry: Entry, accept: string): Variant {
+    return (
+      (entry.br && accepts(accept, 'br') ? entry.br : undefined) ??
+      (entry.gzip && accepts(accept, 'gzip') ? entry.gzip : undefined) ??
+      entry.identity
+    );
+  }
+
   function send(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
     if (entry.status === 200 && req.headers['if-none-match'] === entry.etag) {
       res.writeHead(304, entry.notModified);
       res.end();
       return;
     }
-    const accept = req.headers['accept-encoding'] ?? '';
-    const variant =
-      (entry.br && accepts(accept, 'br') ? entry.br : undefined) ??
-      (entry.gzip && accepts(accept, 'gzip') ? entry.gzip : undefined) ??
-      entry.identity;
+    const variant = variantFor(entry, req.headers['accept-encoding'] ?? '');
     res.writeHead(entry.status, variant.headers);
     res.end(req.method === 'HEAD' ? undefined : variant.body);
   }
@@ -181,6 +236,32 @@ export function loadStaticSite(opts: {
     },
     serveNotFound(req, res) {
       send(req, res, notFoundEntry);
+    },
+    rawResponse({ head, target, acceptEncoding, ifNoneMatch, close }) {
+      const q = target.indexOf('?');
+      const entry = entries.get(q === -1 ? target : target.slice(0, q));
+      if (!entry) return undefined;
+      const date = currentDate(Date.now());
+      if (ifNoneMatch === entry.etag) {
+        return Buffer.concat([entry.notModifiedHead, date.line, ...(close ? [CLOSE] : []), END_OF_HEAD]);
+      }
+      const variant = variantFor(entry, acceptEncoding);
+      if (head || close) {
+        return Buffer.concat([
+          variant.head,
+          date.line,
+          ...(close ? [CLOSE] : []),
+          END_OF_HEAD,
+          ...(head ? [] : [variant.body]),
+        ]);
+      }
+      if (variant.cached?.second !== date.second) {
+        variant.cached = {
+          second: date.second,
+          bytes: Buffer.concat([variant.head, date.line, END_OF_HEAD, variant.body]),
+        };
+      }
+      return variant.cached.bytes;
     },
     paths: () => [...entries.keys()],
   };
