@@ -52,6 +52,7 @@ export function deferredBootstrap(source) {
 
 /** The page without module preloads, hydrating after the first paint. Idempotent. */
 export function deferHydration(html) {
+  html = revealBoundaries(html);
   const bootstrap = BOOTSTRAP.exec(html);
   const preloads = html.match(PRELOAD) ?? [];
   // Already rewritten (no static imports left), or not a React Router page.
@@ -60,4 +61,35 @@ export function deferHydration(html) {
   for (const tag of preloads) out = out.replace(tag, '');
   const script = `<script type="module">${deferredBootstrap(bootstrap[1] ?? '')}</script>`;
   return out.replace(BOOTSTRAP, () => script);
+}
+
+const SEGMENT = /<div hidden id="S:(\d+)">([\s\S]*?)<\/div>/g;
+const REVEAL_RUNTIME =
+  /<script id="_R_">requestAnimationFrame\(function\(\)\{\$RT=performance\.now\(\)\}\);<\/script>/;
+const REVEAL_CALL = /<script>(?:\$RB=\[\];[\s\S]*?)?\$RC\("B:(\d+)","S:(\d+)"\)<\/script>/g;
+
+/**
+ * React streams the parts of a prerendered page that sat behind a Suspense boundary (here only
+ * React Router's data scripts) after the rest, with a small runtime that moves each into place
+ * some 300 ms after the first frame. In a file made at build time everything has arrived, so
+ * the page is written with every boundary already in place, as the runtime would leave it:
+ * the same DOM for React to hydrate, without the runtime's script and its late DOM moves.
+ * Pages with anything else from React's streaming runtime are left as they are.
+ */
+export function revealBoundaries(html) {
+  const segments = new Map([...html.matchAll(SEGMENT)].map((m) => [m[1], m[2]]));
+  if (segments.size === 0) return html;
+  const calls = [...html.matchAll(REVEAL_CALL)];
+  const unknownRuntime = html.replace(REVEAL_CALL, '').match(/\$R[A-Z]\(/);
+  if (calls.length !== segments.size || unknownRuntime) return html;
+  for (const content of segments.values()) if (/<div\b/.test(content)) return html;
+  if (calls.some((m) => m[1] !== m[2] || !segments.has(m[2]))) return html;
+  const fill = (content) =>
+    content.replace(/<!--\$\?--><template id="B:(\d+)"><\/template><!--\/\$-->/g, (whole, id) =>
+      segments.has(id) ? `<!--$-->${fill(segments.get(id))}<!--/$-->` : whole,
+    );
+  let out = html.replace(SEGMENT, '').replace(REVEAL_CALL, '').replace(REVEAL_RUNTIME, '');
+  out = fill(out);
+  // Every boundary must have found its content.
+  return /<template id="B:\d+">/.test(out) ? html : out;
 }

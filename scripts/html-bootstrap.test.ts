@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the build, without type declarations
-import { deferHydration } from './html-bootstrap.mjs';
+import { deferHydration, revealBoundaries } from './html-bootstrap.mjs';
 
 // The shape React Router 7 prerenders: preloads in the head, a stylesheet after them, and an
 // inline module script with static imports.
@@ -164,5 +164,34 @@ describe('deferHydration', () => {
     await settle();
     expect(browser.frames).toEqual([]);
     expect(browser.events).toEqual(ORDER);
+  });
+});
+
+describe('revealBoundaries', () => {
+  // React's streamed tail of a prerendered page, as React Router 7 writes it.
+  const RUNTIME =
+    '$RB=[];$RV=function(a){};\n$RC=function(a,b){if(b=document.getElementById(b))(a=document.getElementById(a))};';
+  const tail =
+    '<main>Hi</main><!--$?--><template id="B:0"></template><!--/$-->' +
+    '<script id="_R_">requestAnimationFrame(function(){$RT=performance.now()});</script>' +
+    '<div hidden id="S:0"><script>enqueue()</script><!--$?--><template id="B:1"></template><!--/$--></div>' +
+    `<script>${RUNTIME}$RC("B:0","S:0")</script>` +
+    '<div hidden id="S:1"><script>close()</script></div><script>$RC("B:1","S:1")</script></body></html>';
+
+  it('writes every boundary in place, as the runtime leaves it, without the runtime', () => {
+    expect(revealBoundaries(tail)).toBe(
+      '<main>Hi</main><!--$--><script>enqueue()</script><!--$--><script>close()</script><!--/$--><!--/$--></body></html>',
+    );
+  });
+
+  it('leaves a page alone when anything does not fit', () => {
+    const errored = tail.replace('$RC("B:1","S:1")', '$RX("B:1","digest")');
+    expect(revealBoundaries(errored)).toBe(errored);
+    const divInside = tail.replace('<script>close()</script>', '<div>late</div>');
+    expect(revealBoundaries(divInside)).toBe(divInside);
+    const missing = tail.replace('<div hidden id="S:1"><script>close()</script></div>', '');
+    expect(revealBoundaries(missing)).toBe(missing);
+    const plain = '<html><body><p>Hi</p></body></html>';
+    expect(revealBoundaries(plain)).toBe(plain);
   });
 });

@@ -202,13 +202,3 @@ describe('the server shell over the production build', () => {
     }
   });
 });
-
-describe('over https', () => {
-  it('adds HSTS of at least a year', async () => {
-    const t = await makeTestApp({ PUBLIC_URL: 'https://www.example.com' });
-    const res = await t.app.inject({ method: 'GET', url: '/' });
-    const maxAge = Number(/max-age=(\d+)/.exec(String(res.headers['strict-transport-security']))?.[1]);
-    expect(maxAge).toBeGreaterThanOrEqual(31_536_000);
-    await t.app.close();
-  });
-});

@@ -113,23 +113,9 @@ export type BookingFormValues = z.input<typeof BookingSchema>;
 /** A valid booking request, cleaned. */
 export type BookingRequest = z.output<typeof BookingSchema>;
 
-export const STEP1_FIELDS = [
-  'sessionType',
-  'firstChoiceDate',
-  'firstChoiceTime',
-  'secondChoiceDate',
-  'secondChoiceTime',
-] as const satisfies readonly (keyof BookingFormValues)[];
+import type { STEP1_FIELDS } from './booking-steps';
 
-export const STEP2_FIELDS = [
-  'firstName',
-  'lastName',
-  'email',
-  'phone',
-  'company',
-  'role',
-  'notes',
-] as const satisfies readonly (keyof BookingFormValues)[];
+export { STEP1_FIELDS, STEP2_FIELDS } from './booking-steps';
 
 /**
  * The spec's gate: step 2 opens only when session type, first-choice date and time are

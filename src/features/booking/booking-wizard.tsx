@@ -4,10 +4,9 @@
  * (with an idempotency key) books. On success the form gives way to 'Booking Confirmed!' with
  * the reference, and whatever the page placed below the form (What's Included, the FAQ) goes.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CalendarCheck } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { Controller, useForm, type Control, type FieldPath } from 'react-hook-form';
+import { Controller, useForm, type Control, type FieldPath, type Resolver } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import {
   SESSION_TIMES,
@@ -22,13 +21,21 @@ import { HoneypotField } from '~/components/ui/honeypot-field';
 import { submitBooking } from './booking-api';
 import { earliestBookableDate, latestBookableDate } from './booking-dates';
 import { ChoiceGroup, Field, type Choice } from './booking-fields';
-import {
-  BookingSchema,
-  STEP1_FIELDS,
-  canContinue,
-  type BookingFormValues,
-  type BookingRequest,
-} from './booking-schema';
+import type { BookingFormValues, BookingRequest } from './booking-schema';
+import { STEP1_FIELDS } from './booking-steps';
+
+// The schema and zod load when the visitor first focuses a field, at the latest when a step is
+// checked (decision 013): the page hydrates without them.
+const importValidation = () => import('./booking-validation');
+let validation: ReturnType<typeof importValidation> | undefined;
+// A chunk that could not be fetched is fetched again next time, and counts as a failed request.
+const loadValidation = () =>
+  (validation ??= importValidation().catch((error: unknown) => {
+    validation = undefined;
+    throw error;
+  }));
+const resolver: Resolver<BookingFormValues, unknown, BookingRequest> = async (values, context, options) =>
+  (await loadValidation()).bookingResolver(values, context, options);
 
 type Step = 1 | 2 | 'confirmed';
 
@@ -105,7 +112,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<BookingFormValues, unknown, BookingRequest>({
-    resolver: zodResolver(BookingSchema),
+    resolver,
     mode: 'onTouched',
     defaultValues: EMPTY,
   });
@@ -125,7 +132,13 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
   }
 
   async function onContinue() {
-    await trigger(STEP1_FIELDS);
+    let canContinue;
+    try {
+      [{ canContinue }] = await Promise.all([loadValidation(), trigger(STEP1_FIELDS)]);
+    } catch {
+      toast({ title: copy.toasts.failure, variant: 'destructive' });
+      return;
+    }
     if (canContinue(getValues(), new Date())) goTo(2);
     else toast({ title: copy.toasts.incompleteStep, variant: 'destructive' });
   }
@@ -187,6 +200,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
         noValidate
         aria-labelledby="booking-step-heading"
         className="card sm:p-8"
+        onFocus={() => void loadValidation().catch(() => {})}
         onSubmit={(event) => {
           // Enter in a step-1 field continues rather than submitting half a form.
           if (step === 1) {
@@ -194,7 +208,12 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
             void onContinue();
             return;
           }
-          void handleSubmit(onValid, onInvalid)(event);
+          handleSubmit(
+            onValid,
+            onInvalid,
+          )(event).catch(() => {
+            toast({ title: copy.toasts.failure, variant: 'destructive' });
+          });
         }}
       >
         <StepIndicator step={step} />
