@@ -96,7 +96,7 @@ function SessionPreview() {
       </ul>
       <Link
         to="/book"
-        className="mt-8 inline-flex items-center gap-2 rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline"
+        className="text-link mt-8"
       >
         See available formats <ArrowRight aria-hidden="true" className="size-4" />
       </Link>
@@ -210,7 +210,7 @@ export default function Home() {
           <p className="mt-10 text-center">
             <Link
               to={plansSection.allServices.to}
-              className="inline-flex items-center gap-2 rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline"
+              className="text-link"
             >
               {plansSection.allServices.label} <ArrowRight aria-hidden="true" className="size-4" />
             </Link>

@@ -26,10 +26,10 @@ type TextField = Exclude<GuideField, 'consent'>;
 const TEXT_FIELDS: {
   name: TextField;
   label: string;
-  type: string;
+  type?: string;
   autoComplete: string;
 }[] = [
-  { name: 'firstName', label: 'Full Name', type: 'text', autoComplete: 'name' },
+  { name: 'firstName', label: 'Full Name', autoComplete: 'name' },
   {
     name: 'email',
     label: 'Email Address',
@@ -39,11 +39,16 @@ const TEXT_FIELDS: {
   {
     name: 'company',
     label: 'Current Role or Company',
-    type: 'text',
     autoComplete: 'organization-title',
   },
 ];
 const FIELD_ORDER: GuideField[] = ['firstName', 'email', 'company', 'consent'];
+
+/** The spec logs the failure (the status only, never what was typed) and says so in a toast. */
+function fail(status?: number) {
+  console.error(`Guide request failed (${status || 'network'})`);
+  toast({ title: 'Failed to submit request. Please try again.', variant: 'destructive' });
+}
 
 function readForm(form: HTMLFormElement): Record<GuideField, unknown> {
   const data = new FormData(form);
@@ -92,14 +97,12 @@ export function GuideForm() {
       setErrors({});
       const result = await sendGuide(checked.values, guardFields());
       if (!result.ok) {
-        // The spec logs the failure; the status only, never what was typed.
-        console.error(`Guide request failed (${result.status || 'network'})`);
+        fail(result.status);
         const fieldErrors: GuideErrors = {};
         for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
           if ((FIELD_ORDER as string[]).includes(field)) fieldErrors[field as GuideField] = message;
         }
         setErrors(fieldErrors);
-        toast({ title: 'Failed to submit request. Please try again.', variant: 'destructive' });
         return;
       }
       setDone(true);
@@ -112,8 +115,7 @@ export function GuideForm() {
       }, GUIDE_OPEN_DELAY_MS);
     } catch {
       // The form's code could not be fetched (offline, a new deploy): the same failure as a refused request.
-      console.error('Guide request failed (network)');
-      toast({ title: 'Failed to submit request. Please try again.', variant: 'destructive' });
+      fail();
     } finally {
       setSubmitting(false);
     }
@@ -155,7 +157,7 @@ export function GuideForm() {
             <input
               {...a11y.inputProps}
               name={f.name}
-              type={f.type}
+              type={f.type ?? 'text'}
               autoComplete={f.autoComplete}
               maxLength={100}
               required
