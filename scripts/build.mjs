@@ -54,7 +54,7 @@ for await (const file of walk(CLIENT_DIR)) {
     body = Buffer.from(html, 'utf8');
     await writeFile(file, body);
     const hashes = new Set();
-    for (const match of body.toString('utf8').matchAll(inlineScript)) {
+    for (const match of html.matchAll(inlineScript)) {
       // JSON-LD is data, not script: the CSP does not govern it.
       if (/type="application\/ld\+json"/.test(match[0])) continue;
       hashes.add(

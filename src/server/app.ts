@@ -37,6 +37,10 @@ export const requestSerializers = {
   },
 };
 
+/** Node's limits, and the static fast path's on the connections it holds (decision 012). */
+const REQUEST_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 export async function buildApp({ config, logger, forms }: AppOptions): Promise<FastifyInstance> {
   const site = loadStaticSite({
     clientDir: join(config.buildDir, 'client'),
@@ -52,9 +56,9 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
     // A hop count is valid at run time (proxy-addr), though Fastify's types omit it.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: 32 * 1024,
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
-    keepAliveTimeout: 72_000,
+    connectionTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     return503OnClosing: true,
     // Static files are answered before Fastify routes a request: on a new connection by the
     // fast path (decision 012), else with one Map lookup and headers made at start.
@@ -62,7 +66,10 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
       const server = createServer((req: IncomingMessage, res: ServerResponse) => {
         if (!site.serve(req, res)) handler(req, res);
       });
-      attachStaticFastPath(server, site, { keepAliveTimeoutMs: 72_000, headersTimeoutMs: 30_000 });
+      attachStaticFastPath(server, site, {
+        keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+        headersTimeoutMs: REQUEST_TIMEOUT_MS,
+      });
       return server;
     },
   });

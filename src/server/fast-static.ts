@@ -54,7 +54,8 @@ export function parseRequestHead(data: Buffer): Parsed {
   for (let i = 1; i < lines.length; i += 1) {
     const line = lines[i] ?? '';
     const header = HEADER_LINE.exec(line);
-    if (!header || line.includes('\n') || line.includes('\r')) return { kind: 'handoff' };
+    // `.` and `$` stop at CR and LF: a line with a bare one does not match.
+    if (!header) return { kind: 'handoff' };
     const value = header[2] ?? '';
     if (INVALID_VALUE.test(value)) return { kind: 'handoff' };
     switch ((header[1] ?? '').toLowerCase()) {
