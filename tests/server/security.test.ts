@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_PATHS } from '~/content/routes';
 import { makeTestApp } from './helpers';
+import { expectDocumentHeaders, expectSubresourceHeaders } from './security-expectations';
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 
@@ -45,38 +46,6 @@ function fetchHeaders(
   });
 }
 
-function directives(csp: unknown): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const part of String(csp).split(';')) {
-    const [name, ...values] = part.trim().split(/\s+/);
-    if (name) out.set(name, values);
-  }
-  return out;
-}
-
-/** The document policy: a strict CSP, no framing, a private referrer policy, CORP, nosniff. */
-function expectDocumentHeaders(where: string, headers: Record<string, unknown>) {
-  const csp = directives(headers['content-security-policy']);
-  expect(["'none'", "'self'"], `${where} default-src`).toContain(csp.get('default-src')?.join(' '));
-  const scriptSrc = csp.get('script-src') ?? csp.get('default-src') ?? [];
-  expect(scriptSrc, `${where} script-src`).not.toContain("'unsafe-inline'");
-  expect(scriptSrc, `${where} script-src`).not.toContain("'unsafe-eval'");
-  expect(csp.get('object-src'), `${where} object-src`).toEqual(["'none'"]);
-  expect(csp.get('base-uri'), `${where} base-uri`).toEqual(["'none'"]);
-  expect(csp.get('frame-ancestors'), `${where} frame-ancestors`).toEqual(["'none'"]);
-  expect(csp.get('form-action'), `${where} form-action`).toEqual(["'self'"]);
-  expectCommonHeaders(where, headers);
-}
-
-/** What every response carries, subresources included. */
-function expectCommonHeaders(where: string, headers: Record<string, unknown>) {
-  expect(headers['cross-origin-resource-policy'], where).toBe('same-origin');
-  expect(headers['x-content-type-options'], where).toBe('nosniff');
-  expect(['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'], where).toContain(
-    headers['referrer-policy'],
-  );
-}
-
 async function listen(env: Record<string, string> = {}) {
   const t = await makeTestApp(env);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -98,11 +67,11 @@ describe('security headers on every kind of answer', () => {
     for (const path of PUBLIC_PATHS) {
       const res = await fetchHeaders(port, path);
       expect(res.status, path).toBe(200);
-      expectDocumentHeaders(path, res.headers);
+      expectDocumentHeaders(res.headers, path);
     }
     const missing = await fetchHeaders(port, '/no-such-page');
     expect(missing.status).toBe(404);
-    expectDocumentHeaders('404 page', missing.headers);
+    expectDocumentHeaders(missing.headers, '404 page');
     for (const [path, method, body] of [
       ['/api/send-contact-email', 'POST', '{}'],
       ['/api/no-such-endpoint', 'GET', undefined],
@@ -110,18 +79,18 @@ describe('security headers on every kind of answer', () => {
     ] as const) {
       const res = await fetchHeaders(port, path, method, body);
       expect(res.status, path).toBeGreaterThanOrEqual(200);
-      expectDocumentHeaders(`${method} ${path}`, res.headers);
+      expectDocumentHeaders(res.headers, `${method} ${path}`);
     }
     // No HSTS over plain http: it would pin a host to https that does not serve it.
     expect(missing.headers['strict-transport-security']).toBeUndefined();
   });
 
-  it('scripts and styles carry nosniff, CORP and the referrer policy', async () => {
+  it('scripts and styles carry nosniff, CORP and the referrer policy, and no document headers', async () => {
     const assets = readdirSync(join(t.config.buildDir, 'client/assets')).filter((f) => /\.(js|css)$/.test(f));
     for (const file of assets.slice(0, 5)) {
       const res = await fetchHeaders(port, `/assets/${file}`);
       expect(res.status, file).toBe(200);
-      expectCommonHeaders(file, res.headers);
+      expectSubresourceHeaders(res.headers, file);
     }
   });
 });

@@ -3,38 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_PATHS } from '../../src/content/routes';
 import { makeTestApp } from './helpers';
+import { expectDocumentHeaders, expectSubresourceHeaders } from './security-expectations';
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
-
-function expectSecurityHeaders(headers: Record<string, unknown>) {
-  const csp = String(headers['content-security-policy']);
-  const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
-  expect(scriptSrc).not.toContain("'unsafe-inline'");
-  expect(scriptSrc).not.toContain("'unsafe-eval'");
-  expect(csp).toContain("frame-ancestors 'none'");
-  expect(csp).toContain("object-src 'none'");
-  expect(csp).toContain("base-uri 'none'");
-  expect(csp).toContain("form-action 'self'");
-  expect(headers['x-frame-options']).toBe('DENY');
-  expect(headers['x-content-type-options']).toBe('nosniff');
-  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-  expect(headers['cross-origin-resource-policy']).toBe('same-origin');
-  expect(String(headers['permissions-policy'])).toContain('microphone=(self)');
-}
-
-/** Scripts, styles and images: what a subresource needs, none of the document-only headers. */
-function expectSubresourceHeaders(headers: Record<string, unknown>) {
-  expect(headers['x-content-type-options']).toBe('nosniff');
-  expect(headers['cross-origin-resource-policy']).toBe('same-origin');
-  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-  for (const documentOnly of [
-    'content-security-policy',
-    'x-frame-options',
-    'permissions-policy',
-    'cross-origin-opener-policy',
-  ])
-    expect(headers[documentOnly], documentOnly).toBeUndefined();
-}
 
 describe('the server shell over the production build', () => {
   let t: TestApp;
@@ -51,7 +22,7 @@ describe('the server shell over the production build', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toMatch(/<h1[\s>]/);
-    expectSecurityHeaders(res.headers);
+    expectDocumentHeaders(res.headers);
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
@@ -76,7 +47,7 @@ describe('the server shell over the production build', () => {
     for (const url of ['/favicon.svg', '/guides/wealth-building-guide.pdf', '/sitemap.xml', '/robots.txt']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
-      expectSecurityHeaders(res.headers);
+      expectDocumentHeaders(res.headers);
     }
     const css = readdirSync(join(t.config.buildDir, 'client/assets')).find((f) => f.endsWith('.css'));
     const style = await t.app.inject({ method: 'GET', url: `/assets/${css}` });
@@ -124,7 +95,7 @@ describe('the server shell over the production build', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.body).toContain('Oops! Page not found');
-      expectSecurityHeaders(res.headers);
+      expectDocumentHeaders(res.headers);
     }
   });
 
@@ -132,14 +103,14 @@ describe('the server shell over the production build', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nothing' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'Not found.' });
-    expectSecurityHeaders(res.headers);
+    expectDocumentHeaders(res.headers);
   });
 
   it('answers /healthz with 200', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expectSecurityHeaders(res.headers);
+    expectDocumentHeaders(res.headers);
   });
 
   it('serves HEAD without a body', async () => {
@@ -156,7 +127,7 @@ describe('the server shell over the production build', () => {
     expect(res.body).toMatch(/^BEGIN:VCALENDAR\r\n/);
     expect(res.body).toContain('UID:masterclass-2025-07-10@sterling-sats\r\n');
     expect(res.body).toContain('DTSTART:20250710T180000Z\r\n');
-    expectSecurityHeaders(res.headers);
+    expectDocumentHeaders(res.headers);
   });
 
   it('serves sitemap.xml with every public path, and robots.txt pointing to it', async () => {
