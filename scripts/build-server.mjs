@@ -1,16 +1,20 @@
 /**
  * The server, bundled for production: `src/server/main.ts` and the site code it uses, in one
  * ES module at `<build>/server/main.mjs`, with the npm packages left as imports. Running it needs
- * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory.
+ * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory. The
+ * embedded database's worker thread (`src/server/db/pglite-worker.ts`) is a second entry,
+ * `pglite-worker.mjs`, beside it.
  */
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
 export async function buildServer(buildDir) {
-  const outfile = join(buildDir, 'server', 'main.mjs');
+  const outdir = join(buildDir, 'server');
   await build({
-    entryPoints: ['src/server/main.ts'],
-    outfile,
+    // Side by side: the bundle finds the worker next to itself (`import.meta.url`).
+    entryPoints: { main: 'src/server/main.ts', 'pglite-worker': 'src/server/db/pglite-worker.ts' },
+    outdir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -19,5 +23,5 @@ export async function buildServer(buildDir) {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
-  return outfile;
+  return join(outdir, 'main.mjs');
 }

@@ -20,6 +20,7 @@ import { memoryRateLimiter } from '../../src/server/api/rate-limit';
 import { createSubmissionWriter } from '../../src/server/api/submission-writer';
 import { loadConfig } from '../../src/server/config';
 import { openDatabase, type Database } from '../../src/server/db/client';
+import { outbox, type StoredMessage } from '../../src/server/db/schema';
 import { createOutboxWorker } from '../../src/server/mail/outbox';
 import { fileTransport } from '../../src/server/mail/transport';
 import { parseMail } from './forms-mime';
@@ -49,15 +50,17 @@ const echoHandler = defineFormHandler({
         kind: 'echo.owner',
         to: config.ownerEmail,
         subject: `Echo ${reference}`,
-        text: data.name,
-        html: `<p>${data.name}</p>`,
+        content: { preheader: data.name, heading: 'Echo', blocks: [{ type: 'paragraph', text: data.name }] },
       },
       {
         kind: 'echo.visitor',
         to: 'visitor@example.org',
         subject: 'Your invite',
-        text: 'See the attachment',
-        html: '<p>See the attachment</p>',
+        content: {
+          preheader: 'Your invite',
+          heading: 'Your invite',
+          blocks: [{ type: 'paragraph', text: 'See the attachment' }],
+        },
         attachments: [
           {
             filename: 'invite.ics',
@@ -128,10 +131,13 @@ describe('the form handler interface', () => {
       (await database.db.execute(
         sql.raw(`select kind, message from outbox where submission_id = '${body.id}' order by id`),
       )) as unknown as {
-        rows: { kind: string; message: { attachments?: { filename: string }[] } }[];
+        rows: { kind: string; message: StoredMessage }[];
       }
     ).rows;
     expect(rows.map((r) => r.kind)).toEqual(['echo.owner', 'echo.visitor']);
+    // The content is stored, not its rendering: the outbox applies the layout when it sends.
+    expect(rows[0]!.message.content.blocks).toEqual([{ type: 'paragraph', text: 'Ada' }]);
+    expect(rows[0]!.message).not.toHaveProperty('html');
     expect(rows[1]!.message.attachments?.[0]?.filename).toBe('invite.ics');
     expect(wakes).toBeGreaterThan(0);
   });
@@ -172,7 +178,14 @@ describe('the form handler interface', () => {
     const item = (id: string) => ({
       row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h' },
       consent: { id: 'echo-consent', text: 'I agree.' },
-      emails: [{ kind: 'echo.owner', to: 'owner@example.org', subject: 'S', text: 't', html: '<p>t</p>' }],
+      emails: [
+        {
+          kind: 'echo.owner',
+          to: 'owner@example.org',
+          subject: 'S',
+          content: { preheader: 't', heading: 'T', blocks: [] },
+        },
+      ],
     });
     const ids = Array.from({ length: 20 }, () => randomUUID());
     const duplicate = ids[3]!;
@@ -209,5 +222,40 @@ describe('the form handler interface', () => {
     const mail = parseMail(readFileSync(join(mailDir, file!), 'utf8'));
     expect(mail.attachments[0]).toMatchObject({ filename: 'invite.ics', contentType: 'text/calendar' });
     expect(mail.attachments[0]!.content).toContain('BEGIN:VCALENDAR');
+    const owner = readdirSync(mailDir).find((f) => f.endsWith('echo.owner.eml'));
+    const ownerMail = parseMail(readFileSync(join(mailDir, owner!), 'utf8'));
+    expect(ownerMail.html).toContain(
+      '<h1 style="margin:0 0 20px;font-size:22px;line-height:30px;color:#0b1f3a;">Echo</h1>',
+    );
+    expect(ownerMail.text).toContain('STERLING SATS');
+  });
+
+  it('still delivers an e-mail queued with rendered parts, as rows written before content was stored', async () => {
+    const mailDir = mkdtempSync(join(tmpdir(), 'pipeline-mail-'));
+    await database.db.insert(outbox).values({
+      kind: 'echo.legacy',
+      toAddress: 'owner@example.org',
+      message: {
+        subject: 'Queued earlier',
+        html: '<p>Rendered before</p>',
+        text: 'Rendered before',
+      } as never,
+    });
+    const worker = createOutboxWorker({
+      db: database.db,
+      transport: fileTransport(mailDir),
+      log: pino({ level: 'silent' }),
+      mailFrom: 'hello@sterling.test',
+      secret: SECRET,
+      brand: 'Sterling Sats',
+      pollIntervalMs: 20,
+    });
+    worker.start();
+    await worker.drain();
+    await worker.stop();
+    const file = readdirSync(mailDir).find((f) => f.endsWith('echo.legacy.eml'));
+    const mail = parseMail(readFileSync(join(mailDir, file!), 'utf8'));
+    expect(mail.html).toBe('<p>Rendered before</p>');
+    expect(mail.text.trim()).toBe('Rendered before');
   });
 });

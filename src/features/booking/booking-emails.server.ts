@@ -1,8 +1,8 @@
 /**
  * Every e-mail about a booking. Each one names the booking's reference; the applicant's carry
  * the next steps, the cancellation terms and a signed link to cancel; the owner's carry every
- * field and the signed links to confirm or decline. Rendering (and escaping) is the
- * pipeline's `renderEmail`.
+ * field and the signed links to confirm or decline. Each is content for the layout: the outbox
+ * renders (and escapes) it with `renderEmail` when it sends.
  */
 import {
   OWNER_LINK_DAYS,
@@ -15,7 +15,7 @@ import {
   type SessionType,
 } from '~/content/booking';
 import { site } from '~/content/site';
-import { renderEmail, type EmailBlock } from '~/server/mail/layout';
+import type { EmailBlock, EmailContent } from '~/server/mail/layout';
 import type { OutgoingEmail } from '~/server/mail/outbox';
 import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
 import { formatChoice, formatClock, formatUkDate, ukWallTimeToInstant } from './booking-dates';
@@ -60,7 +60,7 @@ export function requestReceivedEmail(
   o: { to: string; replyTo: string; cancelUrl: string },
 ): OutgoingEmail {
   const d = b.details;
-  const { html, text } = renderEmail({
+  const content: EmailContent = {
     preheader: `We have your request ${b.reference} and will confirm within 24 hours.`,
     heading: 'Thank you for your booking request',
     blocks: [
@@ -83,14 +83,13 @@ export function requestReceivedEmail(
         text: `You received this because you booked a session at ${site.brand}. Reply to this e-mail with any question.`,
       },
     ],
-  });
+  };
   return {
     kind: 'booking.applicant',
     to: o.to,
     replyTo: o.replyTo,
     subject: copy.applicantRequestSubject(b.reference),
-    html,
-    text,
+    content,
   };
 }
 
@@ -101,7 +100,7 @@ export function ownerRequestEmail(
 ): OutgoingEmail {
   const d = b.details;
   const name = applicantName(d);
-  const { html, text } = renderEmail({
+  const content: EmailContent = {
     preheader: `${name}, ${sessionTypeLabels[d.sessionType]}, first choice ${formatChoice(d.firstChoiceDate, d.firstChoiceTime)}`,
     heading: `New strategy session booking ${b.reference}`,
     blocks: [
@@ -132,14 +131,13 @@ export function ownerRequestEmail(
         text: `Each link works once, for ${OWNER_LINK_DAYS} days at most; a confirm link stops working after its date. Reply to this e-mail to write to the applicant.`,
       },
     ],
-  });
+  };
   return {
     kind: 'booking.owner',
     to: o.to,
     replyTo: d.email,
     subject: copy.ownerRequestSubject(b.reference, name),
-    html,
-    text,
+    content,
   };
 }
 
@@ -197,7 +195,7 @@ export function confirmedEmail(
     start: ukWallTimeToInstant(slot.date, slot.start),
     end: ukWallTimeToInstant(slot.date, slot.end),
   };
-  const { html, text } = renderEmail({
+  const content: EmailContent = {
     preheader: `${slotText(slot)}. Reference ${b.reference}.`,
     heading: copy.confirmedSubject,
     blocks: [
@@ -218,14 +216,13 @@ export function confirmedEmail(
       termsBlock,
       { type: 'button', label: copy.cancel, url: o.cancelUrl },
     ],
-  });
+  };
   return {
     kind: 'booking.confirmed',
     to: o.to,
     replyTo: o.replyTo,
     subject: copy.confirmedSubject,
-    html,
-    text,
+    content,
     attachments: [icsAttachment(b, slot, 'REQUEST', o)],
   };
 }
@@ -235,7 +232,7 @@ export function declinedEmail(
   b: BookingView,
   o: { to: string; replyTo: string; bookUrl: string },
 ): OutgoingEmail {
-  const { html, text } = renderEmail({
+  const content: EmailContent = {
     preheader: `About your request ${b.reference}`,
     heading: 'We could not confirm your session',
     blocks: [
@@ -250,14 +247,13 @@ export function declinedEmail(
       },
       { type: 'button', label: 'Book another time', url: o.bookUrl },
     ],
-  });
+  };
   return {
     kind: 'booking.declined',
     to: o.to,
     replyTo: o.replyTo,
     subject: copy.declinedSubject(b.reference),
-    html,
-    text,
+    content,
   };
 }
 
@@ -267,7 +263,7 @@ export function cancelledApplicantEmail(
   slot: ConfirmedSlot | undefined,
   o: InviteOptions & { to: string; replyTo: string; bookUrl: string },
 ): OutgoingEmail {
-  const { html, text } = renderEmail({
+  const content: EmailContent = {
     preheader: `Booking ${b.reference} is cancelled.`,
     heading: 'Your booking is cancelled',
     blocks: [
@@ -281,14 +277,13 @@ export function cancelledApplicantEmail(
       { type: 'paragraph', text: 'You are welcome to book again whenever it suits you.' },
       { type: 'button', label: 'Book a session', url: o.bookUrl },
     ],
-  });
+  };
   return {
     kind: 'booking.cancelled',
     to: o.to,
     replyTo: o.replyTo,
     subject: copy.cancelledApplicantSubject(b.reference),
-    html,
-    text,
+    content,
     attachments: slot ? [icsAttachment(b, slot, 'CANCEL', o)] : undefined,
   };
 }
@@ -300,7 +295,7 @@ export function cancelledOwnerEmail(
   o: { to: string },
 ): OutgoingEmail {
   const name = applicantName(b.details);
-  const { html, text } = renderEmail({
+  const content: EmailContent = {
     preheader: `${name} cancelled ${b.reference}.`,
     heading: `Booking ${b.reference} cancelled`,
     blocks: [
@@ -315,13 +310,12 @@ export function cancelledOwnerEmail(
         ],
       },
     ],
-  });
+  };
   return {
     kind: 'booking.cancelled-owner',
     to: o.to,
     replyTo: b.details.email,
     subject: copy.cancelledOwnerSubject(b.reference, name),
-    html,
-    text,
+    content,
   };
 }

@@ -6,12 +6,12 @@
 import { contactConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
 import { defineFormHandler } from '~/server/api/form-handler';
-import { renderEmail } from '~/server/mail/layout';
+import type { EmailContent } from '~/server/mail/layout';
 import { ContactSchema, subjectLabel, type ContactValues } from './contact-schema';
 
-export function contactOwnerEmail(data: ContactValues, submissionId: string) {
+export function contactOwnerEmail(data: ContactValues, submissionId: string): EmailContent {
   const name = `${data.firstName} ${data.lastName}`;
-  return renderEmail({
+  return {
     preheader: `${subjectLabel(data.subject)} enquiry from ${name}`,
     heading: 'New message from the contact form',
     blocks: [
@@ -31,7 +31,7 @@ export function contactOwnerEmail(data: ContactValues, submissionId: string) {
       },
     ],
     footer: [{ type: 'small', text: `Submission ${submissionId}` }],
-  });
+  };
 }
 
 export const contactHandler = defineFormHandler({
@@ -40,14 +40,12 @@ export const contactHandler = defineFormHandler({
   rateLimit: { max: 3, windowMs: 5 * 60_000 },
   consent: (data) => contactConsentVersions[data.consentVersion],
   compose({ data, submissionId, config, sendEmail }) {
-    const { html, text } = contactOwnerEmail(data, submissionId);
     sendEmail({
       kind: 'contact.owner',
       to: config.ownerEmail,
       replyTo: data.email,
       subject: `[${site.brand}] ${subjectLabel(data.subject)} enquiry from ${data.firstName} ${data.lastName}`,
-      html,
-      text,
+      content: contactOwnerEmail(data, submissionId),
     });
   },
 });

@@ -5,12 +5,12 @@
 import { guideConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
 import { defineFormHandler } from '~/server/api/form-handler';
-import { renderEmail } from '~/server/mail/layout';
+import type { EmailContent } from '~/server/mail/layout';
 import { GUIDE_PDF_PATH, GUIDE_TITLE } from './guide-file';
 import { GuideSchema, type GuideValues } from './guide-schema';
 
-export function guideVisitorEmail(data: GuideValues, downloadUrl: string) {
-  return renderEmail({
+export function guideVisitorEmail(data: GuideValues, downloadUrl: string): EmailContent {
+  return {
     preheader: `Your free ${GUIDE_TITLE} is ready to download.`,
     heading: `Your ${GUIDE_TITLE}`,
     blocks: [
@@ -28,11 +28,11 @@ export function guideVisitorEmail(data: GuideValues, downloadUrl: string) {
         text: 'You receive this because you requested the guide on our website. You can unsubscribe from our e-mails at any time by replying "unsubscribe".',
       },
     ],
-  });
+  };
 }
 
-export function guideOwnerEmail(data: GuideValues, submissionId: string) {
-  return renderEmail({
+export function guideOwnerEmail(data: GuideValues, submissionId: string): EmailContent {
+  return {
     preheader: `${data.firstName} downloaded the ${GUIDE_TITLE}.`,
     heading: 'New guide download',
     blocks: [
@@ -47,7 +47,7 @@ export function guideOwnerEmail(data: GuideValues, submissionId: string) {
       },
     ],
     footer: [{ type: 'small', text: `Submission ${submissionId}` }],
-  });
+  };
 }
 
 export const guideHandler = defineFormHandler({
@@ -63,14 +63,14 @@ export const guideHandler = defineFormHandler({
         to: data.email,
         replyTo: config.ownerEmail,
         subject: `Your ${site.brand} ${GUIDE_TITLE}`,
-        ...visitor,
+        content: visitor,
       },
       {
         kind: 'guide.owner',
         to: config.ownerEmail,
         replyTo: data.email,
         subject: `[${site.brand}] Guide download: ${data.firstName}`,
-        ...owner,
+        content: owner,
       },
     );
   },

@@ -15,7 +15,7 @@ import { site } from '~/content/site';
 import { defineFormHandler, type ServerContext } from '~/server/api/form-handler';
 import { jsonOnly, sameOriginOnly } from '~/server/api/guards';
 import type { Links } from '~/server/api/links';
-import { renderEmail } from '~/server/mail/layout';
+import type { EmailContent } from '~/server/mail/layout';
 import {
   NEWSLETTER_CONFIRM_API,
   NEWSLETTER_CONFIRM_PATH,
@@ -39,8 +39,11 @@ export function newsletterLinks(links: Links, subscriberId: string) {
   };
 }
 
-export function confirmationEmail(data: NewsletterValues, urls: ReturnType<typeof newsletterLinks>) {
-  return renderEmail({
+export function confirmationEmail(
+  data: NewsletterValues,
+  urls: ReturnType<typeof newsletterLinks>,
+): EmailContent {
+  return {
     preheader: 'One click to confirm your subscription to The Smart Money Newsletter.',
     heading: 'Please confirm your subscription',
     blocks: [
@@ -60,11 +63,11 @@ export function confirmationEmail(data: NewsletterValues, urls: ReturnType<typeo
       },
     ],
     footer: [{ type: 'small', text: `Unsubscribe at any time: ${urls.unsubscribe}` }],
-  });
+  };
 }
 
-export function ownerSubscriberEmail(data: NewsletterValues, submissionId: string) {
-  return renderEmail({
+export function ownerSubscriberEmail(data: NewsletterValues, submissionId: string): EmailContent {
+  return {
     preheader: `${data.firstName} ${data.lastName} signed up to the newsletter.`,
     heading: 'New newsletter subscriber',
     blocks: [
@@ -82,7 +85,7 @@ export function ownerSubscriberEmail(data: NewsletterValues, submissionId: strin
       },
     ],
     footer: [{ type: 'small', text: `Submission ${submissionId}` }],
-  });
+  };
 }
 
 function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: ServerContext) {
@@ -165,13 +168,12 @@ export const newsletterHandler = defineFormHandler({
         },
       })
       .returning({ id: newsletterSubscribers.id, status: newsletterSubscribers.status });
-    const owner = ownerSubscriberEmail(data, submissionId);
     sendEmail({
       kind: 'newsletter.owner',
       to: config.ownerEmail,
       replyTo: data.email,
       subject: `[${site.brand}] New newsletter subscriber: ${data.firstName} ${data.lastName}`,
-      ...owner,
+      content: ownerSubscriberEmail(data, submissionId),
     });
     if (subscriber && subscriber.status !== 'confirmed') {
       const urls = newsletterLinks(links, subscriber.id);
@@ -179,7 +181,7 @@ export const newsletterHandler = defineFormHandler({
         kind: 'newsletter.confirm',
         to: data.email,
         subject: 'Please confirm your subscription to The Smart Money Newsletter',
-        ...confirmationEmail(data, urls),
+        content: confirmationEmail(data, urls),
         headers: {
           'List-Unsubscribe': `<${urls.oneClick}>`,
           'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',

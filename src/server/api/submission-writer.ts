@@ -5,7 +5,7 @@
  * more than one for a single submission, so throughput grows with load instead of queueing
  * behind per-request round trips (PGlite runs one statement at a time).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { ConsentVersion } from '~/content/consents';
 import type { Db, Queryable } from '../db/client';
 import { outboxRows, type OutgoingEmail } from '../mail/outbox';
@@ -24,61 +24,62 @@ export type PendingSubmission = {
   emails: readonly OutgoingEmail[];
 };
 
-/** At most this many submissions in one statement (Postgres allows 65,535 parameters). */
+/** At most this many submissions in one statement (about 1 MB of JSON for contact messages). */
 const MAX_BATCH = 200;
 
 /**
  * Writes submissions, their consent records and their outbox e-mails in one statement:
  * data-modifying CTEs run together, their foreign keys are checked at the end, and a single
- * statement commits or fails as a whole.
+ * statement commits or fails as a whole. The rows travel as one JSON parameter, so the
+ * statement's text is the same for any number of submissions: Postgres parses a short
+ * statement and binds one value, instead of a statement with sixteen parameters a submission.
  */
+const insertStatement = (batch: string) => sql`
+  with batch as (
+    select * from jsonb_to_recordset(${batch}::jsonb) as b(
+      id uuid, form_type text, fields jsonb, user_agent text, ip_hash text,
+      consent_id text, wording text, emails jsonb)
+  ),
+  s as (
+    insert into submissions (id, form_type, fields, user_agent, ip_hash)
+    select id, form_type, fields, user_agent, ip_hash from batch
+    returning id
+  ),
+  c as (
+    insert into consent_records (submission_id, consent_id, wording)
+    select id, consent_id, wording from batch where consent_id is not null
+  ),
+  o as (
+    insert into outbox (submission_id, kind, to_address, message)
+    select batch.id, e.kind, e.to_address, e.message
+    from batch, jsonb_to_recordset(batch.emails) as e(kind text, to_address text, message jsonb)
+  )
+  select count(*) from s`;
+
 export async function insertSubmissions(q: Queryable, items: readonly PendingSubmission[]): Promise<void> {
   if (items.length === 0) return;
-  const parts: SQL[] = [
-    sql`s as (insert into submissions (id, form_type, fields, user_agent, ip_hash) values ${sql.join(
-      items.map(
-        ({ row }) =>
-          sql`(${row.id}, ${row.formType}, ${JSON.stringify(row.fields)}::jsonb, ${row.userAgent}, ${row.ipHash})`,
-      ),
-      sql`, `,
-    )} returning id)`,
-  ];
-  const consents = items.filter((i) => i.consent);
-  if (consents.length > 0) {
-    parts.push(
-      sql`c as (insert into consent_records (submission_id, consent_id, wording) values ${sql.join(
-        consents.map(({ row, consent }) => sql`(${row.id}::uuid, ${consent!.id}, ${consent!.text})`),
-        sql`, `,
-      )})`,
-    );
-  }
-  const mails = items.flatMap(({ row, emails }) =>
-    outboxRows(emails).map((m) => ({ ...m, submissionId: row.id })),
-  );
-  if (mails.length > 0) {
-    parts.push(
-      sql`o as (insert into outbox (submission_id, kind, to_address, message) values ${sql.join(
-        mails.map(
-          (m) =>
-            sql`(${m.submissionId}::uuid, ${m.kind}, ${m.toAddress}, ${JSON.stringify(m.message)}::jsonb)`,
-        ),
-        sql`, `,
-      )})`,
-    );
-  }
-  await q.execute(sql`with ${sql.join(parts, sql`, `)} select count(*) from s`);
+  const batch = items.map(({ row, consent, emails }) => ({
+    id: row.id,
+    form_type: row.formType,
+    fields: row.fields,
+    user_agent: row.userAgent,
+    ip_hash: row.ipHash,
+    consent_id: consent?.id ?? null,
+    wording: consent?.text ?? null,
+    emails: outboxRows(emails).map((m) => ({ kind: m.kind, to_address: m.toAddress, message: m.message })),
+  }));
+  await q.execute(insertStatement(JSON.stringify(batch)));
 }
 
 export type SubmissionWriter = { write(item: PendingSubmission): Promise<void> };
 
 export function createSubmissionWriter(db: Db, { maxInFlight = 1 } = {}): SubmissionWriter {
-  let queue: { item: PendingSubmission; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  const queue: { item: PendingSubmission; resolve: () => void; reject: (e: unknown) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;
 
-  // PGlite executes synchronously inside the promise chain: starting a write at once would
-  // block the event loop before the other requests of this turn are even read. Waiting for
-  // the check phase lets every request that has arrived join the same statement.
+  // A new submission waits for the check phase, so that every request read in this turn of
+  // the event loop joins the same statement.
   function schedule() {
     if (scheduled || inFlight >= maxInFlight || queue.length === 0) return;
     scheduled = true;
@@ -89,16 +90,17 @@ export function createSubmissionWriter(db: Db, { maxInFlight = 1 } = {}): Submis
   }
 
   async function flush() {
-    const batch = queue.slice(0, MAX_BATCH);
-    queue = queue.slice(batch.length);
+    if (queue.length === 0 || inFlight >= maxInFlight) return;
+    const batch = queue.splice(0, MAX_BATCH);
     inFlight += 1;
+    let written = true;
     try {
       await insertSubmissions(
         db,
         batch.map((b) => b.item),
       );
-      for (const b of batch) b.resolve();
     } catch {
+      written = false;
       // One bad row must not fail its neighbours: write them one by one and answer each.
       for (const b of batch) {
         try {
@@ -110,8 +112,11 @@ export function createSubmissionWriter(db: Db, { maxInFlight = 1 } = {}): Submis
       }
     } finally {
       inFlight -= 1;
-      schedule();
     }
+    // The database is free: hand it what arrived during this statement before answering, so
+    // it works on the next batch while this thread writes the answers.
+    void flush();
+    if (written) for (const b of batch) b.resolve();
   }
 
   return {

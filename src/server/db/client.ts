@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -14,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { openPgliteThread } from './pglite-thread';
 
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -79,7 +79,9 @@ export async function openDatabase({
 
   const dir = join(dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir, {
+  // Its own thread: a statement no longer stops the server reading requests (decision 014).
+  const client = await openPgliteThread({
+    dir,
     // PGlite's defaults size Postgres for a database server (128 MB of shared buffers, all in
     // this process's memory). The site's working set is small and the files sit in the OS page
     // cache anyway, so a smaller pool keeps the whole server well under 300 MB.
@@ -91,7 +93,7 @@ export async function openDatabase({
       'maintenance_work_mem = 16MB',
     ],
   });
-  const db = drizzlePglite(client) as unknown as Db;
+  const db = drizzlePglite(client as never) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   let closed = false;
   return {

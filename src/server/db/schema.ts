@@ -4,6 +4,7 @@
  * (`src/features/<name>/tables.server.ts`); drizzle.config.ts collects both into migrations.
  */
 import { sql } from 'drizzle-orm';
+import type { EmailContent } from '../mail/layout';
 import {
   bigint,
   boolean,
@@ -56,8 +57,11 @@ export const consentRecords = pgTable('consent_records', {
 export type StoredMessage = {
   replyTo?: string;
   subject: string;
-  text: string;
-  html: string;
+  /**
+   * What the e-mail says, as the layout's blocks; the outbox worker renders its HTML and text
+   * parts when it sends (decision 014). A row is a few hundred bytes instead of some 4 KB.
+   */
+  content: EmailContent;
   headers?: Record<string, string>;
   attachments?: { filename: string; contentType: string; content: string; encoding?: 'base64' | 'utf8' }[];
 };

@@ -13,6 +13,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Db, Queryable } from '../db/client';
 import { outbox, type StoredMessage } from '../db/schema';
+import { renderEmail } from './layout';
 import type { MailTransport } from './transport';
 
 /** An e-mail a handler queues. Recipients come from the server (config or the visitor's own address). */
@@ -79,11 +80,14 @@ export type OutboxWorkerOptions = {
   maxAttempts?: number;
 };
 
+/** A row queued before messages were stored as content: its parts were rendered already. */
+type RenderedMessage = Omit<StoredMessage, 'content'> & { html: string; text: string };
+
 type ClaimedRow = {
   id: string;
   kind: string;
   to_address: string;
-  message: StoredMessage | string;
+  message: StoredMessage | RenderedMessage | string;
   attempts: number;
 };
 
@@ -189,14 +193,16 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   }
 
   function toMail(row: ClaimedRow, id: number): Mail.Options {
-    const message: StoredMessage = typeof row.message === 'string' ? JSON.parse(row.message) : row.message;
+    const message: StoredMessage | RenderedMessage =
+      typeof row.message === 'string' ? JSON.parse(row.message) : row.message;
+    const { html, text } = 'content' in message ? renderEmail(message.content) : message;
     return {
       from,
       to: row.to_address,
       replyTo: message.replyTo,
       subject: message.subject,
-      text: message.text,
-      html: message.html,
+      text,
+      html,
       headers: message.headers,
       attachments: message.attachments?.map((a) => ({
         filename: a.filename,

@@ -1,0 +1,172 @@
+/**
+ * PGlite in a worker thread of its own (decision 014). PGlite runs each statement
+ * synchronously in the thread that calls it; in the main thread, every insert stopped the
+ * server from reading requests and writing answers. Here the main thread holds a small client
+ * with the part of PGlite's interface that drizzle uses (`query`, `exec`, `transaction`,
+ * `close`), and the worker (`./pglite-worker.ts`) runs the statements in order, as PGlite
+ * always does: a transaction holds the database until it ends.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Results, Transaction } from '@electric-sql/pglite';
+
+export type ThreadSettings = { dir: string; postgresqlconf: string[] };
+
+export type ThreadRequest = { id: number } & (
+  | {
+      op: 'query';
+      sql: string;
+      params: unknown[];
+      rowMode?: 'array' | 'object';
+      /** Type ids read as text (drizzle's parsers, which all return the text unchanged). */
+      textTypes?: number[];
+      tx?: number;
+    }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin' }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'close' }
+);
+
+/** An error as it crosses the thread: Postgres' fields, never the statement or its values. */
+export type ThreadError = {
+  message: string;
+  code?: string;
+  severity?: string;
+  detail?: string;
+  hint?: string;
+  schema?: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
+  routine?: string;
+};
+
+export type ThreadReply = { id: number } & ({ ok: true; value: unknown } | { ok: false; error: ThreadError });
+
+type Startup = { ready: true } | { ready: false; error: ThreadError };
+
+type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> };
+
+/** What drizzle's PGlite driver calls on its client, and what `client.ts` needs to close it. */
+export type PgliteThread = {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string): Promise<Results[]>;
+  transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+/** A thread error as an Error, with Postgres' fields (`code`, `constraint`...) on it. */
+function toError(error: ThreadError): Error {
+  return Object.assign(new Error(error.message), error);
+}
+
+/**
+ * The worker next to this module: `pglite-worker.mjs` in the server bundle; when the server runs
+ * from its TypeScript source (the tests), `pglite-worker.ts` through tsx's loader.
+ */
+function startWorker(settings: ThreadSettings): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: settings });
+  }
+  const source = JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href);
+  return new Worker(
+    `import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`,
+    { eval: true, workerData: settings },
+  );
+}
+
+export async function openPgliteThread(settings: ThreadSettings): Promise<PgliteThread> {
+  const worker = startWorker(settings);
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let nextId = 1;
+  let stopped: Error | undefined;
+
+  function stop(error: Error) {
+    stopped ??= error;
+    for (const call of pending.values()) call.reject(stopped);
+    pending.clear();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    const fail = (error: Error) => {
+      stop(error);
+      reject(error);
+    };
+    worker.once('message', (startup: Startup) => {
+      if (startup.ready) resolve();
+      else {
+        void worker.terminate();
+        fail(toError(startup.error));
+      }
+    });
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`The database thread exited (${code}) while starting.`)));
+  });
+
+  worker.on('message', (reply: ThreadReply) => {
+    const call = pending.get(reply.id);
+    if (!call) return;
+    pending.delete(reply.id);
+    if (reply.ok) call.resolve(reply.value);
+    else call.reject(toError(reply.error));
+  });
+  worker.on('error', (error) => stop(new Error(`The database thread failed: ${error.message}`)));
+  worker.on('exit', (code) => stop(new Error(`The database thread exited (${code}).`)));
+
+  function call<T>(request: DistributiveOmit<ThreadRequest, 'id'>): Promise<T> {
+    if (stopped) return Promise.reject(stopped);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ ...request, id });
+    });
+  }
+
+  function query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number) {
+    const textTypes = options.parsers ? Object.keys(options.parsers).map(Number) : undefined;
+    return call<Results<T>>({ op: 'query', sql, params, rowMode: options.rowMode, textTypes, tx });
+  }
+
+  return {
+    query: (sql, params, options) => query(sql, params, options),
+    exec: (sql) => call({ op: 'exec', sql }),
+    async transaction(callback) {
+      const tx = await call<number>({ op: 'begin' });
+      let closed = false;
+      const handle = {
+        query: (sql: string, params?: unknown[], options?: QueryOptions) => query(sql, params, options, tx),
+        exec: (sql: string) => call({ op: 'exec', sql, tx }),
+        rollback: async () => {
+          closed = true;
+          await call({ op: 'end', tx, commit: false });
+        },
+        get closed() {
+          return closed;
+        },
+      } as unknown as Transaction;
+      let result;
+      try {
+        result = await callback(handle);
+      } catch (error) {
+        if (!closed) {
+          closed = true;
+          await call({ op: 'end', tx, commit: false }).catch(() => {});
+        }
+        throw error;
+      }
+      if (!closed) {
+        closed = true;
+        await call({ op: 'end', tx, commit: true });
+      }
+      return result;
+    },
+    async close() {
+      if (stopped) return;
+      await call({ op: 'close' }).catch(() => {});
+      stop(new Error('The database is closed.'));
+      await worker.terminate();
+    },
+  } satisfies PgliteThread;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
