@@ -33,7 +33,7 @@ declare module 'fastify' {
 export async function registerForms(app: FastifyInstance, config: Config, options: FormsOptions = {}) {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const links = createLinks(config.publicUrl, config.appSecret);
-  const limiter = config.redisUrl ? redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
+  const limiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
   const outbox = createOutboxWorker({
     db: database.db,
     transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : fileTransport(join(config.dataDir, 'mail')),

@@ -174,7 +174,7 @@ describe('the form handler interface', () => {
   });
 
   it('writes concurrent submissions together, and a bad one fails alone', async () => {
-    const writer = createSubmissionWriter(database.db);
+    const writer = createSubmissionWriter(database);
     const item = (id: string) => ({
       row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h' },
       consent: { id: 'echo-consent', text: 'I agree.' },

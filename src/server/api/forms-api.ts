@@ -72,7 +72,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
   const { config, database, links, limiter, handlers, wakeOutbox } = options;
   const { db } = database;
   // PGlite runs one statement at a time; a Postgres pool takes a few at once.
-  const writer = createSubmissionWriter(db, { maxInFlight: database.driver === 'pglite' ? 1 : 2 });
+  const writer = createSubmissionWriter(database, { maxInFlight: database.driver === 'pglite' ? 1 : 2 });
 
   app.setErrorHandler(apiErrorHandler);
   const originCheck = sameOriginOnly(config);

@@ -6,7 +6,6 @@
  * Why not @fastify/rate-limit: the limit depends on the form type, which is in the body, and
  * the check must sit after JSON parsing and before validation; a dozen lines do exactly that.
  */
-import { Redis } from 'ioredis';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 
 export type RateLimitResult = { allowed: boolean; retryAfterMs: number };
@@ -50,7 +49,9 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
-export function redisRateLimiter(url: string, log: Logger, prefix = 'rl:'): RateLimiter {
+/** Loads the Redis client only when REDIS_URL asks for it: a single instance never holds it in memory. */
+export async function redisRateLimiter(url: string, log: Logger, prefix = 'rl:'): Promise<RateLimiter> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
   // Connection errors are reported by `hit`; ioredis reconnects by itself.
   redis.on('error', () => {});

@@ -6,8 +6,9 @@
  * behind per-request round trips (PGlite runs one statement at a time).
  */
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ConsentVersion } from '~/content/consents';
-import type { Db, Queryable } from '../db/client';
+import type { Database, NamedStatement, Queryable } from '../db/client';
 import { outboxRows, type OutgoingEmail } from '../mail/outbox';
 
 export type SubmissionRow = {
@@ -56,24 +57,39 @@ const insertStatement = (batch: string) => sql`
   )
   select count(*) from s`;
 
+/** The batch as the statement's one parameter. */
+function batchParameter(items: readonly PendingSubmission[]): string {
+  return JSON.stringify(
+    items.map(({ row, consent, emails }) => ({
+      id: row.id,
+      form_type: row.formType,
+      fields: row.fields,
+      user_agent: row.userAgent,
+      ip_hash: row.ipHash,
+      consent_id: consent?.id ?? null,
+      wording: consent?.text ?? null,
+      emails: outboxRows(emails).map((m) => ({ kind: m.kind, to_address: m.toAddress, message: m.message })),
+    })),
+  );
+}
+
+/** The same statement, named, for the writer: Postgres parses and plans it once a connection. */
+const INSERT_SUBMISSIONS: NamedStatement = {
+  name: 'insert_submissions',
+  text: new PgDialect().sqlToQuery(insertStatement('')).sql,
+};
+
+/** Writes submissions inside a transaction of the caller's. */
 export async function insertSubmissions(q: Queryable, items: readonly PendingSubmission[]): Promise<void> {
   if (items.length === 0) return;
-  const batch = items.map(({ row, consent, emails }) => ({
-    id: row.id,
-    form_type: row.formType,
-    fields: row.fields,
-    user_agent: row.userAgent,
-    ip_hash: row.ipHash,
-    consent_id: consent?.id ?? null,
-    wording: consent?.text ?? null,
-    emails: outboxRows(emails).map((m) => ({ kind: m.kind, to_address: m.toAddress, message: m.message })),
-  }));
-  await q.execute(insertStatement(JSON.stringify(batch)));
+  await q.execute(insertStatement(batchParameter(items)));
 }
 
 export type SubmissionWriter = { write(item: PendingSubmission): Promise<void> };
 
-export function createSubmissionWriter(db: Db, { maxInFlight = 1 } = {}): SubmissionWriter {
+export function createSubmissionWriter(database: Database, { maxInFlight = 1 } = {}): SubmissionWriter {
+  const write = (items: readonly PendingSubmission[]) =>
+    database.run(INSERT_SUBMISSIONS, [batchParameter(items)]);
   const queue: { item: PendingSubmission; resolve: () => void; reject: (e: unknown) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -95,16 +111,13 @@ export function createSubmissionWriter(db: Db, { maxInFlight = 1 } = {}): Submis
     inFlight += 1;
     let written = true;
     try {
-      await insertSubmissions(
-        db,
-        batch.map((b) => b.item),
-      );
+      await write(batch.map((b) => b.item));
     } catch {
       written = false;
       // One bad row must not fail its neighbours: write them one by one and answer each.
       for (const b of batch) {
         try {
-          await insertSubmissions(db, [b.item]);
+          await write([b.item]);
           b.resolve();
         } catch (error) {
           b.reject(error);

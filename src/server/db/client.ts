@@ -7,12 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { openPgliteThread } from './pglite-thread';
 
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -20,9 +15,17 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** A database or a transaction: whatever a query can run on. */
 export type Queryable = Db | Tx;
 
+/** A statement run often with different values: Postgres keeps it parsed and planned by name. */
+export type NamedStatement = { name: string; text: string };
+
 export type Database = {
   db: Db;
   driver: 'pglite' | 'postgres';
+  /**
+   * Runs a statement of the server's own, outside any transaction. On Postgres each pooled
+   * connection prepares it once, under its name, and then only binds values to it.
+   */
+  run(statement: NamedStatement, params: unknown[]): Promise<void>;
   /** Throws when the database does not answer (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -53,7 +56,13 @@ export async function openDatabase({
   dataDir,
   poolSize = 10,
 }: DatabaseOptions): Promise<Database> {
+  // Each driver is loaded only when it is used: a server on PGlite never holds the Postgres client.
   if (databaseUrl) {
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 30_000 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
@@ -70,6 +79,9 @@ export async function openDatabase({
     return {
       db,
       driver: 'postgres',
+      run: async ({ name, text }, values) => {
+        await pool.query({ name, text, values });
+      },
       ping: async () => {
         await pool.query('select 1');
       },
@@ -93,12 +105,19 @@ export async function openDatabase({
       'maintenance_work_mem = 16MB',
     ],
   });
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const db = drizzlePglite(client as never) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
   let closed = false;
   return {
     db,
     driver: 'pglite',
+    run: async ({ text }, params) => {
+      await client.query(text, params);
+    },
     ping: async () => {
       if (closed) throw new Error('database closed');
       await db.execute(sql`select 1`);
