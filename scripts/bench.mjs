@@ -22,6 +22,7 @@ import { filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import pg from 'pg';
 import { PUBLIC_PATHS } from '../src/content/routes.ts';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
+import { serverArgs } from './start-command.mjs';
 
 const ROOT = resolve('.');
 const PORT = Number(process.env.BENCH_PORT ?? 3000);
@@ -114,7 +115,7 @@ async function startServer(env) {
     throw new Error(`Port ${PORT} is already in use: stop what listens there, or set BENCH_PORT.`);
   }
   const startedAt = Date.now();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, serverArgs(), {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

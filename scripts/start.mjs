@@ -8,6 +8,8 @@
  *  - `--liftoff-only`: the embedded database's WebAssembly stays on V8's baseline compiler;
  *    optimising all of Postgres costs some 40 MB of code for no gain on the site's queries;
  *  - `--optimize-for-size`: the JavaScript heap grows in smaller steps.
+ * A third, `--max-semi-space-size`, is on the command line of package.json's `start` script
+ * (decision 015): V8 reads it only when the main thread's heap is created, before this runs.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -6,11 +6,12 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { serverArgs } from '../../../scripts/start-command.mjs';
 
 const dataDir = process.env.E2E_DATA_DIR ?? resolve('test-results/e2e-data');
 rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
-const child = spawn(process.execPath, ['scripts/start.mjs'], {
+const child = spawn(process.execPath, serverArgs(), {
   stdio: 'inherit',
   env: {
     ...process.env,
