@@ -119,17 +119,21 @@ async function main() {
         return end(request.tx, request.commit);
       case 'close':
         await pglite.close();
-        port.close();
         return undefined;
     }
   }
 
   port.on('message', (request: ThreadRequest) => {
-    handle(request).then(
-      (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply),
-      (error: unknown) =>
-        port.postMessage({ id: request.id, ok: false, error: describeError(error) } satisfies ThreadReply),
-    );
+    handle(request)
+      .then(
+        (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply),
+        (error: unknown) =>
+          port.postMessage({ id: request.id, ok: false, error: describeError(error) } satisfies ThreadReply),
+      )
+      // Closed: the answer above is the last message, and the thread ends with nothing left to do.
+      .finally(() => {
+        if (request.op === 'close') port.close();
+      });
   });
   port.postMessage({ ready: true });
 }
