@@ -203,7 +203,8 @@ describe('the form handler interface', () => {
     expect(await count(`select count(*)::int as n from outbox where submission_id in (${list})`)).toBe(20);
   });
 
-  it('delivers the queued attachment through the outbox', async () => {
+  /** Runs an outbox worker until nothing is due; returns the folder it wrote the e-mails to. */
+  async function deliverQueued(): Promise<string> {
     const mailDir = mkdtempSync(join(tmpdir(), 'pipeline-mail-'));
     const worker = createOutboxWorker({
       db: database.db,
@@ -217,6 +218,11 @@ describe('the form handler interface', () => {
     worker.start();
     await worker.drain();
     await worker.stop();
+    return mailDir;
+  }
+
+  it('delivers the queued attachment through the outbox', async () => {
+    const mailDir = await deliverQueued();
     const file = readdirSync(mailDir).find((f) => f.endsWith('echo.visitor.eml'));
     expect(file).toBeDefined();
     const mail = parseMail(readFileSync(join(mailDir, file!), 'utf8'));
@@ -231,7 +237,6 @@ describe('the form handler interface', () => {
   });
 
   it('still delivers an e-mail queued with rendered parts, as rows written before content was stored', async () => {
-    const mailDir = mkdtempSync(join(tmpdir(), 'pipeline-mail-'));
     await database.db.insert(outbox).values({
       kind: 'echo.legacy',
       toAddress: 'owner@example.org',
@@ -241,18 +246,7 @@ describe('the form handler interface', () => {
         text: 'Rendered before',
       } as never,
     });
-    const worker = createOutboxWorker({
-      db: database.db,
-      transport: fileTransport(mailDir),
-      log: pino({ level: 'silent' }),
-      mailFrom: 'hello@sterling.test',
-      secret: SECRET,
-      brand: 'Sterling Sats',
-      pollIntervalMs: 20,
-    });
-    worker.start();
-    await worker.drain();
-    await worker.stop();
+    const mailDir = await deliverQueued();
     const file = readdirSync(mailDir).find((f) => f.endsWith('echo.legacy.eml'));
     const mail = parseMail(readFileSync(join(mailDir, file!), 'utf8'));
     expect(mail.html).toBe('<p>Rendered before</p>');
