@@ -27,19 +27,21 @@ export type ThreadRequest = { id: number } & (
   | { op: 'close' }
 );
 
-/** An error as it crosses the thread: Postgres' fields, never the statement or its values. */
-export type ThreadError = {
-  message: string;
-  code?: string;
-  severity?: string;
-  detail?: string;
-  hint?: string;
-  schema?: string;
-  table?: string;
-  column?: string;
-  constraint?: string;
-  routine?: string;
-};
+/** The fields of Postgres' errors that cross the thread: never the statement or its values. */
+export const ERROR_FIELDS = [
+  'code',
+  'severity',
+  'detail',
+  'hint',
+  'schema',
+  'table',
+  'column',
+  'constraint',
+  'routine',
+] as const;
+
+/** An error as it crosses the thread. */
+export type ThreadError = { message: string } & Partial<Record<(typeof ERROR_FIELDS)[number], string>>;
 
 export type ThreadReply = { id: number } & ({ ok: true; value: unknown } | { ok: false; error: ThreadError });
 
@@ -88,19 +90,28 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
   }
 
   await new Promise<void>((resolve, reject) => {
-    const fail = (error: Error) => {
+    const exited = (code: number) => fail(new Error(`The database thread exited (${code}) while starting.`));
+    // Once started, the listeners below report what happens to the thread.
+    const settle = () => {
+      worker.off('error', fail);
+      worker.off('exit', exited);
+    };
+    function fail(error: Error) {
+      settle();
       stop(error);
       reject(error);
-    };
+    }
     worker.once('message', (startup: Startup) => {
-      if (startup.ready) resolve();
-      else {
+      if (startup.ready) {
+        settle();
+        resolve();
+      } else {
         void worker.terminate();
         fail(toError(startup.error));
       }
     });
     worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`The database thread exited (${code}) while starting.`)));
+    worker.once('exit', exited);
   });
 
   worker.on('message', (reply: ThreadReply) => {
@@ -133,13 +144,14 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
     async transaction(callback) {
       const tx = await call<number>({ op: 'begin' });
       let closed = false;
+      const end = (commit: boolean) => {
+        closed = true;
+        return call<void>({ op: 'end', tx, commit });
+      };
       const handle = {
         query: (sql: string, params?: unknown[], options?: QueryOptions) => query(sql, params, options, tx),
         exec: (sql: string) => call({ op: 'exec', sql, tx }),
-        rollback: async () => {
-          closed = true;
-          await call({ op: 'end', tx, commit: false });
-        },
+        rollback: () => end(false),
         get closed() {
           return closed;
         },
@@ -148,16 +160,10 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
       try {
         result = await callback(handle);
       } catch (error) {
-        if (!closed) {
-          closed = true;
-          await call({ op: 'end', tx, commit: false }).catch(() => {});
-        }
+        if (!closed) await end(false).catch(() => {});
         throw error;
       }
-      if (!closed) {
-        closed = true;
-        await call({ op: 'end', tx, commit: true });
-      }
+      if (!closed) await end(true);
       return result;
     },
     async close() {

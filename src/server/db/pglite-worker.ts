@@ -6,23 +6,16 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { ThreadError, ThreadReply, ThreadRequest, ThreadSettings } from './pglite-thread';
+import {
+  ERROR_FIELDS,
+  type ThreadError,
+  type ThreadReply,
+  type ThreadRequest,
+  type ThreadSettings,
+} from './pglite-thread';
 
 const port = parentPort!;
 const { dir, postgresqlconf } = workerData as ThreadSettings;
-
-/** Only the fields a caller needs to tell what went wrong: never the query or its parameters. */
-const ERROR_FIELDS = [
-  'code',
-  'severity',
-  'detail',
-  'hint',
-  'schema',
-  'table',
-  'column',
-  'constraint',
-  'routine',
-] as const;
 
 function describeError(error: unknown): ThreadError {
   if (!(error instanceof Error)) return { message: String(error) };
