@@ -2,9 +2,14 @@ import { reactRouter } from '@react-router/dev/vite';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { compileHints } from './scripts/compile-hints.ts';
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    compileHints({ appDirectory: fileURLToPath(new URL('./src/app', import.meta.url)) }),
+  ],
   resolve: { alias: { '~': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     // Assets are served by our own server with immutable caching; no inlining keeps the CSP simple.

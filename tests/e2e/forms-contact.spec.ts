@@ -93,6 +93,43 @@ test.describe('the contact form', () => {
       await expect(contactForm(page).getByLabel('Subject')).toHaveValue('speaking');
     });
 
+    test('loads its validation on first use; a validation chunk that cannot be fetched is a failed request', async ({
+      page,
+    }) => {
+      const lazy = /\/assets\/(?:zod|contact-validation)-[\w-]+\.js$/;
+      const fetched: string[] = [];
+      page.on('request', (request) => {
+        if (lazy.test(request.url())) fetched.push(request.url());
+      });
+      let blocked = true;
+      await page.route(lazy, (route) => (blocked ? route.abort('failed') : route.continue()));
+      await gotoHydrated(page, '/contact');
+      expect(fetched, 'zod and the schema are not part of the first load').toEqual([]);
+
+      await fillContact(page);
+      expect(fetched.length, 'focusing a field fetches them').toBeGreaterThan(0);
+      await contactForm(page).getByRole('button', { name: 'Send Message' }).click();
+      await expect(
+        page.getByText('Failed to send message. Please try again.', { exact: true }),
+      ).toBeVisible();
+      await expect(contactForm(page).getByLabel('Message')).toHaveValue(
+        'We would like a workshop for our advisers.',
+      );
+      await expect(contactForm(page).getByRole('button', { name: 'Send Message' })).toBeEnabled();
+
+      // The next try fetches the chunk again and validates with it.
+      blocked = false;
+      const calls = await answerWith(page, 500, {
+        error: 'Something went wrong on our side. Please try again.',
+      });
+      await contactForm(page).getByLabel('Email').fill('not-an-address');
+      await contactForm(page).getByRole('button', { name: 'Send Message' }).click();
+      await expect(contactForm(page).getByLabel('Email')).toHaveAccessibleDescription(
+        'Please enter a valid email address.',
+      );
+      expect(calls()).toBe(0);
+    });
+
     test('shows the rate-limit message when the server refuses with 429', async ({ page }) => {
       await gotoHydrated(page, '/contact');
       await answerWith(page, 429, { error: TOO_MANY });

@@ -77,6 +77,37 @@ test.describe('the newsletter sign-up', () => {
       await expect(form.getByLabel('Email Address')).toHaveValue('alan@example.org');
     });
 
+    test('loads its validation on first use; a validation chunk that cannot be fetched is a failed request', async ({
+      page,
+    }) => {
+      const lazy = /\/assets\/(?:zod|newsletter-validation)-[\w-]+\.js$/;
+      const fetched: string[] = [];
+      page.on('request', (request) => {
+        if (lazy.test(request.url())) fetched.push(request.url());
+      });
+      let blocked = true;
+      await page.route(lazy, (route) => (blocked ? route.abort('failed') : route.continue()));
+      let requests = 0;
+      await page.route('**/api/send-contact-email', (route) => {
+        requests += 1;
+        return route.abort();
+      });
+      await gotoHydrated(page, '/resources#newsletter');
+      expect(fetched, 'zod and the schema are not part of the first load').toEqual([]);
+
+      const form = page.getByRole('form', { name: 'Subscribe to The Smart Money Newsletter' });
+      await form.getByLabel('First Name').fill('Alan');
+      await form.getByLabel('Email Address').fill('nobody');
+      await form.getByRole('button', { name: 'Subscribe' }).click();
+      await expect(page.getByText('Failed to subscribe. Please try again.', { exact: true })).toBeVisible();
+      await expect(form.getByLabel('First Name')).toHaveValue('Alan');
+
+      blocked = false;
+      await form.getByRole('button', { name: 'Subscribe' }).click();
+      await expect(form.getByLabel('Last Name')).toHaveAccessibleDescription('Please enter your last name.');
+      expect(requests).toBe(0);
+    });
+
     test('refuses a confirmation link that was tampered with', async ({ page }) => {
       await gotoHydrated(page, '/newsletter/confirm?token=00000000-0000-0000-0000-000000000000.forged');
       await page.getByRole('button', { name: 'Confirm my subscription' }).click();

@@ -1,6 +1,6 @@
 import { PageHero } from '~/components/sections/page-hero';
 import { NewsletterLinkPage } from '~/features/newsletter/newsletter-link-page';
-import { NEWSLETTER_UNSUBSCRIBE_PATH } from '~/features/newsletter/newsletter-schema';
+import { NEWSLETTER_UNSUBSCRIBE_PATH } from '~/features/newsletter/newsletter-fields';
 import { pageMeta } from '~/lib/seo';
 
 export const meta = () =>

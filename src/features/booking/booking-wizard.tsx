@@ -6,7 +6,7 @@
  */
 import { CalendarCheck } from 'lucide-react';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { Controller, useForm, type Control, type FieldPath, type Resolver } from 'react-hook-form';
+import { Controller, useForm, type Control, type FieldPath } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import {
   SESSION_TIMES,
@@ -16,6 +16,7 @@ import {
   sessionTypeDescriptions,
   sessionTypeLabels,
 } from '~/content/booking';
+import { onDemand, resolverOnDemand } from '~/lib/on-demand';
 import { useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
 import { submitBooking } from './booking-api';
@@ -26,16 +27,11 @@ import { STEP1_FIELDS } from './booking-steps';
 
 // The schema and zod load when the visitor first focuses a field, at the latest when a step is
 // checked (decision 013): the page hydrates without them.
-const importValidation = () => import('./booking-validation');
-let validation: ReturnType<typeof importValidation> | undefined;
 // A chunk that could not be fetched is fetched again next time, and counts as a failed request.
-const loadValidation = () =>
-  (validation ??= importValidation().catch((error: unknown) => {
-    validation = undefined;
-    throw error;
-  }));
-const resolver: Resolver<BookingFormValues, unknown, BookingRequest> = async (values, context, options) =>
-  (await loadValidation()).bookingResolver(values, context, options);
+const loadValidation = onDemand(() => import('./booking-validation'));
+const resolver = resolverOnDemand<BookingFormValues, unknown, BookingRequest>(() =>
+  loadValidation().then((m) => m.bookingResolver),
+);
 
 type Step = 1 | 2 | 'confirmed';
 

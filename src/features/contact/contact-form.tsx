@@ -3,24 +3,26 @@
  * the subject list, the consent box, the browser's 3-per-5-minutes limit, 'Sending...', the
  * Thank You panel with 'Send Another Message'; on failure the form stays as it is.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import { consents } from '~/content/consents';
 import { submitForm } from '~/lib/api-client';
+import { onDemand, resolverOnDemand } from '~/lib/on-demand';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
 import { TOO_MANY_ATTEMPTS, browserStorage, takeContactAttempt } from './contact-rate-limit';
-import {
-  CONTACT_LIMITS,
-  CONTACT_SUBJECTS,
-  ContactSchema,
-  toContactRequest,
-  type ContactInput,
-  type ContactValues,
-} from './contact-schema';
+import { CONTACT_LIMITS, CONTACT_SUBJECTS, toContactRequest } from './contact-fields';
+import type { ContactInput, ContactValues } from './contact-schema';
+
+// The schema and zod load when the visitor first focuses a field, at the latest on submit
+// (decision 016): the page hydrates without them.
+const loadValidation = onDemand(() => import('./contact-validation'));
+const resolver = resolverOnDemand<ContactInput, unknown, ContactValues>(() =>
+  loadValidation().then((m) => m.contactResolver),
+);
+const SEND_FAILED = 'Failed to send message. Please try again.';
 
 type TextName = 'firstName' | 'lastName' | 'email' | 'company';
 const TEXT_FIELDS: { name: TextName; label: string; type: string; autoComplete: string; max: number }[] = [
@@ -79,7 +81,7 @@ export function ContactForm() {
     setFocus,
     formState: { errors, isSubmitting },
   } = useForm<ContactInput, unknown, ContactValues>({
-    resolver: zodResolver(ContactSchema),
+    resolver,
     defaultValues: EMPTY,
   });
 
@@ -94,7 +96,7 @@ export function ContactForm() {
         if (field in values) setError(field as keyof ContactInput, { message });
       }
       toast({
-        title: result.status === 429 ? TOO_MANY_ATTEMPTS : 'Failed to send message. Please try again.',
+        title: result.status === 429 ? TOO_MANY_ATTEMPTS : SEND_FAILED,
         variant: 'destructive',
       });
       return;
@@ -136,7 +138,15 @@ export function ContactForm() {
   return (
     <form
       noValidate
-      onSubmit={(event) => void handleSubmit(onValid)(event)}
+      onFocus={() => void loadValidation().catch(() => {})}
+      onSubmit={(event) => {
+        event.preventDefault();
+        // A validation chunk that cannot be fetched counts as a failed request; the form stays.
+        void loadValidation().then(
+          () => handleSubmit(onValid)(),
+          () => toast({ title: SEND_FAILED, variant: 'destructive' }),
+        );
+      }}
       className="grid gap-4 sm:grid-cols-2"
       aria-label="Send Us a Message"
     >

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consents } from '~/content/consents';
-import { ContactSchema, MESSAGE_TOO_LONG, toContactRequest } from './contact-schema';
+import { MESSAGE_TOO_LONG, toContactRequest } from './contact-fields';
+import { ContactSchema } from './contact-schema';
 import { CONTACT_LIMIT, TOO_MANY_ATTEMPTS, takeContactAttempt } from './contact-rate-limit';
 
 const valid = {

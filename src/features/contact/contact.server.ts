@@ -7,7 +7,8 @@ import { contactConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
 import { defineFormHandler } from '~/server/api/form-handler';
 import type { EmailContent } from '~/server/mail/layout';
-import { ContactSchema, subjectLabel, type ContactValues } from './contact-schema';
+import { subjectLabel } from './contact-fields';
+import { ContactSchema, type ContactValues } from './contact-schema';
 
 export function contactOwnerEmail(data: ContactValues, submissionId: string): EmailContent {
   const name = `${data.firstName} ${data.lastName}`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consents } from '~/content/consents';
-import { NewsletterSchema, toNewsletterRequest } from '../newsletter/newsletter-schema';
+import { toNewsletterRequest } from '../newsletter/newsletter-fields';
+import { NewsletterSchema } from '../newsletter/newsletter-schema';
 import { GuideSchema, toGuideRequest } from './guide-schema';
 
 describe('GuideSchema', () => {

@@ -3,19 +3,23 @@
  * e-mail. 'Subscribing...' while sending; cleared on success, kept on failure. The address
  * then gets a confirmation link (double opt-in), which the success toast mentions.
  */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import { submitForm } from '~/lib/api-client';
+import { onDemand, resolverOnDemand } from '~/lib/on-demand';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
-import {
-  NewsletterSchema,
-  toNewsletterRequest,
-  type NewsletterInput,
-  type NewsletterValues,
-} from './newsletter-schema';
+import { toNewsletterRequest } from './newsletter-fields';
+import type { NewsletterInput, NewsletterValues } from './newsletter-schema';
+
+// The schema and zod load when the visitor first focuses a field, at the latest on submit
+// (decision 016): the page hydrates without them.
+const loadValidation = onDemand(() => import('./newsletter-validation'));
+const resolver = resolverOnDemand<NewsletterInput, unknown, NewsletterValues>(() =>
+  loadValidation().then((m) => m.newsletterResolver),
+);
+const SUBSCRIBE_FAILED = 'Failed to subscribe. Please try again.';
 
 const FIELDS: { name: keyof NewsletterInput; label: string; type: string; autoComplete: string }[] = [
   { name: 'firstName', label: 'First Name', type: 'text', autoComplete: 'given-name' },
@@ -35,7 +39,7 @@ export function NewsletterForm() {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<NewsletterInput, unknown, NewsletterValues>({
-    resolver: zodResolver(NewsletterSchema),
+    resolver,
     defaultValues: EMPTY,
   });
 
@@ -45,7 +49,7 @@ export function NewsletterForm() {
       for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
         if (field in values) setError(field as keyof NewsletterInput, { message });
       }
-      toast({ title: 'Failed to subscribe. Please try again.', variant: 'destructive' });
+      toast({ title: SUBSCRIBE_FAILED, variant: 'destructive' });
       return;
     }
     reset(EMPTY);
@@ -59,7 +63,15 @@ export function NewsletterForm() {
   return (
     <form
       noValidate
-      onSubmit={(event) => void handleSubmit(onValid)(event)}
+      onFocus={() => void loadValidation().catch(() => {})}
+      onSubmit={(event) => {
+        event.preventDefault();
+        // A validation chunk that cannot be fetched counts as a failed request; the form stays.
+        void loadValidation().then(
+          () => handleSubmit(onValid)(),
+          () => toast({ title: SUBSCRIBE_FAILED, variant: 'destructive' }),
+        );
+      }}
       className="grid gap-4 sm:grid-cols-2"
       aria-label="Subscribe to The Smart Money Newsletter"
     >

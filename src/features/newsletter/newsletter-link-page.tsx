@@ -6,7 +6,7 @@
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { postJson } from '~/lib/api-client';
-import { NEWSLETTER_CONFIRM_API, NEWSLETTER_UNSUBSCRIBE_API } from './newsletter-schema';
+import { NEWSLETTER_CONFIRM_API, NEWSLETTER_UNSUBSCRIBE_API } from './newsletter-fields';
 
 export type NewsletterLinkAction = 'confirm' | 'unsubscribe';
 

@@ -21,10 +21,8 @@ import {
   NEWSLETTER_CONFIRM_PATH,
   NEWSLETTER_UNSUBSCRIBE_API,
   NEWSLETTER_UNSUBSCRIBE_PATH,
-  NewsletterSchema,
-  NewsletterTokenSchema,
-  type NewsletterValues,
-} from './newsletter-schema';
+} from './newsletter-fields';
+import { NewsletterSchema, NewsletterTokenSchema, type NewsletterValues } from './newsletter-schema';
 import { newsletterSubscribers } from './tables.server';
 
 const CONFIRM = 'newsletter-confirm';

@@ -1,0 +1,25 @@
+/**
+ * Code a page fetches on first use rather than on load (decisions 007, 013 and 016): a form's
+ * schema and zod, for instance, which nothing needs until the visitor types.
+ */
+import type { FieldValues, Resolver } from 'react-hook-form';
+
+/**
+ * `load()` imports the module once and keeps it; an import that failed (a chunk that could not
+ * be fetched) is tried again on the next call, and its error reaches the caller.
+ */
+export function onDemand<T>(importer: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= importer().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    }));
+}
+
+/** A react-hook-form resolver whose code is loaded by `load` when it first validates. */
+export function resolverOnDemand<TFieldValues extends FieldValues, TContext, TTransformed>(
+  load: () => Promise<Resolver<TFieldValues, TContext, TTransformed>>,
+): Resolver<TFieldValues, TContext, TTransformed> {
+  return async (values, context, options) => (await load())(values, context, options);
+}
