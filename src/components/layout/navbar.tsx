@@ -15,9 +15,14 @@ export function Navbar() {
 
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > NAVBAR_SOLID_AFTER_PX);
-    onScroll();
+    // The first reading waits for the next frame: reading scrollY right after hydration would
+    // make the browser lay the page out in the middle of React's work.
+    const frame = requestAnimationFrame(onScroll);
     window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', onScroll);
+    };
   }, []);
 
   useEffect(() => {

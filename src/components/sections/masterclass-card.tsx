@@ -1,7 +1,7 @@
 import { CalendarDays, Clock, MonitorPlay } from 'lucide-react';
-import { useCallback, useSyncExternalStore } from 'react';
 import { masterclass } from '~/content/resources';
 import { toast } from '~/components/toast/toast-store';
+import { useBrowserValue } from '~/lib/use-browser-value';
 
 const END_MS = Date.parse(masterclass.endsAt);
 /** setTimeout cannot wait longer than this (about 24.8 days). */
@@ -11,9 +11,12 @@ function isPast(): boolean {
   return Date.now() >= END_MS;
 }
 
-/** The prerendered page cannot know the visitor's clock: it always renders the upcoming state. */
-function notPastAtBuild(): boolean {
-  return false;
+/** Tells `onChange` when the event ends, if the page is still open then. */
+function subscribeToEnd(onChange: () => void): () => void {
+  const wait = END_MS - Date.now();
+  if (wait <= 0 || wait > MAX_TIMEOUT_MS) return () => {};
+  const timer = setTimeout(onChange, wait + 1000);
+  return () => clearTimeout(timer);
 }
 
 /**
@@ -47,13 +50,8 @@ function Swap({
  * never frozen at build time.
  */
 export function MasterclassCard({ titleId }: { titleId: string }) {
-  const subscribe = useCallback((onChange: () => void) => {
-    const wait = END_MS - Date.now();
-    if (wait <= 0 || wait > MAX_TIMEOUT_MS) return () => {};
-    const timer = setTimeout(onChange, wait + 1000);
-    return () => clearTimeout(timer);
-  }, []);
-  const past = useSyncExternalStore(subscribe, isPast, notPastAtBuild);
+  // The prerendered page cannot know the visitor's clock: it renders the upcoming state.
+  const past = useBrowserValue(isPast, false, subscribeToEnd);
 
   return (
     <article

@@ -5,7 +5,7 @@
  * the reference, and whatever the page placed below the form (What's Included, the FAQ) goes.
  */
 import { CalendarCheck } from 'lucide-react';
-import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Controller, useForm, type Control, type FieldPath } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import {
@@ -17,6 +17,7 @@ import {
   sessionTypeLabels,
 } from '~/content/booking';
 import { onDemand, resolverOnDemand } from '~/lib/on-demand';
+import { useBrowserValue } from '~/lib/use-browser-value';
 import { useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
 import { submitBooking } from './booking-api';
@@ -57,23 +58,16 @@ const sessionTypeOptions = SESSION_TYPES.map((value) => ({
 }));
 const timeOptions = SESSION_TIMES.map((value) => ({ value, label: copy.step1.timeOption(value) }));
 
-const noSubscribe = () => () => {};
+const readEarliest = () => earliestBookableDate(new Date());
+const readLatest = () => latestBookableDate(new Date());
 
 /**
  * The allowed date range, read from the visitor's clock after hydration (the prerendered HTML
  * was made at build time, when 'tomorrow' was another day).
  */
 function useDateBounds(): { min?: string; max?: string } {
-  const min = useSyncExternalStore(
-    noSubscribe,
-    () => earliestBookableDate(new Date()),
-    () => undefined,
-  );
-  const max = useSyncExternalStore(
-    noSubscribe,
-    () => latestBookableDate(new Date()),
-    () => undefined,
-  );
+  const min = useBrowserValue(readEarliest, undefined);
+  const max = useBrowserValue(readLatest, undefined);
   return { min, max };
 }
 
