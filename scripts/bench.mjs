@@ -539,8 +539,10 @@ function checkTargets(r) {
     if (a.connections === 10) add(`${a.db} @10: >= ${floor}/s`, `${a.rps}/s`, a.rps >= floor);
     // Requests still in flight when the load stops are stored but never counted as answered,
     // so stored may exceed acknowledged by about the connection count; never fall below it.
+    // The p99 target is set at 10 connections; at 50 the row shows p99 without judging it.
+    const p99Target = a.connections === 10 ? 'p99 <= 25 ms, ' : '';
     add(
-      `${a.db} @${a.connections}: p99 <= 25 ms, 0 errors, every acknowledged stored`,
+      `${a.db} @${a.connections}: ${p99Target}0 errors, every acknowledged stored`,
       `${a.p99Ms} ms, ${a.errors}, ${a.stored}/${a.acknowledged}`,
       (a.connections !== 10 || a.p99Ms <= 25) && a.errors === 0 && a.stored >= a.acknowledged,
     );
