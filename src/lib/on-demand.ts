@@ -2,6 +2,7 @@
  * Code a page fetches on first use rather than on load (decisions 007, 013 and 016): a form's
  * schema and zod, for instance, which nothing needs until the visitor types.
  */
+import type { FormEvent } from 'react';
 import type { FieldValues, Resolver } from 'react-hook-form';
 
 /**
@@ -22,4 +23,19 @@ export function resolverOnDemand<TFieldValues extends FieldValues, TContext, TTr
   load: () => Promise<Resolver<TFieldValues, TContext, TTransformed>>,
 ): Resolver<TFieldValues, TContext, TTransformed> {
   return async (values, context, options) => (await load())(values, context, options);
+}
+
+/**
+ * Submits a form whose validation is loaded by `load` (`onFocus` starts it early), once loaded.
+ * If it cannot be fetched, `onFailure` runs (the form's failure toast) and the form keeps its
+ * values.
+ */
+export function submitOnceLoaded(
+  event: FormEvent,
+  load: () => Promise<unknown>,
+  submit: () => Promise<void>,
+  onFailure: () => void,
+): void {
+  event.preventDefault();
+  void load().then(() => submit(), onFailure);
 }

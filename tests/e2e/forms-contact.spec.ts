@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
-import { asNewVisitor, slowDownForms, waitForMails } from './forms-support';
+import { asNewVisitor, blockOnDemandChunks, slowDownForms, waitForMails } from './forms-support';
 
 const TOO_MANY = 'Too many attempts. Please wait before trying again.';
 
@@ -22,6 +22,15 @@ async function fillContact(
   await form.getByLabel('Subject').selectOption('speaking');
   await form.getByLabel('Message').fill(message);
   await form.getByRole('checkbox', { name: /collecting my data/ }).check();
+}
+
+/** The failure toast is shown and the form keeps what was typed. */
+async function expectFailedAndKept(page: Page) {
+  await expect(page.getByText('Failed to send message. Please try again.', { exact: true })).toBeVisible();
+  await expect(contactForm(page).getByLabel('Message')).toHaveValue(
+    'We would like a workshop for our advisers.',
+  );
+  await expect(contactForm(page).getByLabel('Subject')).toHaveValue('speaking');
 }
 
 /** Answers the form endpoint without the server (for the paths that are about the browser). */
@@ -84,41 +93,24 @@ test.describe('the contact form', () => {
       await answerWith(page, 500, { error: 'Something went wrong on our side. Please try again.' });
       await fillContact(page);
       await contactForm(page).getByRole('button', { name: 'Send Message' }).click();
-      await expect(
-        page.getByText('Failed to send message. Please try again.', { exact: true }),
-      ).toBeVisible();
-      await expect(contactForm(page).getByLabel('Message')).toHaveValue(
-        'We would like a workshop for our advisers.',
-      );
-      await expect(contactForm(page).getByLabel('Subject')).toHaveValue('speaking');
+      await expectFailedAndKept(page);
     });
 
     test('loads its validation on first use; a validation chunk that cannot be fetched is a failed request', async ({
       page,
     }) => {
-      const lazy = /\/assets\/(?:zod|contact-validation)-[\w-]+\.js$/;
-      const fetched: string[] = [];
-      page.on('request', (request) => {
-        if (lazy.test(request.url())) fetched.push(request.url());
-      });
-      let blocked = true;
-      await page.route(lazy, (route) => (blocked ? route.abort('failed') : route.continue()));
+      const { fetched, unblock } = await blockOnDemandChunks(page, 'contact-validation');
       await gotoHydrated(page, '/contact');
       expect(fetched, 'zod and the schema are not part of the first load').toEqual([]);
 
       await fillContact(page);
       expect(fetched.length, 'focusing a field fetches them').toBeGreaterThan(0);
       await contactForm(page).getByRole('button', { name: 'Send Message' }).click();
-      await expect(
-        page.getByText('Failed to send message. Please try again.', { exact: true }),
-      ).toBeVisible();
-      await expect(contactForm(page).getByLabel('Message')).toHaveValue(
-        'We would like a workshop for our advisers.',
-      );
+      await expectFailedAndKept(page);
       await expect(contactForm(page).getByRole('button', { name: 'Send Message' })).toBeEnabled();
 
       // The next try fetches the chunk again and validates with it.
-      blocked = false;
+      unblock();
       const calls = await answerWith(page, 500, {
         error: 'Something went wrong on our side. Please try again.',
       });

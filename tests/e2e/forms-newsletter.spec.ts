@@ -1,6 +1,6 @@
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
-import { asNewVisitor, pathOf, slowDownForms, waitForMails } from './forms-support';
+import { asNewVisitor, blockOnDemandChunks, pathOf, slowDownForms, waitForMails } from './forms-support';
 
 test.describe('the newsletter sign-up', () => {
   test('subscribes, clears the form, and completes the double opt-in and one-click unsubscribe', async ({
@@ -80,13 +80,7 @@ test.describe('the newsletter sign-up', () => {
     test('loads its validation on first use; a validation chunk that cannot be fetched is a failed request', async ({
       page,
     }) => {
-      const lazy = /\/assets\/(?:zod|newsletter-validation)-[\w-]+\.js$/;
-      const fetched: string[] = [];
-      page.on('request', (request) => {
-        if (lazy.test(request.url())) fetched.push(request.url());
-      });
-      let blocked = true;
-      await page.route(lazy, (route) => (blocked ? route.abort('failed') : route.continue()));
+      const { fetched, unblock } = await blockOnDemandChunks(page, 'newsletter-validation');
       let requests = 0;
       await page.route('**/api/send-contact-email', (route) => {
         requests += 1;
@@ -102,7 +96,7 @@ test.describe('the newsletter sign-up', () => {
       await expect(page.getByText('Failed to subscribe. Please try again.', { exact: true })).toBeVisible();
       await expect(form.getByLabel('First Name')).toHaveValue('Alan');
 
-      blocked = false;
+      unblock();
       await form.getByRole('button', { name: 'Subscribe' }).click();
       await expect(form.getByLabel('Last Name')).toHaveAccessibleDescription('Please enter your last name.');
       expect(requests).toBe(0);

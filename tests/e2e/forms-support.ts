@@ -58,3 +58,23 @@ export function pathOf(url: string): string {
   const u = new URL(url);
   return `${u.pathname}${u.search}`;
 }
+
+/**
+ * Watches, and at first refuses, the chunks a form loads on use (zod and its schema module,
+ * named by `schemaModule`): `fetched` lists each request for them; `unblock()` lets them through.
+ */
+export async function blockOnDemandChunks(page: Page, schemaModule: string) {
+  const pattern = new RegExp(`/assets/(?:zod|${schemaModule})-[\\w-]+\\.js$`);
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    if (pattern.test(request.url())) fetched.push(request.url());
+  });
+  let blocked = true;
+  await page.route(pattern, (route) => (blocked ? route.abort('failed') : route.continue()));
+  return {
+    fetched,
+    unblock() {
+      blocked = false;
+    },
+  };
+}

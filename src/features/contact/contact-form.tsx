@@ -9,7 +9,7 @@ import { useForm } from 'react-hook-form';
 import { toast } from '~/components/toast/toast-store';
 import { consents } from '~/content/consents';
 import { submitForm } from '~/lib/api-client';
-import { onDemand, resolverOnDemand } from '~/lib/on-demand';
+import { onDemand, resolverOnDemand, submitOnceLoaded } from '~/lib/on-demand';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
 import { TOO_MANY_ATTEMPTS, browserStorage, takeContactAttempt } from './contact-rate-limit';
@@ -139,14 +139,11 @@ export function ContactForm() {
     <form
       noValidate
       onFocus={() => void loadValidation().catch(() => {})}
-      onSubmit={(event) => {
-        event.preventDefault();
-        // A validation chunk that cannot be fetched counts as a failed request; the form stays.
-        void loadValidation().then(
-          () => handleSubmit(onValid)(),
-          () => toast({ title: SEND_FAILED, variant: 'destructive' }),
-        );
-      }}
+      onSubmit={(event) =>
+        submitOnceLoaded(event, loadValidation, handleSubmit(onValid), () =>
+          toast({ title: SEND_FAILED, variant: 'destructive' }),
+        )
+      }
       className="grid gap-4 sm:grid-cols-2"
       aria-label="Send Us a Message"
     >
