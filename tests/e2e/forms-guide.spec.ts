@@ -1,6 +1,6 @@
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
-import { asNewVisitor, slowDownForms, waitForMails } from './forms-support';
+import { asNewVisitor, blockOnDemandChunks, slowDownForms, waitForMails } from './forms-support';
 
 const PDF = '/guides/wealth-building-guide.pdf';
 
@@ -96,6 +96,38 @@ test.describe('the guide download form', () => {
       await expect(form.getByLabel('Full Name')).toHaveValue('Ada Lovelace');
       await expect(form.getByRole('checkbox')).toBeChecked();
       await expect(form.getByRole('button', { name: 'Download Free Guide' })).toBeEnabled();
+    });
+
+    test('loads its logic on first use; a logic chunk that cannot be fetched is a failed request', async ({
+      page,
+    }) => {
+      const { fetched, unblock } = await blockOnDemandChunks(page, 'guide-submit');
+      await gotoHydrated(page, '/');
+      expect(fetched, 'zod and the guide logic are not part of the first load').toEqual([]);
+
+      const form = page.getByRole('form', { name: 'Download the Wealth Building Guide' });
+      await form.getByLabel('Full Name').fill('Ada Lovelace');
+      expect(fetched.length, 'focusing a field fetches them').toBeGreaterThan(0);
+      await form.getByLabel('Email Address').fill('not-an-address');
+      await form.getByRole('button', { name: 'Download Free Guide' }).click();
+      await expect(
+        page.getByText('Failed to submit request. Please try again.', { exact: true }),
+      ).toBeVisible();
+      await expect(form.getByLabel('Full Name')).toHaveValue('Ada Lovelace');
+      await expect(form.getByRole('button', { name: 'Download Free Guide' })).toBeEnabled();
+
+      // The next try fetches the chunk again and validates with it, before any request.
+      unblock();
+      let requests = 0;
+      await page.route('**/api/send-contact-email', (route) => {
+        requests += 1;
+        return route.abort();
+      });
+      await form.getByRole('button', { name: 'Download Free Guide' }).click();
+      await expect(form.getByLabel('Email Address')).toHaveAccessibleDescription(
+        'Please enter a valid email address.',
+      );
+      expect(requests).toBe(0);
     });
   });
 
