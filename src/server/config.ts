@@ -82,6 +82,19 @@ const EnvSchema = z.object({
   BENCH_DISABLE_FILL_TIME: boolFlag,
   /** Forms submitted sooner than this after they appeared are treated as spam (people take seconds). */
   MIN_FILL_TIME_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(2500)),
+  /** Most e-mails per hour that visitors' forms may send to visitors' addresses; the rest wait. */
+  VISITOR_MAIL_HOURLY_CAP: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(200),
+  ),
+  /** The static fast path (src/server/fast-static.ts); `false` serves everything through Node alone. */
+  STATIC_FAST_PATH: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
+  ),
 });
 
 export type Config = {
@@ -103,6 +116,8 @@ export type Config = {
   benchDisableRateLimit: boolean;
   benchDisableFillTime: boolean;
   minFillTimeMs: number;
+  visitorMailHourlyCap: number;
+  staticFastPath: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -151,5 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     benchDisableRateLimit: e.BENCH_DISABLE_RATE_LIMIT,
     benchDisableFillTime: e.BENCH_DISABLE_FILL_TIME,
     minFillTimeMs: e.MIN_FILL_TIME_MS,
+    visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
+    staticFastPath: e.STATIC_FAST_PATH,
   };
 }

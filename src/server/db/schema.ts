@@ -35,6 +35,11 @@ export const submissions = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** The extra response fields, kept so a repeated idempotent request gets the same answer. */
     response: jsonb('response'),
+    /**
+     * SHA-256 of the request body an Idempotency-Key was first used with: the same key with
+     * another body is refused (422) instead of answering another submission's id.
+     */
+    requestHash: text('request_hash'),
   },
   (t) => [
     uniqueIndex('submissions_idempotency_key').on(t.formType, t.idempotencyKey),
@@ -74,8 +79,18 @@ export const outbox = pgTable(
     /** What the e-mail is, e.g. `contact.owner`: for logs and tests, never personal. */
     kind: text('kind').notNull(),
     toAddress: text('to_address').notNull(),
+    /**
+     * `visitor` for an e-mail a visitor's form sends to the address typed into it: limited to
+     * one of each kind per recipient per day and counted against the hourly visitor-mail cap.
+     * `owner` for everything else (e-mails to the owner, and those the owner's actions send).
+     */
+    audience: text('audience').$type<'visitor' | 'owner'>().notNull().default('owner'),
     message: jsonb('message').$type<StoredMessage>().notNull(),
-    /** pending -> sent | failed. A claimed row stays pending with its next attempt pushed out (a lease). */
+    /**
+     * pending -> sent | failed | skipped. A claimed row stays pending with its next attempt
+     * pushed out (a lease). `skipped`: not sent because its recipient already had one of its
+     * kind within the per-recipient window.
+     */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -88,5 +103,34 @@ export const outbox = pgTable(
     index('outbox_due')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+    // The hourly visitor-mail cap counts what was sent in the last hour.
+    index('outbox_visitor_sent')
+      .on(t.sentAt)
+      .where(sql`${t.audience} = 'visitor'`),
   ],
+);
+
+/**
+ * "At most one per window" marks: the per-recipient limit of visitor e-mails (key: kind and a
+ * keyed hash of the address, never the address) and the owner's once-an-hour alerts. A mark is
+ * taken with one atomic upsert, so two instances can never both take it.
+ */
+export const mailThrottle = pgTable('mail_throttle', {
+  key: text('key').primaryKey(),
+  lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Single-use signed tokens that have been used (their random id), kept until they expire:
+ * what makes a link work once (src/server/api/signed-tokens.ts).
+ */
+export const usedTokens = pgTable(
+  'used_tokens',
+  {
+    tokenId: text('token_id').primaryKey(),
+    purpose: text('purpose').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('used_tokens_expires_at').on(t.expiresAt)],
 );

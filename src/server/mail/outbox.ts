@@ -21,6 +21,13 @@ export type OutgoingEmail = StoredMessage & {
   /** What the e-mail is, e.g. `contact.owner`; names the .eml file and appears in logs. */
   kind: string;
   to: string;
+  /**
+   * `visitor`: sent to an address a visitor typed into a form, because of that form. Such an
+   * e-mail is limited per recipient and counted against the hourly cap (anyone can aim a form
+   * at a stranger's address). Anything else (the owner's copy, e-mails the owner's actions
+   * send) is `owner`, the default.
+   */
+  audience?: 'visitor' | 'owner';
 };
 
 const CRLF = /[\r\n]+/g;
@@ -32,9 +39,10 @@ export function headerSafe(value: string): string {
 
 /** The outbox rows of some e-mails, every header value made safe. */
 export function outboxRows(emails: readonly OutgoingEmail[]) {
-  return emails.map(({ kind, to, ...message }) => ({
+  return emails.map(({ kind, to, audience = 'owner', ...message }) => ({
     kind,
     toAddress: headerSafe(to),
+    audience,
     message: {
       ...message,
       subject: headerSafe(message.subject),
