@@ -1,6 +1,7 @@
 CREATE TABLE "mail_throttle" (
 	"key" text PRIMARY KEY NOT NULL,
-	"last_at" timestamp with time zone DEFAULT now() NOT NULL
+	"last_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"holder" bigint
 );
 --> statement-breakpoint
 CREATE TABLE "used_tokens" (

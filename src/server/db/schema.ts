@@ -118,6 +118,8 @@ export const outbox = pgTable(
 export const mailThrottle = pgTable('mail_throttle', {
   key: text('key').primaryKey(),
   lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The outbox row that took the mark: its own retries still pass while the window runs. */
+  holder: bigint('holder', { mode: 'number' }),
 });
 
 /**
