@@ -17,7 +17,7 @@ import { enqueueEmails, type OutgoingEmail } from '../mail/outbox';
 import type { FormHandler, ServerContext } from './form-handler';
 import { apiErrorHandler, jsonOnly, sameOriginOnly, send } from './guards';
 import type { Links } from './links';
-import type { RateLimiter } from './rate-limit';
+import { rateLimitSubject, type RateLimiter } from './rate-limit';
 import { createSubmissionWriter, insertSubmissions } from './submission-writer';
 
 export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait before trying again.';
@@ -92,10 +92,11 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       });
     }
 
+    // The stored hash is of the client's own address; the limit counts its subject (an IPv6 /64).
     const ipHash = links.hashAddress(request.ip);
     if (!config.benchDisableRateLimit) {
       const { allowed, retryAfterMs } = await limiter.hit(
-        `${formType}:${ipHash}`,
+        `${formType}:${links.hashAddress(rateLimitSubject(request.ip))}`,
         handler.rateLimit.max,
         handler.rateLimit.windowMs,
       );

@@ -1,12 +1,61 @@
 /**
  * The form rate limit: a fixed window per client and form type. In memory by default; in
  * Redis when REDIS_URL is set, so every instance counts together. The client is a keyed hash
- * of its address, so Redis never holds an address either.
+ * of its subject (`rateLimitSubject`: the IPv4 address, or the IPv6 /64), so Redis never holds
+ * an address either.
  *
  * Why not @fastify/rate-limit: the limit depends on the form type, which is in the body, and
  * the check must sit after JSON parsing and before validation; a dozen lines do exactly that.
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+
+/**
+ * Who a rate-limit window belongs to: an IPv4 client by its address, an IPv6 client by its /64.
+ * One IPv6 subscriber is given a whole /64 (often more), so counting single addresses would let
+ * anyone take a fresh window per request. The address is normalised first: zone ids go, every
+ * spelling of one address gives one subject, and an IPv4-mapped address (`::ffff:192.0.2.1`, as
+ * a dual-stack socket reports an IPv4 client) is that IPv4 client. A value that is not an IP
+ * address (none should reach here) is its own subject.
+ */
+export function rateLimitSubject(ip: string): string {
+  const address = ip
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
+  if (isIPv4(address)) return address;
+  const groups = isIPv6(address) ? ipv6Groups(address) : undefined;
+  if (!groups) return ip;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (node:net has checked its syntax). */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.toLowerCase();
+  // A dotted IPv4 tail (`::ffff:1.2.3.4`, `64:ff9b::1.2.3.4`) is two groups.
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, rest] = text.split('::') as [string, string | undefined];
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const left = parse(head);
+  const right = rest === undefined ? [] : parse(rest);
+  const groups =
+    rest === undefined
+      ? left
+      : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : undefined;
+}
 
 export type RateLimitResult = { allowed: boolean; retryAfterMs: number };
 
