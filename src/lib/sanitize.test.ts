@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitizeText } from './sanitize';
+import { cleanText, sanitizeText } from './sanitize';
 
 describe('sanitizeText', () => {
   it.each([
@@ -54,6 +54,34 @@ describe('sanitizeText', () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it('takes steps in proportion to the length, however deep the nesting', () => {
+    /** `open` × k, then `core`, then `close` × k: each removal of the core rebuilds it one level out. */
+    const nested = (open: string, core: string, close: string, length: number) => {
+      const k = Math.floor((length - core.length) / (open.length + close.length));
+      return open.repeat(k) + core + close.repeat(k);
+    };
+    const crafted = [
+      (length: number) => nested('<emb', '<embed>', 'ed>', length),
+      (length: number) => nested('<scr', '<script></script>', 'ipt>', length),
+      (length: number) => nested('<ifr', '<iframe></iframe>', 'ame>', length),
+      (length: number) => nested('<scr', '</script>', 'ipt>', length),
+      (length: number) => nested('java', 'javascript:', 'script:', length),
+      (length: number) => nested('<a o', '<a onx=1 ', 'nx=1 ', length),
+      (length: number) => '<script>'.repeat(length / 8),
+      (length: number) => '<'.repeat(length),
+    ];
+    for (const make of crafted) {
+      for (const length of [5000, 20_000]) {
+        const input = make(length);
+        const { text, steps } = cleanText(input);
+        expect(steps, `${input.slice(0, 24)}… (${input.length})`).toBeLessThanOrEqual(2 * input.length + 10);
+        expect(text).toBe(sanitizeText(text));
+      }
+    }
+    // The message of nested embed tags that took a quarter of a second: every level is removed.
+    expect(cleanText(nested('<emb', '<embed>', 'ed>', 5000)).text).toBe('');
   });
 
   it('stays fast on hostile input of the maximum length', () => {

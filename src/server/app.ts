@@ -53,8 +53,8 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
 
   const app = Fastify<Server>({
     logger: logger ?? { level: config.logLevel, serializers: requestSerializers },
-    // A hop count is valid at run time (proxy-addr), though Fastify's types omit it.
-    trustProxy: config.trustProxy as boolean | string,
+    // Only the listed proxies' X-Forwarded-For is believed (TRUST_PROXY, config.ts).
+    trustProxy: config.trustProxy,
     bodyLimit: 32 * 1024,
     connectionTimeout: REQUEST_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,

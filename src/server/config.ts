@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -61,15 +62,20 @@ const EnvSchema = z.object({
     z.email({ message: 'must be an e-mail address' }).default('owner@example.com'),
   ),
   REDIS_URL: urlWithProtocol(['redis:', 'rediss:']),
+  /** `false`, or the reverse proxies' addresses and CIDR ranges (parseTrustProxy). */
   TRUST_PROXY: z.preprocess(
     emptyToUndefined,
     z
       .string()
-      .regex(
-        /^(true|false|\d+|[0-9a-fA-F.:/,\s]+)$/,
-        'must be true, false, a hop count or a list of proxy addresses',
-      )
-      .default('false'),
+      .default('false')
+      .transform((value, ctx) => {
+        const parsed = parseTrustProxy(value);
+        if ('error' in parsed) {
+          ctx.addIssue({ code: 'custom', message: parsed.error });
+          return z.NEVER;
+        }
+        return parsed.proxies;
+      }),
   ),
   APP_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   LOG_LEVEL: z.preprocess(
@@ -110,7 +116,8 @@ export type Config = {
   mailFrom: string;
   ownerEmail: string;
   redisUrl: string | undefined;
-  trustProxy: boolean | number | string;
+  /** The reverse proxies whose X-Forwarded-For is believed, or false: the socket's address is the client. */
+  trustProxy: false | string[];
   appSecret: string;
   logLevel: string;
   benchDisableRateLimit: boolean;
@@ -132,11 +139,49 @@ function loadOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (/^\d+$/.test(value)) return Number(value);
-  return value;
+const TRUST_PROXY_HOW =
+  "list the proxy's addresses or CIDR ranges instead, comma-separated (e.g. TRUST_PROXY=127.0.0.1 or TRUST_PROXY=10.0.0.0/8,fd00::/8)";
+
+/**
+ * TRUST_PROXY: `false`, or the addresses and CIDR ranges of the reverse proxies in front of the
+ * server. Only a request whose socket is one of them has its client address taken from
+ * X-Forwarded-For. `true` (anyone may say who they are) and a hop count (Fastify ignores
+ * X-Forwarded-For for it, so every visitor would share the proxy's address and one rate-limit
+ * window) are refused with what to set instead.
+ */
+export function parseTrustProxy(value: string): { proxies: false | string[] } | { error: string } {
+  const whole = value.trim().toLowerCase();
+  if (whole === 'false') return { proxies: false };
+  if (whole === 'true') {
+    return {
+      error: `true would believe X-Forwarded-For from any client, so anyone could pick the address the rate limit counts; ${TRUST_PROXY_HOW}`,
+    };
+  }
+  if (/^\d+$/.test(whole)) {
+    return {
+      error: `a hop count (${whole}) is not supported: Fastify ignores X-Forwarded-For for it, so every visitor would share the proxy's address and one rate-limit window; ${TRUST_PROXY_HOW}`,
+    };
+  }
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) return { error: `names no address; ${TRUST_PROXY_HOW}` };
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = address.includes('%') ? 0 : isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      return {
+        error: `"${entry}" is not an IP address or CIDR range; list the proxy's addresses or CIDR ranges, comma-separated (e.g. TRUST_PROXY=127.0.0.1 or TRUST_PROXY=10.0.0.0/8,fd00::/8)`,
+      };
+    }
+    if (prefix !== undefined && Number(prefix) === 0) {
+      return { error: `"${entry}" would trust every address, like true; ${TRUST_PROXY_HOW}` };
+    }
+  }
+  return { proxies: entries };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -160,7 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     ownerEmail: e.OWNER_EMAIL,
     redisUrl: e.REDIS_URL,
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    trustProxy: e.TRUST_PROXY,
     appSecret: e.APP_SECRET ?? loadOrCreateSecret(dataDir),
     logLevel: e.LOG_LEVEL,
     benchDisableRateLimit: e.BENCH_DISABLE_RATE_LIMIT,
