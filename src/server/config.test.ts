@@ -1,3 +1,14 @@
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -103,5 +114,68 @@ describe('TRUST_PROXY', () => {
     const message = refusal(value);
     expect(message).toMatch(/TRUST_PROXY/);
     expect(message).toMatch(/list the proxy's addresses or CIDR ranges/);
+  });
+});
+
+describe('the generated secret in DATA_DIR/.app-secret', () => {
+  const noSecret = (dataDir: string) => ({ DATA_DIR: dataDir });
+  const freshDir = () => mkdtempSync(join(tmpdir(), 'config-secret-'));
+
+  it('refuses an empty secret file, naming it and saying what to do', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, '.app-secret'), '\n', { mode: 0o600 });
+    expect(() => loadConfig(noSecret(dir))).toThrow(ConfigError);
+    expect(() => loadConfig(noSecret(dir))).toThrow(join(dir, '.app-secret'));
+    expect(() => loadConfig(noSecret(dir))).toThrow(/empty.*Delete the file.*APP_SECRET/s);
+  });
+
+  it('refuses a secret file under 32 bytes once trimmed', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, '.app-secret'), ` ${'s'.repeat(31)} \n`, { mode: 0o600 });
+    expect(() => loadConfig(noSecret(dir))).toThrow(
+      /only 31 bytes.*at least 32.*Delete the file.*APP_SECRET/s,
+    );
+  });
+
+  it('accepts a secret file of 32 bytes, without its surrounding white space', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, '.app-secret'), `${'s'.repeat(32)}\n`, { mode: 0o600 });
+    expect(loadConfig(noSecret(dir)).appSecret).toBe('s'.repeat(32));
+  });
+
+  it('generates a secret of 32+ bytes in a file of mode 0600, and reads it back at the next start', () => {
+    const dir = freshDir();
+    const first = loadConfig(noSecret(dir)).appSecret;
+    const file = join(dir, '.app-secret');
+    expect(Buffer.byteLength(first)).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, 'utf8')).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // Only the secret is left: its temporary file is gone.
+    expect(readdirSync(dir)).toEqual(['.app-secret']);
+    expect(loadConfig(noSecret(dir)).appSecret).toBe(first);
+  });
+
+  it('creates DATA_DIR readable by its owner only', () => {
+    const dir = join(freshDir(), 'nested', 'data');
+    loadConfig(noSecret(dir));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(dirname(dir)).mode & 0o777).toBe(0o700);
+  });
+
+  it('tightens an existing DATA_DIR holding only what the server keeps there', () => {
+    const dir = freshDir();
+    mkdirSync(join(dir, 'mail'));
+    chmodSync(dir, 0o755);
+    loadConfig(noSecret(dir));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('leaves a folder that also holds files of others as it is', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'notes.txt'), 'not the server’s');
+    chmodSync(dir, 0o755);
+    loadConfig(noSecret(dir));
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
+    expect(statSync(join(dir, '.app-secret')).mode & 0o777).toBe(0o600);
   });
 });

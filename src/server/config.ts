@@ -4,7 +4,21 @@
  * with nothing else installed (PGlite in DATA_DIR, e-mails as .eml files).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -129,14 +143,110 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
-/** With no APP_SECRET the server makes one and keeps it in DATA_DIR, so links survive restarts. */
-function loadOrCreateSecret(dataDir: string): string {
-  const file = join(dataDir, '.app-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+/** The shortest secret accepted from DATA_DIR/.app-secret, in bytes (APP_SECRET's own minimum). */
+const MIN_SECRET_BYTES = 32;
+const SECRET_FILE = '.app-secret';
+
+/** Whether `error` is a file system error with this code. */
+function hasCode(error: unknown, code: string): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === code;
+}
+
+/**
+ * Makes `dir` (and any missing parent) readable by its owner only: folders are created with mode
+ * 0700, and an existing one that group or others may read is tightened when it is ours: owned by
+ * this process's user, not a shared folder (sticky bit, as /tmp), and holding nothing but `own`
+ * (the names the server keeps there). A folder that is not ours is left as it is.
+ */
+export function ensurePrivateDir(dir: string, own: (name: string) => boolean = () => true): void {
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = statSync(dir);
+  if ((stat.mode & 0o077) === 0) return;
+  const uid = process.getuid?.();
+  if (uid === undefined || stat.uid !== uid) return;
+  if (created === undefined) {
+    if (stat.mode & 0o1000) return;
+    if (!readdirSync(dir).every(own)) return;
+  }
+  chmodSync(dir, stat.mode & 0o700);
+}
+
+/** The names the server keeps in DATA_DIR: the secret (and its temporary files), the database, the e-mails. */
+export function isDataDirEntry(name: string): boolean {
+  return name === SECRET_FILE || name.startsWith(`${SECRET_FILE}.`) || name === 'pglite' || name === 'mail';
+}
+
+/** The secret in `file`, or undefined when there is no such file; a short secret stops start-up. */
+function readSecretFile(file: string): string | undefined {
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (hasCode(error, 'ENOENT')) return undefined;
+    throw new ConfigError(
+      `Cannot read the secret in ${file} (${(error as Error).message}). Fix it, delete it so a new one is generated, or set APP_SECRET (at least ${MIN_SECRET_BYTES} characters).`,
+    );
+  }
+  const secret = content.trim();
+  const bytes = Buffer.byteLength(secret, 'utf8');
+  if (bytes < MIN_SECRET_BYTES) {
+    throw new ConfigError(
+      `The secret in ${file} is ${bytes === 0 ? 'empty' : `only ${bytes} bytes long`}; at least ${MIN_SECRET_BYTES} bytes are needed, or anyone could sign e-mail links. Delete the file so a new one is generated at the next start (links already sent stop working), or set APP_SECRET (at least ${MIN_SECRET_BYTES} characters).`,
+    );
+  }
   return secret;
+}
+
+/**
+ * With no APP_SECRET the server makes one and keeps it in DATA_DIR, so links survive restarts.
+ * A new secret is written whole to a temporary file of its own (exclusive create, mode 0600,
+ * fsync) and only then put in place, so no reader ever sees a part of it. It is put in place
+ * by a hard link, which, unlike a rename, never replaces a file already there: of processes
+ * starting together, the first one's secret is kept and the others read it.
+ */
+function loadOrCreateSecret(dataDir: string): string {
+  ensurePrivateDir(dataDir, isDataDirEntry);
+  const file = join(dataDir, SECRET_FILE);
+  const existing = readSecretFile(file);
+  if (existing !== undefined) return existing;
+
+  const secret = randomBytes(32).toString('base64url');
+  const temporary = join(dataDir, `${SECRET_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    writeSync(fd, secret);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if (!hasCode(error, 'EEXIST')) {
+      // A file system without hard links: a rename puts the file in place instead.
+      if (!existsSync(file)) renameSync(temporary, file);
+    }
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  syncDir(dataDir);
+  // Ours, or the one another process put in place first.
+  const kept = readSecretFile(file);
+  if (kept === undefined) throw new ConfigError(`The secret in ${file} disappeared while it was written.`);
+  return kept;
+}
+
+/** Makes a new entry of `dir` durable; where folders cannot be opened for it, nothing is lost but that. */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some platforms (Windows) cannot fsync a folder.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 const TRUST_PROXY_HOW =

@@ -3,11 +3,12 @@
  * default, a `pg` pool when DATABASE_URL is set. Both speak one SQL dialect, so the schema,
  * the migrations and every query are shared; only opening and closing differ.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { ensurePrivateDir, isDataDirEntry } from '../config';
 import { openPgliteThread } from './pglite-thread';
 
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -90,7 +91,9 @@ export async function openDatabase({
   }
 
   const dir = join(dataDir, 'pglite');
-  mkdirSync(dir, { recursive: true });
+  // Submissions are personal data: DATA_DIR and the database folder are the owner's alone (0700).
+  ensurePrivateDir(dataDir, isDataDirEntry);
+  ensurePrivateDir(dir);
   // Its own thread: a statement no longer stops the server reading requests (decision 014).
   const client = await openPgliteThread({
     dir,
