@@ -41,6 +41,8 @@ export async function registerForms(app: FastifyInstance, config: Config, option
     mailFrom: config.mailFrom,
     secret: config.appSecret,
     brand: site.brand,
+    ownerEmail: config.ownerEmail,
+    visitorHourlyCap: config.visitorMailHourlyCap,
     ...options.outbox,
   });
   const retention = startRetentionSweeper(database, app.log);

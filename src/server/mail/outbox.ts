@@ -1,11 +1,19 @@
 /**
  * The outbox. E-mails are rows written in the same transaction as the submission that caused
  * them, so an acknowledged submission always has its mail queued. A worker in every server
- * process claims due rows with `FOR UPDATE SKIP LOCKED` (instances sharing one Postgres never
- * claim the same row), sends them and marks them sent. A claim pushes the row's next attempt
- * out by a lease: if the process dies mid-send, the row falls due again and another worker (or
- * this one after a restart) sends it. Delivery is therefore at least once; the Message-ID is
- * derived from the row id so a repeat is recognisable.
+ * process runs in named steps:
+ *  - claim: due rows, with `FOR UPDATE SKIP LOCKED` (instances sharing one Postgres never claim
+ *    the same row), as many as the transport sends at once (one per pooled SMTP connection). A
+ *    claim pushes each row's next attempt out by a lease covering the longest ONE message may
+ *    take (the transport bounds it); every claimed row goes to the relay straight away;
+ *  - send one: a visitor e-mail first passes the visitor-mail limits (one of a kind per
+ *    recipient a day, an hourly cap over all instances), then the message is sent;
+ *  - mark: the row is recorded sent as soon as the relay accepted it (or its failure and next
+ *    retry recorded), not at the end of a batch;
+ *  - back off: between rounds, idle until woken or polled, or yield to requests.
+ * If the process dies mid-send, the rows in flight fall due again when their lease ends and
+ * are sent again: delivery is at least once, and only what was in flight can repeat. The
+ * Message-ID is derived from the row id so a repeat is recognisable.
  */
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -70,19 +78,42 @@ export function defaultRetryDelayMs(attempt: number): number {
 }
 /** 1 try + 8 retries: the last retry comes about 23 hours after the first failure. */
 export const DEFAULT_MAX_ATTEMPTS = 9;
+/** VISITOR_MAIL_HOURLY_CAP's default. */
+export const DEFAULT_VISITOR_HOURLY_CAP = 200;
+/** One e-mail of a kind per recipient in this window. */
+const RECIPIENT_WINDOW = '24 hours';
+/** At most one cap alert to the owner in this window. */
+const ALERT_WINDOW = '1 hour';
+const ALERT_KEY = 'alert:visitor-mail-cap';
+export const CAP_ALERT_KIND = 'alert.visitor-mail-cap';
+/** Any fixed number: the instances take this lock while they count visitor e-mails against the cap. */
+const VISITOR_CAP_LOCK = 727_002;
+/** A held visitor e-mail is looked at again no sooner than this. */
+const MIN_HOLD_MS = 5_000;
 
 export type OutboxWorkerOptions = {
   db: Db;
   transport: MailTransport;
   log: Logger;
   mailFrom: string;
-  /** Signs the Message-ID, so it cannot be forged from a row id alone. */
+  /** Signs the Message-ID, so it cannot be forged from a row id alone; keys the recipient marks. */
   secret: string;
   brand: string;
+  /** Receives the alert when the hourly visitor-mail cap holds e-mails back. */
+  ownerEmail?: string;
+  /** Most visitor e-mails sent in any hour, over every instance (VISITOR_MAIL_HOURLY_CAP). */
+  visitorHourlyCap?: number;
+  /**
+   * Most rows one claim takes. Never more than the transport sends at once: every claimed row
+   * goes to the relay straight away, so its lease covers one message, not a queue of them.
+   */
   batchSize?: number;
   /** How often to look for due rows when nothing wakes the worker (other instances, retries). */
   pollIntervalMs?: number;
-  /** How long a claimed row stays out of other workers' reach while it is being sent. */
+  /**
+   * How long a claimed row stays out of other workers' reach while it is being sent: the
+   * longest one message may take (the transport's `maxSendMs`) and a margin.
+   */
   leaseMs?: number;
   retryDelayMs?: (attempt: number) => number;
   maxAttempts?: number;
@@ -95,6 +126,7 @@ type ClaimedRow = {
   id: string;
   kind: string;
   to_address: string;
+  audience: 'visitor' | 'owner';
   message: StoredMessage | RenderedMessage | string;
   attempts: number;
 };
@@ -103,7 +135,7 @@ export type OutboxWorker = {
   start(): void;
   /** A new row was committed: look now rather than at the next poll. */
   wake(): void;
-  /** Finishes the message being sent, hands back the rest of the batch, and stops. */
+  /** Finishes the messages being sent, hands back the rows not yet sent, and stops. */
   stop(): Promise<void>;
   /** Resolves when no due row is left (tests). */
   drain(): Promise<void>;
@@ -119,19 +151,69 @@ function errorCode(error: unknown): string {
     .slice(0, 40);
 }
 
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+function idList(ids: readonly number[]) {
+  return sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+}
+
+/** The mail_throttle key of one kind of e-mail to one address: a keyed hash, never the address. */
+export function recipientKey(secret: string, kind: string, address: string): string {
+  const hash = createHmac('sha256', secret).update(address.trim().toLowerCase()).digest('base64url');
+  return `recipient:${kind}:${hash}`;
+}
+
+/** The owner's alert: how many visitor e-mails wait, and that they leave as the hour passes. */
+export function capAlertEmail(to: string, waiting: number, cap: number): OutgoingEmail {
+  const count = `${waiting} visitor e-mail${waiting === 1 ? '' : 's'}`;
+  return {
+    kind: CAP_ALERT_KIND,
+    to,
+    audience: 'owner',
+    subject: 'Visitor e-mails are waiting: hourly limit reached',
+    content: {
+      preheader: `${count} waiting in the outbox`,
+      heading: 'The hourly limit on visitor e-mails was reached',
+      blocks: [
+        {
+          type: 'paragraph',
+          text: `The site's forms have sent ${cap} e-mails to visitors' addresses within the last hour, the most it sends in an hour. ${count} ${waiting === 1 ? 'is' : 'are'} waiting in the outbox.`,
+        },
+        {
+          type: 'paragraph',
+          text: 'Nothing is lost: they go out on their own as the hour passes, oldest first. Your own notifications are not held back.',
+        },
+        {
+          type: 'small',
+          text: 'A sudden burst can mean someone is aiming the forms at other people’s addresses. The limit is VISITOR_MAIL_HOURLY_CAP. You get this alert at most once an hour.',
+        },
+      ],
+    },
+  };
+}
+
+/** What the visitor-mail limits say about one claimed row. */
+type Verdict = { send: true } | { send: false; outcome: 'skipped' | 'held' };
+
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const {
     db,
     transport,
     log,
-    batchSize = 10,
     pollIntervalMs = 1000,
-    // Longer than a batch takes to send (SMTP timeouts are capped in transport.ts), short
-    // enough that a crashed process's claimed rows are sent by someone else within a minute.
-    leaseMs = 60_000,
     retryDelayMs = defaultRetryDelayMs,
     maxAttempts = DEFAULT_MAX_ATTEMPTS,
+    visitorHourlyCap = DEFAULT_VISITOR_HOURLY_CAP,
   } = options;
+  // Every claimed row is handed to the relay at once (one per pooled connection), so a lease
+  // needs to cover only the longest one message can take.
+  const inFlight = Math.max(1, Math.min(options.batchSize ?? Infinity, transport.concurrency ?? 1));
+  const leaseMs = options.leaseMs ?? (transport.maxSendMs ?? 50_000) + 10_000;
   const domain = options.mailFrom.split('@')[1] ?? 'localhost';
   const from = { name: options.brand, address: options.mailFrom };
 
@@ -152,7 +234,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return `<outbox.${id}.${tag}@${domain}>`;
   }
 
-  async function claim(): Promise<ClaimedRow[]> {
+  // --- Claim ---------------------------------------------------------------------------------
+
+  /** Claims up to `limit` due rows, each leased for one message's worst case. */
+  async function claim(limit: number): Promise<ClaimedRow[]> {
     const result = await db.execute(sql`
       update ${outbox} set attempts = attempts + 1,
         next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
@@ -160,45 +245,150 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         select id from ${outbox}
         where status = 'pending' and next_attempt_at <= now()
         order by next_attempt_at
-        limit ${batchSize}
+        limit ${limit}
         for update skip locked
       )
-      returning id::text as id, kind, to_address, message, attempts`);
-    return (result as unknown as { rows: ClaimedRow[] }).rows;
+      returning id::text as id, kind, to_address, audience, message, attempts`);
+    return rowsOf<ClaimedRow>(result);
   }
 
-  async function markSent(ids: number[]) {
-    if (ids.length === 0) return;
-    await db.execute(
-      sql`update ${outbox} set status = 'sent', sent_at = now(), last_error = null where id in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
-    );
-  }
-
+  /** Hands rows back untouched (shutting down): due again now, the claim not counted as an attempt. */
   async function release(ids: number[]) {
     if (ids.length === 0) return;
     await db.execute(
-      sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1 where id in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
+      sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null
+          where id in (${idList(ids)}) and status = 'pending'`,
     );
   }
 
-  async function markFailure(id: number, attempts: number, code: string) {
+  // --- Mark ----------------------------------------------------------------------------------
+
+  /**
+   * Records an e-mail as sent the moment the relay has accepted it. Marks that arrive while one
+   * is being written go together in the next statement: no waiting, fewer statements.
+   */
+  let marks: { id: number; done: (error?: unknown) => void }[] = [];
+  let marking = false;
+  function markSent(id: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      marks.push({ id, done: (error) => (error ? reject(error) : resolve()) });
+      if (!marking) void writeMarks();
+    });
+  }
+  async function writeMarks() {
+    marking = true;
+    while (marks.length > 0) {
+      const batch = marks;
+      marks = [];
+      try {
+        await db.execute(
+          sql`update ${outbox} set status = 'sent', sent_at = now(), last_error = null
+              where id in (${idList(batch.map((m) => m.id))})`,
+        );
+        for (const m of batch) m.done();
+      } catch (error) {
+        for (const m of batch) m.done(error);
+      }
+    }
+    marking = false;
+  }
+
+  async function markFailure(row: ClaimedRow, id: number, code: string) {
+    const attempts = row.attempts;
     if (attempts >= maxAttempts) {
-      await db.execute(sql`update ${outbox} set status = 'failed', last_error = ${code} where id = ${id}`);
+      await db.execute(
+        sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null where id = ${id}`,
+      );
+      // Nobody received it: the recipient's mark it held no longer stands in another's way.
+      if (row.audience === 'visitor')
+        await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
       log.error({ outboxId: id, attempts, code }, 'e-mail delivery failed for good');
       return;
     }
     const delay = retryDelayMs(attempts);
     await db.execute(
-      sql`update ${outbox} set last_error = ${code}, next_attempt_at = now() + ${`${delay} milliseconds`}::interval where id = ${id}`,
+      sql`update ${outbox} set last_error = ${code}, sent_at = null,
+            next_attempt_at = now() + ${`${delay} milliseconds`}::interval
+          where id = ${id}`,
     );
     log.warn({ outboxId: id, attempts, code, retryInMs: delay }, 'e-mail delivery failed, will retry');
   }
+
+  // --- Visitor-mail limits -------------------------------------------------------------------
+
+  /**
+   * A visitor e-mail may go when its recipient has had none of its kind within 24 hours (a mark
+   * this row takes, or already holds from an earlier attempt) and fewer than the hourly cap of
+   * visitor e-mails went out in the last hour. Counting and reserving happen under one lock, so
+   * instances sharing a database never pass the cap together.
+   */
+  async function visitorVerdict(row: ClaimedRow, id: number): Promise<Verdict> {
+    const key = recipientKey(options.secret, row.kind, row.to_address);
+    return db.transaction(async (tx) => {
+      const marked = rowsOf(
+        await tx.execute(sql`
+          insert into mail_throttle (key, last_at, holder) values (${key}, now(), ${id})
+          on conflict (key) do update set last_at = now(), holder = excluded.holder
+          where mail_throttle.last_at < now() - ${RECIPIENT_WINDOW}::interval
+            or mail_throttle.holder = excluded.holder
+          returning key`),
+      );
+      if (marked.length === 0) {
+        await tx.execute(sql`update ${outbox} set status = 'skipped', sent_at = null where id = ${id}`);
+        return { send: false, outcome: 'skipped' } as const;
+      }
+      await tx.execute(sql`select pg_advisory_xact_lock(${VISITOR_CAP_LOCK})`);
+      // Sent in the last hour, or being sent now by another worker (reserved below).
+      const [count] = rowsOf<{ n: number }>(
+        await tx.execute(sql`
+          select count(*)::int as n from ${outbox}
+          where audience = 'visitor' and sent_at > now() - interval '1 hour' and id <> ${id}`),
+      );
+      if (count!.n >= visitorHourlyCap) {
+        // Due again when the oldest counted e-mail leaves the hour; not an attempt.
+        await tx.execute(sql`
+          update ${outbox} set attempts = attempts - 1, next_attempt_at = greatest(
+            (select min(sent_at) from ${outbox}
+              where audience = 'visitor' and sent_at > now() - interval '1 hour') + interval '1 hour',
+            now() + ${`${MIN_HOLD_MS} milliseconds`}::interval)
+          where id = ${id}`);
+        return { send: false, outcome: 'held' } as const;
+      }
+      await tx.execute(sql`update ${outbox} set sent_at = now() where id = ${id}`);
+      return { send: true } as const;
+    });
+  }
+
+  /** Tells the owner, once an hour at most, that visitor e-mails are being held back. */
+  async function alertCapReached() {
+    if (!options.ownerEmail) return;
+    const [waiting] = rowsOf<{ n: number }>(
+      await db.execute(
+        // Pending and not being sent right now (a row being sent holds a reservation, sent_at).
+        sql`select count(*)::int as n from ${outbox}
+            where status = 'pending' and audience = 'visitor' and sent_at is null`,
+      ),
+    );
+    const [row] = outboxRows([capAlertEmail(options.ownerEmail, waiting!.n, visitorHourlyCap)]);
+    const inserted = rowsOf<{ id: string }>(
+      await db.execute(sql`
+        with mark as (
+          insert into mail_throttle (key, last_at, holder) values (${ALERT_KEY}, now(), null)
+          on conflict (key) do update set last_at = now()
+          where mail_throttle.last_at < now() - ${ALERT_WINDOW}::interval
+          returning key
+        )
+        insert into ${outbox} (kind, to_address, audience, message)
+        select ${row!.kind}, ${row!.toAddress}, 'owner', ${JSON.stringify(row!.message)}::jsonb from mark
+        returning id::text as id`),
+    );
+    if (inserted[0]) {
+      log.warn({ outboxId: Number(inserted[0].id), waiting: waiting!.n }, 'visitor e-mail cap reached');
+      woken = true;
+    }
+  }
+
+  // --- Send one ------------------------------------------------------------------------------
 
   function toMail(row: ClaimedRow, id: number): Mail.Options {
     const message: StoredMessage | RenderedMessage =
@@ -225,29 +415,61 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     };
   }
 
-  /** Sends one batch; returns how many rows it claimed. */
-  async function runBatch(): Promise<number> {
-    const rows = await claim();
-    const sent: number[] = [];
-    for (let i = 0; i < rows.length; i += 1) {
-      const row = rows[i]!;
-      const id = Number(row.id);
-      if (stopping) {
-        await release(rows.slice(i).map((r) => Number(r.id)));
-        break;
-      }
-      try {
-        const { file } = await transport.send(toMail(row, id), id, row.kind);
-        sent.push(id);
-        if (file) log.info({ outboxId: id, file }, 'e-mail written to file');
-        else log.info({ outboxId: id, kind: row.kind }, 'e-mail sent');
-      } catch (error) {
-        await markFailure(id, row.attempts, errorCode(error));
+  /** One claimed row: the visitor limits, the send, and its mark (or its failure). */
+  async function sendOne(row: ClaimedRow): Promise<void> {
+    const id = Number(row.id);
+    if (row.audience === 'visitor') {
+      const verdict = await visitorVerdict(row, id);
+      if (!verdict.send) {
+        if (verdict.outcome === 'skipped') {
+          log.info(
+            { outboxId: id, kind: row.kind },
+            'visitor e-mail skipped: its recipient had one of its kind today',
+          );
+        } else {
+          await alertCapReached();
+        }
+        return;
       }
     }
-    await markSent(sent);
+    if (stopping) {
+      await release([id]);
+      return;
+    }
+    let file: string | undefined;
+    try {
+      ({ file } = await transport.send(toMail(row, id), id, row.kind));
+    } catch (error) {
+      await markFailure(row, id, errorCode(error));
+      return;
+    }
+    try {
+      await markSent(id);
+    } catch (error) {
+      // Sent but not recorded: the row falls due again when its lease ends (at least once).
+      log.warn({ outboxId: id, code: errorCode(error) }, 'e-mail sent but not recorded');
+      return;
+    }
+    if (file) log.info({ outboxId: id, file }, 'e-mail written to file');
+    else log.info({ outboxId: id, kind: row.kind }, 'e-mail sent');
+  }
+
+  /** Claims due rows and sends them side by side; returns how many rows it claimed. */
+  async function sendDue(): Promise<number> {
+    const rows = await claim(inFlight);
+    await Promise.all(
+      rows.map((row) =>
+        sendOne(row).catch((error: unknown) => {
+          // The database went away mid-way: the row's lease brings it back.
+          if (!stopping)
+            log.warn({ outboxId: Number(row.id), code: errorCode(error) }, 'outbox send step failed');
+        }),
+      ),
+    );
     return rows.length;
   }
+
+  // --- Back off ------------------------------------------------------------------------------
 
   function sleep(ms: number): Promise<void> {
     if (woken) {
@@ -266,28 +488,32 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     });
   }
 
+  /** Between rounds: idle until woken or the next poll, or give way to requests being served. */
+  async function backOff(claimed: number, spentMs: number) {
+    if (claimed === 0) {
+      for (const resolve of idleWaiters) resolve();
+      idleWaiters = [];
+      await sleep(pollIntervalMs);
+    } else if (Date.now() - lastWake < 1000) {
+      // Requests are arriving: composing and sending costs CPU in this same thread, so
+      // spend at most about a quarter of it here. The mail is safe in the outbox meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, spentMs * 3)));
+    } else {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   async function run() {
     while (!stopping) {
       let claimed = 0;
       const started = performance.now();
       try {
-        claimed = await runBatch();
+        claimed = await sendDue();
       } catch (error) {
         // The database is away (or closing): keep the process up and try again later.
         if (!stopping) log.warn({ code: errorCode(error) }, 'outbox poll failed');
       }
-      if (claimed === 0) {
-        for (const resolve of idleWaiters) resolve();
-        idleWaiters = [];
-        await sleep(pollIntervalMs);
-      } else if (Date.now() - lastWake < 1000) {
-        // Requests are arriving: composing and sending costs CPU in this same thread, so
-        // spend at most about a quarter of it here. The mail is safe in the outbox meanwhile.
-        const spent = performance.now() - started;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, spent * 3)));
-      } else {
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await backOff(claimed, performance.now() - started);
     }
   }
 

@@ -2,48 +2,106 @@
  * Where e-mails go: an SMTP relay (SMTP_URL) through nodemailer, or, with none configured,
  * `.eml` files in DATA_DIR/mail that any mail client opens (development and tests read them).
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
-import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
 
 export type MailTransport = {
   /** Sends one message; resolves with where it went (a file path for .eml delivery). */
   send(message: Mail.Options, outboxId: number, kind: string): Promise<{ file?: string }>;
+  /** How many messages it sends at once; the outbox never hands it more. */
+  concurrency?: number;
+  /** The longest one message can take before `send` gives up; the outbox's lease covers it. */
+  maxSendMs?: number;
   close(): void;
 };
 
+/** Pooled SMTP connections: each carries one message at a time. */
+export const SMTP_CONNECTIONS = 4;
+/**
+ * Bounded waits: connecting and the greeting share `connectionTimeout`; each later reply may
+ * take `socketTimeout` (a slow relay answering in 20 s still gets its answer through).
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/**
+ * However the relay stalls, one message gives up after this; the outbox's lease is this and a
+ * margin, so another worker never sends a row whose message may still be accepted here.
+ */
+export const SMTP_SEND_DEADLINE_MS = 50_000;
+
+function sendDeadlineError(): Error {
+  return Object.assign(new Error('SMTP send deadline passed'), { code: 'ESENDDEADLINE' });
+}
+
 export function smtpTransport(smtpUrl: string): MailTransport {
-  // Bounded waits, so a hung relay cannot hold a claimed batch past its lease (outbox.ts).
-  const transporter = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  } as SMTPTransport.Options);
+  const open = () =>
+    nodemailer.createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: SMTP_CONNECTIONS,
+      // A pooled connection is replaced after this many messages (the relay's own limits are
+      // usually higher); a fresh connection costs one handshake.
+      maxMessages: 500,
+      ...SMTP_TIMEOUTS,
+    } as SMTPPool.Options);
+  let transporter = open();
   return {
+    concurrency: SMTP_CONNECTIONS,
+    maxSendMs: SMTP_SEND_DEADLINE_MS,
     async send(message) {
-      await transporter.sendMail(message);
+      const pool = transporter;
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => {
+          // A message past its deadline must not be accepted later, after the outbox has
+          // recorded a failure and scheduled its retry: closing its pool ends its connection.
+          if (transporter === pool) {
+            transporter = open();
+            pool.close();
+          }
+          reject(sendDeadlineError());
+        }, SMTP_SEND_DEADLINE_MS);
+      });
+      try {
+        await Promise.race([pool.sendMail(message), deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
       return {};
     },
     close: () => transporter.close(),
   };
 }
 
+/**
+ * `.eml` files: the folder is the server user's alone (0700) and so is every file (0600), the
+ * temporary file included: e-mails carry what visitors typed.
+ */
 export function fileTransport(dir: string): MailTransport {
   let ready: Promise<unknown> | undefined;
+  const prepare = async () => {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // A folder made earlier, by an older version or by hand, is closed too.
+    await chmod(dir, 0o700);
+  };
   return {
+    concurrency: SMTP_CONNECTIONS,
+    maxSendMs: 10_000,
     async send(message, outboxId, kind) {
-      ready ??= mkdir(dir, { recursive: true });
+      ready ??= prepare();
       await ready;
       const raw = await new MailComposer(message).compile().build();
       const name = `${String(outboxId).padStart(8, '0')}-${kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`;
       const file = join(dir, name);
-      // Written aside and renamed, so a reader never sees half a message.
-      await writeFile(`${file}.tmp`, raw);
-      await rename(`${file}.tmp`, file);
+      const tmp = `${file}.tmp`;
+      // Written aside and renamed, so a reader never sees half a message. A leftover of a
+      // crash is removed first: the new file is created, with its mode, not reused.
+      await rm(tmp, { force: true });
+      await writeFile(tmp, raw, { mode: 0o600, flag: 'wx' });
+      await rename(tmp, file);
       return { file };
     },
     close: () => {},
