@@ -14,6 +14,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await buildApp({ config });
+  if (config.env === 'production' && !config.databaseUrl) {
+    // PGlite never fsyncs its files (decision 002, "Durability on the embedded database").
+    app.log.warn(
+      'The embedded database (PGlite in DATA_DIR) never forces its writes to disk (no fsync): a process crash loses no acknowledged submission, but a power loss or operating system crash can. Set DATABASE_URL to a PostgreSQL server for a real deployment.',
+    );
+  }
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = app.server.address();

@@ -1,0 +1,160 @@
+/**
+ * What the server keeps in DATA_DIR: the generated secret when several processes start at once,
+ * folders readable by their owner only, and the start-up notice that the embedded database
+ * does not survive a power loss the way PostgreSQL does. Real processes, real PGlite.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/server/db/client';
+import { SECRET, createTestDatabase, postgresAvailable } from './forms-support';
+
+const pgUnavailable = await postgresAvailable();
+if (pgUnavailable) console.warn(`Skipping the notice test on Postgres: ${pgUnavailable}`);
+
+const CONFIG_URL = pathToFileURL(join(process.cwd(), 'src/server/config.ts')).href;
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+/**
+ * A process that loads the configuration with no APP_SECRET at `startAt` (epoch ms), so that
+ * processes started together all look for the secret file in the same instant; gives its secret.
+ */
+function loadSecretInProcess(dataDir: string, startAt: number): Promise<string> {
+  const code = `
+    const { loadConfig } = await import(${JSON.stringify(CONFIG_URL)});
+    while (Date.now() < ${startAt}) {}
+    process.stdout.write(loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)} }).appSecret);
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += String(chunk)));
+  child.stderr.on('data', (chunk: Buffer) => (err += String(chunk)));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exited ${code}: ${err}`))));
+  });
+}
+
+describe('the generated secret', () => {
+  it('is the same for every process starting at once, and written whole with mode 0600', async () => {
+    const dirs = [0, 1].map(() => join(mkdtempSync(join(tmpdir(), 'secret-race-')), 'data'));
+    const startAt = Date.now() + 3000;
+    const runs = dirs.map((dir) =>
+      Promise.all(Array.from({ length: 6 }, () => loadSecretInProcess(dir, startAt))),
+    );
+    const results = await Promise.all(runs);
+    for (const [i, secrets] of results.entries()) {
+      const dir = dirs[i]!;
+      const kept = readFileSync(join(dir, '.app-secret'), 'utf8');
+      expect(Buffer.byteLength(kept)).toBeGreaterThanOrEqual(32);
+      expect(new Set(secrets)).toEqual(new Set([kept]));
+      expect(mode(join(dir, '.app-secret'))).toBe(0o600);
+      expect(mode(dir)).toBe(0o700);
+      // No temporary file is left behind by the processes that lost the race.
+      expect(readdirSync(dir)).toEqual(['.app-secret']);
+    }
+  }, 60_000);
+});
+
+describe('the embedded database folder', () => {
+  it('creates DATA_DIR and DATA_DIR/pglite readable by their owner only', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'private-dirs-')), 'data');
+    const database = await openDatabase({ dataDir });
+    try {
+      expect(mode(dataDir)).toBe(0o700);
+      expect(mode(join(dataDir, 'pglite'))).toBe(0o700);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
+  it('tightens folders of its own that others may read', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'private-dirs-'));
+    mkdirSync(join(dataDir, 'pglite'), { mode: 0o755 });
+    chmodSync(join(dataDir, 'pglite'), 0o755);
+    chmodSync(dataDir, 0o755);
+    const database = await openDatabase({ dataDir });
+    try {
+      expect(mode(dataDir)).toBe(0o700);
+      expect(mode(join(dataDir, 'pglite'))).toBe(0o700);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+});
+
+/** Starts src/server/main.ts and gives everything it wrote up to "Site ready", then stops it. */
+async function startupOutput(env: Record<string, string>): Promise<string> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      APP_SECRET: SECRET,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'startup-notice-')),
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        out += String(chunk);
+        if (out.includes('Site ready at')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
+      child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+    });
+  } finally {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  return out;
+}
+
+const NOTICE = /never forces its writes to disk/;
+
+describe('the start-up notice about the embedded database', () => {
+  it('is logged once in production on PGlite, recommending DATABASE_URL', async () => {
+    const out = await startupOutput({ NODE_ENV: 'production' });
+    const lines = out.split('\n').filter((line) => NOTICE.test(line));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('DATABASE_URL');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40 });
+  }, 60_000);
+
+  it('is not logged outside production', async () => {
+    const out = await startupOutput({ NODE_ENV: 'test' });
+    expect(out).toContain('Site ready at');
+    expect(out).not.toMatch(NOTICE);
+  }, 60_000);
+
+  it.skipIf(pgUnavailable)(
+    'is not logged on PostgreSQL',
+    async () => {
+      const database = await createTestDatabase('notice');
+      try {
+        const out = await startupOutput({ NODE_ENV: 'production', DATABASE_URL: database.url });
+        expect(out).toContain('Site ready at');
+        expect(out).not.toMatch(NOTICE);
+      } finally {
+        await database.drop();
+      }
+    },
+    60_000,
+  );
+});
