@@ -61,15 +61,23 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     return503OnClosing: true,
     // Static files are answered before Fastify routes a request: on a new connection by the
-    // fast path (decision 012), else with one Map lookup and headers made at start.
+    // fast path (decision 012) unless STATIC_FAST_PATH=false, else with one Map lookup and
+    // headers made at start.
     serverFactory: (handler) => {
       const server = createServer((req: IncomingMessage, res: ServerResponse) => {
         if (!site.serve(req, res)) handler(req, res);
       });
-      attachStaticFastPath(server, site, {
-        keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
-        headersTimeoutMs: REQUEST_TIMEOUT_MS,
-      });
+      // Fastify leaves its timeout options to a server it did not make: set them here.
+      server.setTimeout(REQUEST_TIMEOUT_MS);
+      server.requestTimeout = REQUEST_TIMEOUT_MS;
+      server.headersTimeout = REQUEST_TIMEOUT_MS;
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      if (config.staticFastPath) {
+        attachStaticFastPath(server, site, {
+          keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+          headersTimeoutMs: REQUEST_TIMEOUT_MS,
+        });
+      }
       return server;
     },
   });

@@ -22,6 +22,23 @@ const REQUEST_LINE = /^(GET|HEAD) (\/[^\s]*) HTTP\/1\.1$/;
 const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*?)[ \t]*$/;
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const CRLF_CRLF = Buffer.from('\r\n\r\n', 'latin1');
+const CRLF = Buffer.from('\r\n', 'latin1');
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * True when `data` holds an LF not preceded by CR, or a CR followed by anything but LF (a CR
+ * as the last byte may still be followed by its LF).
+ */
+function hasBareLineBreak(data: Buffer): boolean {
+  for (let at = data.indexOf(LF); at !== -1; at = data.indexOf(LF, at + 1)) {
+    if (at === 0 || data[at - 1] !== CR) return true;
+  }
+  for (let at = data.indexOf(CR); at !== -1; at = data.indexOf(CR, at + 1)) {
+    if (at + 1 < data.length && data[at + 1] !== LF) return true;
+  }
+  return false;
+}
 
 type Parsed =
   | { kind: 'incomplete' }
@@ -42,7 +59,15 @@ export function parseRequestHead(data: Buffer): Parsed {
   const prefix = data.toString('latin1', 0, Math.min(data.length, 5));
   if (!'GET /'.startsWith(prefix) && !'HEAD '.startsWith(prefix)) return { kind: 'handoff' };
   const end = data.indexOf(CRLF_CRLF);
-  if (end === -1) return data.length > MAX_HEAD_BYTES ? { kind: 'handoff' } : { kind: 'incomplete' };
+  if (end === -1) {
+    // Waiting only makes sense for a head that can still end well: one with a bare LF or CR
+    // (which Node refuses with 400 at once), or whose request line is already not one this
+    // path serves, goes to Node now rather than when the head timeout fires.
+    if (data.length > MAX_HEAD_BYTES || hasBareLineBreak(data)) return { kind: 'handoff' };
+    const lineEnd = data.indexOf(CRLF);
+    if (lineEnd !== -1 && !REQUEST_LINE.test(data.toString('latin1', 0, lineEnd))) return { kind: 'handoff' };
+    return { kind: 'incomplete' };
+  }
   if (end > MAX_HEAD_BYTES) return { kind: 'handoff' };
   const lines = data.toString('latin1', 0, end).split('\r\n');
   const first = REQUEST_LINE.exec(lines[0] ?? '');
@@ -102,7 +127,8 @@ export function parseRequestHead(data: Buffer): Parsed {
 
 /**
  * Puts the fast path in front of `server`'s own connection handling. Call before `listen`.
- * `keepAliveTimeoutMs` closes a connection idle between requests and `headersTimeoutMs` one
+ * `keepAliveTimeoutMs` closes a connection idle between requests (or one the fast path ended
+ * after `Connection: close` whose client never closes its side) and `headersTimeoutMs` one
  * whose request head does not arrive whole in time, as Node does for its own connections.
  */
 export function attachStaticFastPath(
@@ -175,7 +201,12 @@ export function attachStaticFastPath(
         }
         data = data.subarray(parsed.length);
         if (parsed.close) {
-          detach();
+          // Read nothing more, but keep the error listener (a client that resets now would
+          // otherwise raise an unhandled error) and the timeout (a client that never closes
+          // its side would otherwise hold the socket open for good).
+          stopHeadTimer();
+          socket.removeListener('data', onData);
+          socket.removeListener('drain', onDrain);
           socket.end(response);
           return;
         }

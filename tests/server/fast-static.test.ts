@@ -1,24 +1,34 @@
 /**
  * The static fast path over real sockets (decision 012): what it answers itself is byte for byte
  * what Node's path answers, and every request it does not answer reaches Node intact, on the
- * same connection, in order.
+ * same connection, in order. The same tests run with `STATIC_FAST_PATH=false`, where Node alone
+ * answers everything, and must pass the same way.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRequestHead } from '../../src/server/fast-static';
+import { attachStaticFastPath, parseRequestHead } from '../../src/server/fast-static';
 import { makeTestApp } from './helpers';
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 type Response = { status: number; headers: Record<string, string>; body: Buffer };
 
 /** Reads `count` responses from a socket (bodies by Content-Length; none for HEAD or 304). */
-function readResponses(socket: Socket, count: number, heads: boolean[] = []): Promise<Response[]> {
+function readResponses(
+  socket: Socket,
+  count: number,
+  heads: boolean[] = [],
+  deadlineMs = 5000,
+): Promise<Response[]> {
   return new Promise((resolve, reject) => {
     let data = Buffer.alloc(0);
     const out: Response[] = [];
-    const timer = setTimeout(() => reject(new Error(`timed out after ${out.length} of ${count}`)), 5000);
+    const timer = setTimeout(
+      () => reject(new Error(`timed out after ${out.length} of ${count}`)),
+      deadlineMs,
+    );
     const onData = (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
       for (;;) {
@@ -48,23 +58,32 @@ function readResponses(socket: Socket, count: number, heads: boolean[] = []): Pr
   });
 }
 
-function open(port: number): Promise<Socket> {
+function open(port: number, options: { allowHalfOpen?: boolean } = {}): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    const socket = connect({ port, host: '127.0.0.1', ...options }, () => resolve(socket));
     socket.once('error', reject);
   });
 }
 
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`;
+const portOf = (address: ReturnType<Server['address']>) =>
+  typeof address === 'object' && address ? address.port : 0;
+type Server = TestApp['app']['server'];
 
-describe('the static fast path', () => {
+/** Both ways the server can run: with the fast path in front of Node, and Node alone. */
+const MODES = [
+  { mode: 'with the fast path', env: {}, fastPath: true },
+  { mode: 'with STATIC_FAST_PATH=false (Node alone)', env: { STATIC_FAST_PATH: 'false' }, fastPath: false },
+];
+
+describe.each(MODES)('serving over sockets $mode', ({ env, fastPath }) => {
   let t: TestApp;
   let port: number;
   let asset: string;
   const client = (file: string) => readFileSync(join(t.config.buildDir, 'client', file));
 
   beforeAll(async () => {
-    t = await makeTestApp();
+    t = await makeTestApp(env);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     port = typeof address === 'object' && address ? address.port : 0;
@@ -180,7 +199,7 @@ describe('the static fast path', () => {
     closing.destroy();
 
     // An idle keep-alive connection on the fast path does not hold up the server's close.
-    const other = await makeTestApp();
+    const other = await makeTestApp(env);
     await other.app.listen({ port: 0, host: '127.0.0.1' });
     const address = other.app.server.address();
     const idle = await open(typeof address === 'object' && address ? address.port : 0);
@@ -192,6 +211,96 @@ describe('the static fast path', () => {
     await idleEnded;
     idle.destroy();
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it(`answers site files ${fastPath ? 'on the fast path' : 'through Node'}`, async () => {
+    const socket = await open(port);
+    socket.write(get('/about'));
+    const [about] = await readResponses(socket, 1);
+    socket.destroy();
+    expect(about?.status).toBe(200);
+    // Node names the keep-alive timeout on every answer; the fast path keeps to the site's headers.
+    expect(about?.headers['keep-alive']).toBe(fastPath ? undefined : 'timeout=72');
+  });
+
+  it('stays up when a client asks to close and resets the connection at once', async () => {
+    const unhandled: unknown[] = [];
+    const record = (error: unknown) => unhandled.push(error);
+    process.on('uncaughtException', record);
+    try {
+      for (let i = 0; i < 20; i += 1) {
+        const socket = await open(port);
+        socket.write(get(i % 2 === 0 ? '/' : '/about', 'Connection: close\r\n'));
+        socket.resetAndDestroy();
+      }
+      // Let the resets reach the server's sockets.
+      await new Promise((r) => setTimeout(r, 300));
+      const after = await open(port);
+      after.write(get('/contact'));
+      const [contact] = await readResponses(after, 1);
+      after.destroy();
+      expect(contact?.status).toBe(200);
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
+  it('answers a head with bare LF line endings with 400 at once, as Node does', async () => {
+    for (const request of [
+      'GET / HTTP/1.1\nHost: x\n\n',
+      'GET / HTTP/1.1\r\nHost: x\n\n',
+      'GET / HTTP/1.1\r\nHost: x\rX: y\r\n',
+    ]) {
+      const socket = await open(port);
+      socket.write(request);
+      // Far less than the 30 s a head is waited for.
+      const [answer] = await readResponses(socket, 1, [], 3000);
+      socket.destroy();
+      expect(answer?.status, JSON.stringify(request)).toBe(400);
+    }
+  });
+});
+
+describe('the fast path on a connection it closes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await makeTestApp();
+  });
+  afterAll(async () => {
+    await t.app.close();
+  });
+
+  it('closes a half-open connection when its timeout passes', async () => {
+    const server = createServer((_req, res) => {
+      res.statusCode = 404;
+      res.end();
+    });
+    attachStaticFastPath(server, t.app.site, { keepAliveTimeoutMs: 200, headersTimeoutMs: 200 });
+    const serverSockets: Socket[] = [];
+    server.on('connection', (socket: Socket) => serverSockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      // The client reads the answer and the server's end, but never closes its own side.
+      const socket = await open(portOf(server.address()), { allowHalfOpen: true });
+      const ended = new Promise((r) => socket.once('end', r));
+      socket.write(get('/about', 'Connection: close\r\n'));
+      const [about] = await readResponses(socket, 1);
+      await ended;
+      expect(about?.headers['connection']).toBe('close');
+      const serverSocket = serverSockets[0];
+      expect(serverSocket).toBeDefined();
+      const closed = await new Promise<boolean>((resolve) => {
+        if (serverSocket?.destroyed) resolve(true);
+        serverSocket?.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 3000);
+      });
+      socket.destroy();
+      expect(closed).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 
@@ -225,5 +334,18 @@ describe('parseRequestHead', () => {
       'GET / HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n',
     ])
       expect(parse(text), JSON.stringify(text)).toEqual({ kind: 'handoff' });
+  });
+
+  it('hands over a head cut short that can no longer be one it serves, rather than waiting', () => {
+    for (const text of [
+      'GET / HTTP/1.1\nHost: x\n\n',
+      'GET / HTTP/1.1\nHost: x',
+      'GET / HTTP/1.1\r\nHost: x\n',
+      'GET / HTTP/1.1\r\nHost: x\rY',
+      'GET / HTTP/1.0\r\nHost: x\r\n',
+    ])
+      expect(parse(text), JSON.stringify(text)).toEqual({ kind: 'handoff' });
+    expect(parse('GET / HTTP/1.1\r\nHost: x\r')).toEqual({ kind: 'incomplete' });
+    expect(parse('GET /about HTTP/1.1\r')).toEqual({ kind: 'incomplete' });
   });
 });
