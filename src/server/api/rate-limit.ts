@@ -4,8 +4,9 @@
  * of its subject (`rateLimitSubject`: the IPv4 address, or the IPv6 /64), so Redis never holds
  * an address either.
  *
- * Why not @fastify/rate-limit: the limit depends on the form type, which is in the body, and
- * the check must sit after JSON parsing and before validation; a dozen lines do exactly that.
+ * Why not @fastify/rate-limit (decision 017): the limit depends on the form type, which is in
+ * the body, and the check sits after JSON parsing and before validation, answering like every
+ * other API error; these few lines do exactly that, and never drop a window before it expires.
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import type { FastifyBaseLogger as Logger } from 'fastify';
