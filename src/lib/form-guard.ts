@@ -1,9 +1,14 @@
 /**
  * The two spam traps every form carries (see docs/decisions): a honeypot field people never
- * see, and the time from the form appearing to its submission. The browser fills them in; the
- * server reads them before the form's own schema.
+ * see, and the time from the visitor first using the form to its submission, measured by the
+ * server: on first focus the form asks the server for a signed token that records the time,
+ * and sends it back with the form. The server reads both before the form's own schema.
  */
 export const HONEYPOT_FIELD = 'website';
-export const FILL_TIME_FIELD = 'elapsedMs';
+export const FORM_TOKEN_FIELD = 'formToken';
+/** Where a form gets its token: POST `{formType}`, or `{formType, renew}` with an expired one. */
+export const FORM_TOKEN_API = '/api/form-token';
 
-export type FormGuard = { [HONEYPOT_FIELD]: string; [FILL_TIME_FIELD]: number };
+export type FormGuard = { [HONEYPOT_FIELD]: string; [FORM_TOKEN_FIELD]: string };
+/** The token endpoint's answer. */
+export type FormTokenAnswer = { token: string; expiresInSeconds: number };

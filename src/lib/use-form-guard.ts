@@ -1,31 +1,60 @@
 /**
- * The browser half of the spam traps (see form-guard.ts): the honeypot input's props and the
- * time since the form appeared. People never see the honeypot (it is off-screen, hidden from
+ * The browser half of the spam traps (see form-guard.ts): the honeypot input's props, and the
+ * signed token fetched on the form's first focus that lets the server time the filling. People never see the honeypot (it is off-screen, hidden from
  * assistive technology and out of the tab order); form-filling bots do, and fill it.
  */
-import { useCallback, useEffect, useRef } from 'react';
-import { FILL_TIME_FIELD, HONEYPOT_FIELD } from './form-guard';
+import { useCallback, useRef } from 'react';
+import { FORM_TOKEN_API, FORM_TOKEN_FIELD, HONEYPOT_FIELD, type FormTokenAnswer } from './form-guard';
 
-export function useFormGuard() {
-  const shownAt = useRef<number | undefined>(undefined);
-  const trap = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    shownAt.current = performance.now();
-  }, []);
-  /** The two fields to add to the request body. */
-  const guardFields = useCallback(
-    () => ({
-      [HONEYPOT_FIELD]: trap.current?.value ?? '',
-      [FILL_TIME_FIELD]: Math.round(performance.now() - (shownAt.current ?? performance.now())),
-    }),
-    [],
+/** A token in hand, and when to renew it (two minutes before the server's expiry). */
+type Held = { token: string; renewAt: number };
+
+async function fetchToken(formType: string, renew?: string): Promise<Held | undefined> {
+  // The api client arrives with the form's own code, on first use (decision 007).
+  const { postJson } = await import('./api-client');
+  const result = await postJson<FormTokenAnswer>(FORM_TOKEN_API, { formType, renew });
+  if (!result.ok) return undefined;
+  return {
+    token: result.data.token,
+    renewAt: performance.now() + (result.data.expiresInSeconds - 120) * 1000,
+  };
+}
+
+export function useFormGuard(formType: string) {
+  const trap = useRef<HTMLInputElement | null>(null);
+  const held = useRef<Promise<Held | undefined> | undefined>(undefined);
+  const start = useCallback(() => (held.current ??= fetchToken(formType)), [formType]);
+
+  // The fill time starts when the visitor first uses the form: its first focus. The honeypot
+  // sits in the form, so its ref finds the form, whenever the form is (re)drawn.
+  const ref = useCallback(
+    (input: HTMLInputElement | null) => {
+      trap.current = input;
+      const form = input?.form;
+      form?.addEventListener('focusin', start);
+      return () => form?.removeEventListener('focusin', start);
+    },
+    [start],
   );
-  /** Starts the clock again (a form shown anew after a success). */
+
+  /** The two fields to add to the request body; renews a token that expired while the page sat open. */
+  const guardFields = useCallback(async () => {
+    let current = await start();
+    if (!current) current = await (held.current = fetchToken(formType));
+    else if (performance.now() > current.renewAt) {
+      const renewed = await (held.current = fetchToken(formType, current.token));
+      current = renewed ?? current;
+    }
+    if (!current) held.current = undefined;
+    return { [HONEYPOT_FIELD]: trap.current?.value ?? '', [FORM_TOKEN_FIELD]: current?.token ?? '' };
+  }, [formType, start]);
+
+  /** Starts anew (a form shown again after a success): the next use fetches a new token. */
   const restart = useCallback(() => {
-    shownAt.current = performance.now();
+    held.current = undefined;
   }, []);
   const honeypotProps = {
-    ref: trap,
+    ref,
     name: HONEYPOT_FIELD,
     type: 'text',
     tabIndex: -1,

@@ -16,6 +16,7 @@ import {
   createTestDatabase,
   makeFormsApp,
   postgresAvailable,
+  readyTokens,
   startSmtpPeer,
   type FormsTestApp,
   type ReceivedMail,
@@ -56,7 +57,7 @@ function bookingBody(over: Record<string, unknown> = {}) {
     role: 'Partner',
     notes: 'Step-free access, please. <b>Not bold</b>',
     website: '',
-    elapsedMs: 9000,
+    formToken: readyTokens.booking,
     ...over,
   };
 }

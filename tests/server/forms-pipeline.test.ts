@@ -24,7 +24,7 @@ import { outbox, type StoredMessage } from '../../src/server/db/schema';
 import { createOutboxWorker } from '../../src/server/mail/outbox';
 import { fileTransport } from '../../src/server/mail/transport';
 import { parseMail } from './forms-mime';
-import { SECRET, nextAddress } from './forms-support';
+import { SECRET, nextAddress, readyTokens } from './forms-support';
 
 const extras = pgTable('pipeline_test_extras', {
   submissionId: uuid('submission_id').primaryKey(),
@@ -86,7 +86,7 @@ describe('the form handler interface', () => {
       url: '/api/send-contact-email',
       remoteAddress: nextAddress(),
       headers: { 'content-type': 'application/json', ...headers },
-      payload: JSON.stringify({ formType: 'echo', website: '', elapsedMs: 10_000, ...body }),
+      payload: JSON.stringify({ formType: 'echo', website: '', formToken: readyTokens.echo, ...body }),
     });
   const count = async (q: string) =>
     ((await database.db.execute(sql.raw(q))) as unknown as { rows: { n: number }[] }).rows[0]!.n;

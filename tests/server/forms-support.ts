@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../../src/server/app';
+import { createSignedTokens } from '../../src/server/api/signed-tokens';
+import { FORM_TOKEN_TTL_SECONDS } from '../../src/server/api/form-start';
 import { loadConfig } from '../../src/server/config';
 import type { FormsOptions } from '../../src/server/forms';
 import { parseMail, type ParsedMail } from './forms-mime';
@@ -190,6 +192,25 @@ export async function makeFormsApp(
   };
 }
 
+/**
+ * A fill-time token as the server hands one out, for a form the visitor started `ageMs` ago
+ * (signed with the tests' APP_SECRET, so the test apps accept it).
+ */
+export function formToken(formType: string, ageMs = 9000): Promise<string> {
+  return createSignedTokens(SECRET).sign('form-start', formType, {
+    expiresInSeconds: FORM_TOKEN_TTL_SECONDS,
+    claims: { st: Date.now() - ageMs },
+  });
+}
+
+/** Tokens of forms started 9 s ago, made once per test file (they live 30 minutes). */
+export const readyTokens: Record<string, string> = Object.fromEntries(
+  await Promise.all(
+    ['contact', 'bitcoin_guide', 'newsletter', 'booking', 'echo'].map(
+      async (type) => [type, await formToken(type)] as const,
+    ),
+  ),
+);
 /** Valid bodies of every form type, as the browser sends them (the traps filled as a person would). */
 export const bodies = {
   contact: (over: Record<string, unknown> = {}) => ({
@@ -202,7 +223,7 @@ export const bodies = {
     message: 'We would like a workshop for 8 advisers.\nThursdays suit us.',
     consent: true,
     website: '',
-    elapsedMs: 9000,
+    formToken: readyTokens.contact,
     ...over,
   }),
   guide: (over: Record<string, unknown> = {}) => ({
@@ -215,7 +236,7 @@ export const bodies = {
     message: 'Name: Grace Hopper',
     consent: true,
     website: '',
-    elapsedMs: 9000,
+    formToken: readyTokens.bitcoin_guide,
     ...over,
   }),
   newsletter: (over: Record<string, unknown> = {}) => ({
@@ -227,7 +248,7 @@ export const bodies = {
     message: 'Please add them',
     sendConfirmation: false,
     website: '',
-    elapsedMs: 9000,
+    formToken: readyTokens.newsletter,
     ...over,
   }),
 };

@@ -6,6 +6,8 @@ import { FORM_ENDPOINT, postJson } from '~/lib/api-client';
 import type { FormGuard } from '~/lib/form-guard';
 import type { BookingRequest } from './booking-schema';
 
+export const BOOKING_FORM_TYPE = 'booking';
+
 export type BookingResult = { id: string; reference: string };
 
 /** Resolves with the booking's reference; rejects with the server's message on any failure. */
@@ -15,7 +17,7 @@ export async function submitBooking(
 ): Promise<BookingResult> {
   const result = await postJson<Partial<BookingResult>>(
     FORM_ENDPOINT,
-    { formType: 'booking', ...values, ...options.guard },
+    { formType: BOOKING_FORM_TYPE, ...values, ...options.guard },
     { 'Idempotency-Key': options.idempotencyKey },
   );
   if (!result.ok) throw new Error(result.error);

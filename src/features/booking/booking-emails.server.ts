@@ -15,6 +15,7 @@ import {
   type SessionType,
 } from '~/content/booking';
 import { site } from '~/content/site';
+import { greeting, quotableName } from '~/server/mail/greeting';
 import type { EmailBlock, EmailContent } from '~/server/mail/layout';
 import type { OutgoingEmail } from '~/server/mail/outbox';
 import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
@@ -66,7 +67,7 @@ export function requestReceivedEmail(
     blocks: [
       {
         type: 'paragraph',
-        text: `Hello ${d.firstName}, thank you for booking a free strategy session with ${site.brand}.`,
+        text: `${greeting(d.firstName)} thank you for booking a free strategy session with ${site.brand}.`,
       },
       { type: 'fields', rows: [['Reference', b.reference], ...choiceRows(d)] },
       {
@@ -86,6 +87,8 @@ export function requestReceivedEmail(
   };
   return {
     kind: 'booking.applicant',
+    // The applicant's address came from the form: limited per recipient, counted in the cap.
+    audience: 'visitor',
     to: o.to,
     replyTo: o.replyTo,
     subject: copy.applicantRequestSubject(b.reference),
@@ -169,7 +172,13 @@ function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 
     description: t.description,
     location: t.location,
     organizer: { name: site.brand, email: o.organizer },
-    attendee: { name: applicantName(b.details), email: b.details.email },
+    // The invitation reaches the applicant's address: names only where they are plainly names.
+    attendee: {
+      name:
+        [quotableName(b.details.firstName), quotableName(b.details.lastName)].filter(Boolean).join(' ') ||
+        'Guest',
+      email: b.details.email,
+    },
     stamp: o.now,
     productId: `-//${site.brand}//Booking//EN`,
   });
@@ -199,7 +208,7 @@ export function confirmedEmail(
     preheader: `${slotText(slot)}. Reference ${b.reference}.`,
     heading: copy.confirmedSubject,
     blocks: [
-      { type: 'paragraph', text: `Hello ${b.details.firstName}, your strategy session is booked.` },
+      { type: 'paragraph', text: `${greeting(b.details.firstName)} your strategy session is booked.` },
       {
         type: 'fields',
         rows: [
@@ -238,7 +247,7 @@ export function declinedEmail(
     blocks: [
       {
         type: 'paragraph',
-        text: `Hello ${b.details.firstName}, we are sorry: neither of the times you chose for your strategy session (reference ${b.reference}) is available.`,
+        text: `${greeting(b.details.firstName)} we are sorry: neither of the times you chose for your strategy session (reference ${b.reference}) is available.`,
       },
       { type: 'fields', rows: choiceRows(b.details) },
       {
@@ -269,7 +278,7 @@ export function cancelledApplicantEmail(
     blocks: [
       {
         type: 'paragraph',
-        text: `Hello ${b.details.firstName}, your strategy session ${b.reference} is cancelled${
+        text: `${greeting(b.details.firstName)} your strategy session ${b.reference} is cancelled${
           slot ? ` (it was set for ${slotText(slot)}); the attached update removes it from your calendar` : ''
         }.`,
       },

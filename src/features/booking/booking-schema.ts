@@ -115,7 +115,6 @@ export type BookingRequest = z.output<typeof BookingSchema>;
 
 import type { STEP1_FIELDS } from './booking-steps';
 
-
 /**
  * The spec's gate: step 2 opens only when session type, first-choice date and time are
  * filled and valid (and, ours, a second choice given is complete and different).

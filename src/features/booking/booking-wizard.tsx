@@ -20,7 +20,7 @@ import { onDemand, resolverOnDemand } from '~/lib/on-demand';
 import { useBrowserValue } from '~/lib/use-browser-value';
 import { useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
-import { submitBooking } from './booking-api';
+import { BOOKING_FORM_TYPE, submitBooking } from './booking-api';
 import { earliestBookableDate, latestBookableDate } from './booking-dates';
 import { ChoiceGroup, Field, type Choice } from './booking-fields';
 import type { BookingFormValues, BookingRequest } from './booking-schema';
@@ -90,7 +90,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const stepChanged = useRef(false);
   const keyFor = useIdempotencyKey();
-  const { guardFields, honeypotProps } = useFormGuard();
+  const { guardFields, honeypotProps } = useFormGuard(BOOKING_FORM_TYPE);
   const bounds = useDateBounds();
 
   const {
@@ -135,7 +135,10 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
 
   async function onValid(values: BookingRequest) {
     try {
-      const result = await submitBooking(values, { idempotencyKey: keyFor(values), guard: guardFields() });
+      const result = await submitBooking(values, {
+        idempotencyKey: keyFor(values),
+        guard: await guardFields(),
+      });
       setReference(result.reference);
       goTo('confirmed');
       toast({ title: copy.toasts.success });

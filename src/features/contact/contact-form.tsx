@@ -13,7 +13,7 @@ import { onDemand, resolverOnDemand, submitOnceLoaded } from '~/lib/on-demand';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
 import { TOO_MANY_ATTEMPTS, browserStorage, takeContactAttempt } from './contact-rate-limit';
-import { CONTACT_LIMITS, CONTACT_SUBJECTS, toContactRequest } from './contact-fields';
+import { CONTACT_FORM_TYPE, CONTACT_LIMITS, CONTACT_SUBJECTS, toContactRequest } from './contact-fields';
 import type { ContactInput, ContactValues } from './contact-schema';
 
 // The schema and zod load when the visitor first focuses a field, at the latest on submit
@@ -72,7 +72,7 @@ export function ContactForm() {
   const baseId = useId();
   const [sent, setSent] = useState(false);
   const thanksHeading = useRef<HTMLHeadingElement>(null);
-  const { guardFields, restart, honeypotProps } = useFormGuard();
+  const { guardFields, restart, honeypotProps } = useFormGuard(CONTACT_FORM_TYPE);
   const {
     register,
     handleSubmit,
@@ -90,7 +90,7 @@ export function ContactForm() {
       toast({ title: TOO_MANY_ATTEMPTS, variant: 'destructive' });
       return;
     }
-    const result = await submitForm({ ...toContactRequest(values), ...guardFields() });
+    const result = await submitForm({ ...toContactRequest(values), ...(await guardFields()) });
     if (!result.ok) {
       for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
         if (field in values) setError(field as keyof ContactInput, { message });

@@ -14,7 +14,7 @@ import { toast } from '~/components/toast/toast-store';
 import { consents } from '~/content/consents';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
-import { GUIDE_PDF_PATH } from './guide-file';
+import { GUIDE_FORM_TYPE, GUIDE_PDF_PATH } from './guide-file';
 import type { GuideErrors, GuideField } from './guide-submit';
 
 /** Spec section 9: the guide opens 500 ms after a successful request. */
@@ -68,7 +68,7 @@ export function GuideForm() {
   // After a first submit, fields are checked again as they change, so a fixed error clears at once.
   const [submitted, setSubmitted] = useState(false);
   const openTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const { guardFields, honeypotProps } = useFormGuard();
+  const { guardFields, honeypotProps } = useFormGuard(GUIDE_FORM_TYPE);
 
   useEffect(() => () => clearTimeout(openTimer.current), []);
 
@@ -95,7 +95,7 @@ export function GuideForm() {
         return;
       }
       setErrors({});
-      const result = await sendGuide(checked.values, guardFields());
+      const result = await sendGuide(checked.values, await guardFields());
       if (!result.ok) {
         fail(result.status);
         const fieldErrors: GuideErrors = {};

@@ -5,8 +5,7 @@
 import { z } from '~/lib/zod';
 import { consents, guideConsentVersions } from '~/content/consents';
 import { email, requiredConsent, text } from '~/lib/validation';
-
-export const GUIDE_FORM_TYPE = 'bitcoin_guide';
+import { GUIDE_FORM_TYPE } from './guide-file';
 
 export const GuideSchema = z.object({
   /** The visitor's name; the spec's body carries it as firstName (lastName is sent empty). */

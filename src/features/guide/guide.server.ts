@@ -5,6 +5,7 @@
 import { guideConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
 import { defineFormHandler } from '~/server/api/form-handler';
+import { greeting } from '~/server/mail/greeting';
 import type { EmailContent } from '~/server/mail/layout';
 import { GUIDE_PDF_PATH, GUIDE_TITLE } from './guide-file';
 import { GuideSchema, type GuideValues } from './guide-schema';
@@ -14,7 +15,7 @@ export function guideVisitorEmail(data: GuideValues, downloadUrl: string): Email
     preheader: `Your free ${GUIDE_TITLE} is ready to download.`,
     heading: `Your ${GUIDE_TITLE}`,
     blocks: [
-      { type: 'paragraph', text: `Hello ${data.firstName},` },
+      { type: 'paragraph', text: greeting(data.firstName) },
       {
         type: 'paragraph',
         text: `Thank you for asking for the ${site.brand} ${GUIDE_TITLE}. It covers the foundations to put in place first, pensions and ISAs, what Bitcoin is and its risks, sizing a small allocation, custody and UK tax basics.`,
@@ -60,6 +61,7 @@ export const guideHandler = defineFormHandler({
     sendEmail(
       {
         kind: 'guide.visitor',
+        audience: 'visitor',
         to: data.email,
         replyTo: config.ownerEmail,
         subject: `Your ${site.brand} ${GUIDE_TITLE}`,

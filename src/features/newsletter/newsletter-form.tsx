@@ -10,7 +10,7 @@ import { submitForm } from '~/lib/api-client';
 import { onDemand, resolverOnDemand, submitOnceLoaded } from '~/lib/on-demand';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
-import { toNewsletterRequest } from './newsletter-fields';
+import { NEWSLETTER_FORM_TYPE, toNewsletterRequest } from './newsletter-fields';
 import type { NewsletterInput, NewsletterValues } from './newsletter-schema';
 
 // The schema and zod load when the visitor first focuses a field, at the latest on submit
@@ -31,7 +31,7 @@ const EMPTY: NewsletterInput = { firstName: '', lastName: '', email: '' };
 
 export function NewsletterForm() {
   const baseId = useId();
-  const { guardFields, restart, honeypotProps } = useFormGuard();
+  const { guardFields, restart, honeypotProps } = useFormGuard(NEWSLETTER_FORM_TYPE);
   const {
     register,
     handleSubmit,
@@ -44,7 +44,7 @@ export function NewsletterForm() {
   });
 
   const onValid = async (values: NewsletterValues) => {
-    const result = await submitForm({ ...toNewsletterRequest(values), ...guardFields() });
+    const result = await submitForm({ ...toNewsletterRequest(values), ...(await guardFields()) });
     if (!result.ok) {
       for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
         if (field in values) setError(field as keyof NewsletterInput, { message });

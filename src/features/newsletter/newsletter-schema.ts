@@ -11,4 +11,4 @@ export const NewsletterSchema = z.object({
 export type NewsletterInput = z.input<typeof NewsletterSchema>;
 export type NewsletterValues = z.output<typeof NewsletterSchema>;
 
-export const NewsletterTokenSchema = z.object({ token: z.string().min(1).max(200) });
+export const NewsletterTokenSchema = z.object({ token: z.string().min(1).max(1024) });

@@ -15,6 +15,8 @@ import { site } from '~/content/site';
 import { defineFormHandler, type ServerContext } from '~/server/api/form-handler';
 import { jsonOnly, sameOriginOnly } from '~/server/api/guards';
 import type { Links } from '~/server/api/links';
+import { MAX_TOKEN_LENGTH } from '~/server/api/signed-tokens';
+import { greeting } from '~/server/mail/greeting';
 import type { EmailContent } from '~/server/mail/layout';
 import {
   NEWSLETTER_CONFIRM_API,
@@ -27,11 +29,20 @@ import { newsletterSubscribers } from './tables.server';
 
 const CONFIRM = 'newsletter-confirm';
 const UNSUBSCRIBE = 'newsletter-unsubscribe';
+/** How long a confirmation link works (once). */
+export const CONFIRM_LINK_DAYS = 7;
 
-export function newsletterLinks(links: Links, subscriberId: string) {
-  const unsubscribeToken = links.sign(UNSUBSCRIBE, subscriberId);
+export async function newsletterLinks(links: Links, subscriberId: string) {
+  const [confirmToken, unsubscribeToken] = await Promise.all([
+    links.tokens.sign(CONFIRM, subscriberId, {
+      expiresInSeconds: CONFIRM_LINK_DAYS * 24 * 3600,
+      singleUse: true,
+    }),
+    // No expiry: RFC 8058 unsubscribe links must keep working, and they can only unsubscribe.
+    links.tokens.sign(UNSUBSCRIBE, subscriberId),
+  ]);
   return {
-    confirm: links.absolute(`${NEWSLETTER_CONFIRM_PATH}?token=${links.sign(CONFIRM, subscriberId)}`),
+    confirm: links.absolute(`${NEWSLETTER_CONFIRM_PATH}?token=${confirmToken}`),
     unsubscribe: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_PATH}?token=${unsubscribeToken}`),
     oneClick: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_API}?token=${unsubscribeToken}`),
   };
@@ -39,13 +50,13 @@ export function newsletterLinks(links: Links, subscriberId: string) {
 
 export function confirmationEmail(
   data: NewsletterValues,
-  urls: ReturnType<typeof newsletterLinks>,
+  urls: Awaited<ReturnType<typeof newsletterLinks>>,
 ): EmailContent {
   return {
     preheader: 'One click to confirm your subscription to The Smart Money Newsletter.',
     heading: 'Please confirm your subscription',
     blocks: [
-      { type: 'paragraph', text: `Hello ${data.firstName},` },
+      { type: 'paragraph', text: greeting(data.firstName) },
       {
         type: 'paragraph',
         text: `Thank you for signing up to The Smart Money Newsletter from ${site.brand}: one e-mail a month on building wealth and thinking clearly about Bitcoin as a UK professional.`,
@@ -55,6 +66,10 @@ export function confirmationEmail(
         text: 'Please confirm that this is your address. Until you do, we will not send you the newsletter.',
       },
       { type: 'button', label: 'Confirm my subscription', url: urls.confirm },
+      {
+        type: 'small',
+        text: `The link works once, for ${CONFIRM_LINK_DAYS} days.`,
+      },
       {
         type: 'small',
         text: 'If you did not sign up, ignore this e-mail and you will not hear from us again.',
@@ -89,28 +104,42 @@ export function ownerSubscriberEmail(data: NewsletterValues, submissionId: strin
 function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: ServerContext) {
   const originCheck = sameOriginOnly(config);
 
-  async function setStatus(subscriberId: string, status: 'confirmed' | 'unsubscribed') {
-    const stamp = status === 'confirmed' ? { confirmedAt: sql`now()` } : { unsubscribedAt: sql`now()` };
+  async function unsubscribe(subscriberId: string) {
     const rows = await db
       .update(newsletterSubscribers)
-      .set({ status, ...stamp })
-      .where(
-        status === 'confirmed'
-          ? // An old confirmation link never re-subscribes someone who has since unsubscribed.
-            and(eq(newsletterSubscribers.id, subscriberId), ne(newsletterSubscribers.status, 'unsubscribed'))
-          : eq(newsletterSubscribers.id, subscriberId),
-      )
+      .set({ status: 'unsubscribed', unsubscribedAt: sql`now()` })
+      .where(eq(newsletterSubscribers.id, subscriberId))
       .returning({ id: newsletterSubscribers.id });
     return rows.length > 0;
   }
 
+  const confirmRefusals = {
+    invalid: 'This confirmation link is not valid. Please sign up again.',
+    expired: `This confirmation link has expired (links work for ${CONFIRM_LINK_DAYS} days). Please sign up again.`,
+    used: 'This confirmation link has already been used.',
+  } as const;
+
   app.post(NEWSLETTER_CONFIRM_API, { onRequest: [originCheck, jsonOnly] }, async (request, reply) => {
     const parsed = NewsletterTokenSchema.safeParse(request.body);
-    const id = parsed.success ? links.verify(CONFIRM, parsed.data.token) : undefined;
-    if (!id || !(await setStatus(id, 'confirmed'))) {
-      return reply.code(400).send({ error: 'This confirmation link is not valid. Please sign up again.' });
+    const token = parsed.success ? await links.tokens.verify(CONFIRM, parsed.data.token) : undefined;
+    if (!token?.ok) {
+      return reply.code(400).send({ error: confirmRefusals[token?.reason ?? 'invalid'] });
     }
-    log.info({ subscriberId: id }, 'newsletter subscription confirmed');
+    const outcome = await db.transaction(async (tx) => {
+      // Single use: a replayed link changes nothing, whatever happened since.
+      if (!(await links.tokens.consume(tx, CONFIRM, token))) return 'used' as const;
+      const rows = await tx
+        .update(newsletterSubscribers)
+        .set({ status: 'confirmed', confirmedAt: sql`now()` })
+        // An old confirmation link never re-subscribes someone who has since unsubscribed.
+        .where(
+          and(eq(newsletterSubscribers.id, token.subject), ne(newsletterSubscribers.status, 'unsubscribed')),
+        )
+        .returning({ id: newsletterSubscribers.id });
+      return rows.length > 0 ? ('confirmed' as const) : ('invalid' as const);
+    });
+    if (outcome !== 'confirmed') return reply.code(400).send({ error: confirmRefusals[outcome] });
+    log.info({ subscriberId: token.subject }, 'newsletter subscription confirmed');
     return { status: 'confirmed' };
   });
 
@@ -126,8 +155,10 @@ function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: Serv
       const query = request.query as Record<string, unknown>;
       const body = (request.body ?? {}) as Record<string, unknown>;
       const token = typeof query.token === 'string' ? query.token : body.token;
-      const id = links.verify(UNSUBSCRIBE, token);
-      if (!id || !(await setStatus(id, 'unsubscribed'))) {
+      const verified = await links.tokens.verify(UNSUBSCRIBE, token);
+      // Links sent before the current tokens keep working: an unsubscribe link is for good.
+      const id = verified.ok ? verified.subject : links.tokens.verifyLegacy(UNSUBSCRIBE, token);
+      if (!id || !(await unsubscribe(id))) {
         return reply.code(400).send({ error: 'This unsubscribe link is not valid.' });
       }
       log.info({ subscriberId: id }, 'newsletter unsubscribed');
@@ -139,7 +170,9 @@ function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: Serv
   app.get(NEWSLETTER_UNSUBSCRIBE_API, async (request, reply) => {
     const token = (request.query as Record<string, unknown>).token;
     const suffix =
-      typeof token === 'string' && token.length <= 200 ? `?token=${encodeURIComponent(token)}` : '';
+      typeof token === 'string' && token.length <= MAX_TOKEN_LENGTH
+        ? `?token=${encodeURIComponent(token)}`
+        : '';
     return reply.redirect(`${NEWSLETTER_UNSUBSCRIBE_PATH}${suffix}`, 303);
   });
 }
@@ -159,8 +192,9 @@ export const newsletterHandler = defineFormHandler({
       .onConflictDoUpdate({
         target: newsletterSubscribers.email,
         set: {
-          firstName: data.firstName,
-          lastName: data.lastName,
+          // Anyone can type any address: a sign-up never renames a confirmed subscriber.
+          firstName: sql`case when ${newsletterSubscribers.status} = 'confirmed' then ${newsletterSubscribers.firstName} else excluded.first_name end`,
+          lastName: sql`case when ${newsletterSubscribers.status} = 'confirmed' then ${newsletterSubscribers.lastName} else excluded.last_name end`,
           // Signing up again after unsubscribing starts a new opt-in; a confirmed address stays confirmed.
           status: sql`case when ${newsletterSubscribers.status} = 'confirmed' then 'confirmed' else 'pending' end`,
         },
@@ -174,9 +208,10 @@ export const newsletterHandler = defineFormHandler({
       content: ownerSubscriberEmail(data, submissionId),
     });
     if (subscriber && subscriber.status !== 'confirmed') {
-      const urls = newsletterLinks(links, subscriber.id);
+      const urls = await newsletterLinks(links, subscriber.id);
       sendEmail({
         kind: 'newsletter.confirm',
+        audience: 'visitor',
         to: data.email,
         subject: 'Please confirm your subscription to The Smart Money Newsletter',
         content: confirmationEmail(data, urls),

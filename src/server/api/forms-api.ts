@@ -5,16 +5,17 @@
  * feature's rows, its outbox e-mails) -> 200 {id}. Every answer is JSON; errors are `{error}`
  * with a message a person can read, plus `fieldErrors` for invalid fields.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { FILL_TIME_FIELD, HONEYPOT_FIELD } from '~/lib/form-guard';
+import { HONEYPOT_FIELD } from '~/lib/form-guard';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { consentRecords, submissions } from '../db/schema';
 import { enqueueEmails, type OutgoingEmail } from '../mail/outbox';
 import type { FormHandler, ServerContext } from './form-handler';
+import { FORM_TOKEN_REFUSED, formStartTokens, formTokenRoute, type FormStart } from './form-start';
 import { apiErrorHandler, jsonOnly, sameOriginOnly, send } from './guards';
 import type { Links } from './links';
 import { rateLimitSubject, type RateLimiter } from './rate-limit';
@@ -58,14 +59,19 @@ function malformedField(body: Body): string | undefined {
   return Object.keys(body).find((key) => LONE_SURROGATE.test(key) || bad(body[key], 0));
 }
 
-function spamReason(body: Body, config: Config): string | undefined {
+function spamReason(body: Body, start: FormStart | undefined, config: Config): string | undefined {
   const trap = body[HONEYPOT_FIELD];
   if (trap !== undefined && trap !== null && trap !== '') return 'honeypot';
-  if (config.benchDisableFillTime) return undefined;
-  const elapsed = body[FILL_TIME_FIELD];
-  if (typeof elapsed !== 'number' || !Number.isFinite(elapsed) || elapsed < config.minFillTimeMs)
-    return 'too-fast';
+  if (start?.ok && Date.now() - start.startedAt < config.minFillTimeMs) return 'too-fast';
   return undefined;
+}
+
+export const IDEMPOTENCY_MISMATCH_MESSAGE =
+  'This Idempotency-Key was already used for a different request. Send a new booking with a new key.';
+
+/** What an Idempotency-Key is bound to: the validated fields, spam-trap fields aside. */
+function requestHash(data: unknown): string {
+  return createHash('sha256').update(JSON.stringify(data)).digest('base64url');
 }
 
 export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
@@ -76,6 +82,8 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
 
   app.setErrorHandler(apiErrorHandler);
   const originCheck = sameOriginOnly(config);
+  const starts = formStartTokens(links.tokens);
+  formTokenRoute(app, config, starts, new Set(Object.keys(handlers)));
 
   app.post('/api/send-contact-email', { onRequest: [originCheck, jsonOnly] }, async (request, reply) => {
     const body = request.body;
@@ -113,6 +121,12 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
         fieldErrors: { [malformed]: 'Please remove line breaks and unusual characters.' },
       });
     }
+    // The fill-time token: made by this server for this form, or the request is refused.
+    let start: FormStart | undefined;
+    if (!config.benchDisableFillTime) {
+      start = await starts.check(formType, fields);
+      if (!start.ok) return send(reply, 400, { error: FORM_TOKEN_REFUSED });
+    }
     const parsed = handler.schema.safeParse(fields);
     if (!parsed.success) {
       return send(reply, 400, {
@@ -131,7 +145,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       ipHash,
     };
 
-    const reason = spamReason(fields, config);
+    const reason = spamReason(fields, start, config);
     if (reason) {
       // Stored for the record, never mailed, answered like a success so the bot learns nothing.
       await db.insert(submissions).values({ ...row, spam: true, spamReason: reason });
@@ -152,6 +166,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       }
     }
 
+    const hash = idempotencyKey ? requestHash(data) : undefined;
     const emails: OutgoingEmail[] = [];
     const consent = handler.consent?.(data, fields);
     const base = {
@@ -162,7 +177,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       links,
       sendEmail: (...more: OutgoingEmail[]) => emails.push(...more),
     };
-    let answer: Record<string, unknown>;
+    let answer: Record<string, unknown> | 'mismatch';
     if (handler.compose && !idempotencyKey) {
       // Nothing of the feature's own to write: one statement, atomic by itself, one round trip.
       const extra = (await handler.compose(base)) ?? undefined;
@@ -173,15 +188,21 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
         if (idempotencyKey) {
           const inserted = await tx
             .insert(submissions)
-            .values({ ...row, idempotencyKey })
+            .values({ ...row, idempotencyKey, requestHash: hash })
             .onConflictDoNothing()
             .returning({ id: submissions.id });
           if (inserted.length === 0) {
             const [first] = await tx
-              .select({ id: submissions.id, response: submissions.response })
+              .select({
+                id: submissions.id,
+                response: submissions.response,
+                requestHash: submissions.requestHash,
+              })
               .from(submissions)
               .where(and(eq(submissions.formType, formType), eq(submissions.idempotencyKey, idempotencyKey)));
             emails.length = 0;
+            // The same key with another body is a client bug or a probe: never another request's answer.
+            if (first?.requestHash && first.requestHash !== hash) return 'mismatch' as const;
             return { id: first?.id, ...(first?.response as object | null) };
           }
           if (consent)
@@ -201,6 +222,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       });
     }
 
+    if (answer === 'mismatch') return send(reply, 422, { error: IDEMPOTENCY_MISMATCH_MESSAGE });
     if (emails.length > 0) wakeOutbox();
     request.log.info({ submissionId: answer.id, formType, emails: emails.length }, 'submission accepted');
     return send(reply, 200, answer);

@@ -51,9 +51,9 @@ const insertStatement = (batch: string) => sql`
     select id, consent_id, wording from batch where consent_id is not null
   ),
   o as (
-    insert into outbox (submission_id, kind, to_address, message)
-    select batch.id, e.kind, e.to_address, e.message
-    from batch, jsonb_to_recordset(batch.emails) as e(kind text, to_address text, message jsonb)
+    insert into outbox (submission_id, kind, to_address, audience, message)
+    select batch.id, e.kind, e.to_address, e.audience, e.message
+    from batch, jsonb_to_recordset(batch.emails) as e(kind text, to_address text, audience text, message jsonb)
   )
   select count(*) from s`;
 
@@ -68,7 +68,12 @@ function batchParameter(items: readonly PendingSubmission[]): string {
       ip_hash: row.ipHash,
       consent_id: consent?.id ?? null,
       wording: consent?.text ?? null,
-      emails: outboxRows(emails).map((m) => ({ kind: m.kind, to_address: m.toAddress, message: m.message })),
+      emails: outboxRows(emails).map((m) => ({
+        kind: m.kind,
+        to_address: m.toAddress,
+        audience: m.audience,
+        message: m.message,
+      })),
     })),
   );
 }

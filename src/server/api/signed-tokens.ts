@@ -1,0 +1,137 @@
+/**
+ * Signed tokens: the one way the server proves that a link or a form token came from it
+ * (decision 018). Each is a compact JWT (HS256, signed by `jose`) with
+ * - a purpose (`aud`): a token made for one purpose never verifies for another;
+ * - a subject (`sub`): what it names (a subscriber id, a form type);
+ * - an expiry (`exp`) unless it must stay valid for good (RFC 8058 unsubscribe links);
+ * - a random id (`jti`) when it is single use: `consume` records it in `used_tokens`, and a
+ *   second use finds it there.
+ * The key is derived from APP_SECRET for tokens only, so no other HMAC made with the secret
+ * (hashed addresses, Message-IDs) can ever pass for a token.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Queryable } from '../db/client';
+import { usedTokens } from '../db/schema';
+
+export type SignOptions = {
+  /** Lifetime in seconds; omitted, the token never expires (use only where a standard says so). */
+  expiresInSeconds?: number;
+  /** Gives the token a random id that `consume` can record, so it works once. */
+  singleUse?: boolean;
+  /** Further claims of the token's own (short names, no personal data: a token travels in URLs). */
+  claims?: Record<string, string | number>;
+  /** The issue time (tests and renewals); now by default. */
+  now?: Date;
+};
+
+export type VerifiedToken = {
+  subject: string;
+  /** Present on single-use tokens. */
+  tokenId?: string;
+  issuedAt: Date;
+  expiresAt?: Date;
+  claims: Record<string, unknown>;
+};
+
+export type VerifyResult =
+  | ({ ok: true } & VerifiedToken)
+  | { ok: false; reason: 'invalid' }
+  /** Authentic but past its expiry: the claims are given so a caller may renew it. */
+  | ({ ok: false; reason: 'expired' } & VerifiedToken);
+
+export type SignedTokens = {
+  sign(purpose: string, subject: string, options?: SignOptions): Promise<string>;
+  verify(purpose: string, token: unknown, options?: { now?: Date }): Promise<VerifyResult>;
+  /**
+   * Records a single-use token as used, in the caller's transaction. True the first time,
+   * false on every later try (and for a token with no id).
+   */
+  consume(db: Queryable, purpose: string, token: VerifiedToken): Promise<boolean>;
+  /**
+   * Links signed before these tokens existed (`<id>.<HMAC(secret, purpose:id)>`). Only the
+   * newsletter's unsubscribe links still accept them: those must keep working for good.
+   */
+  verifyLegacy(purpose: string, token: unknown): string | undefined;
+};
+
+/** Longest token accepted: far above any we make, far below anything costly to check. */
+export const MAX_TOKEN_LENGTH = 1024;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
+const REGISTERED = new Set(['aud', 'sub', 'iat', 'exp', 'jti', 'nbf', 'iss']);
+
+function verified(payload: JWTPayload): VerifiedToken | undefined {
+  if (typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return undefined;
+  const claims = Object.fromEntries(Object.entries(payload).filter(([k]) => !REGISTERED.has(k)));
+  return {
+    subject: payload.sub,
+    tokenId: typeof payload.jti === 'string' ? payload.jti : undefined,
+    issuedAt: new Date(payload.iat * 1000),
+    expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : undefined,
+    claims,
+  };
+}
+
+export function createSignedTokens(secret: string): SignedTokens {
+  const key = createHmac('sha256', secret).update('signed-tokens/v2').digest();
+  const legacyMac = (purpose: string, id: string) =>
+    createHmac('sha256', secret).update(`${purpose}:${id}`).digest('base64url');
+
+  return {
+    async sign(purpose, subject, options = {}) {
+      const iat = Math.floor((options.now ?? new Date()).getTime() / 1000);
+      const jwt = new SignJWT({ ...options.claims })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setAudience(purpose)
+        .setSubject(subject)
+        .setIssuedAt(iat);
+      if (options.expiresInSeconds !== undefined) jwt.setExpirationTime(iat + options.expiresInSeconds);
+      if (options.singleUse) jwt.setJti(randomBytes(12).toString('base64url'));
+      return jwt.sign(key);
+    },
+
+    async verify(purpose, token, options = {}) {
+      if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) {
+        return { ok: false, reason: 'invalid' };
+      }
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          audience: purpose,
+          currentDate: options.now,
+        });
+        const result = verified(payload);
+        return result ? { ok: true, ...result } : { ok: false, reason: 'invalid' };
+      } catch (error) {
+        // jose checks the signature before any claim: an expired token's payload is authentic.
+        if (error instanceof errors.JWTExpired) {
+          const result = verified(error.payload);
+          if (result && error.payload.aud === purpose) return { ok: false, reason: 'expired', ...result };
+        }
+        return { ok: false, reason: 'invalid' };
+      }
+    },
+
+    async consume(db, purpose, token) {
+      if (!token.tokenId) return false;
+      // A token with no expiry is remembered for a year: longer than any link is kept in use.
+      const expiresAt = token.expiresAt ?? new Date(Date.now() + 365 * 24 * 3600 * 1000);
+      const inserted = await db
+        .insert(usedTokens)
+        .values({ tokenId: token.tokenId, purpose, expiresAt })
+        .onConflictDoNothing()
+        .returning({ tokenId: usedTokens.tokenId });
+      return inserted.length > 0;
+    },
+
+    verifyLegacy(purpose, token) {
+      if (typeof token !== 'string' || token.length > 200) return undefined;
+      const dot = token.lastIndexOf('.');
+      if (dot <= 0) return undefined;
+      const id = token.slice(0, dot);
+      const expected = Buffer.from(legacyMac(purpose, id));
+      const given = Buffer.from(token.slice(dot + 1));
+      return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
+    },
+  };
+}
