@@ -6,8 +6,6 @@
  */
 export const HONEYPOT_FIELD = 'website';
 export const FORM_TOKEN_FIELD = 'formToken';
-/** Where a form gets its token: POST `{formType}`, or `{formType, renew}` with an expired one. */
-export const FORM_TOKEN_API = '/api/form-token';
 
 export type FormGuard = { [HONEYPOT_FIELD]: string; [FORM_TOKEN_FIELD]: string };
 /** The token endpoint's answer. */

@@ -57,7 +57,7 @@ test.describe('the guide download form', () => {
     // The visitor gets the link, the owner gets the lead naming the stored submission.
     const mails = await waitForMails(email, 2);
     const visitor = mails.find((m) => m.header('to') === email);
-    expect(visitor?.text).toContain(`http://localhost:3000${PDF}`);
+    expect(visitor?.text).toContain(`http://127.0.0.1:${new URL(page.url()).port}${PDF}`);
     const owner = mails.find((m) => m.header('to') !== email);
     expect(owner?.header('reply-to')).toBe(email);
     expect(owner?.text).toContain(`Submission ${id}`);

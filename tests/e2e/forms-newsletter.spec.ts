@@ -28,8 +28,8 @@ test.describe('the newsletter sign-up', () => {
     const confirmation = mails.find((m) => m.header('to') === email)!;
     expect(mails.some((m) => m.header('to') !== email && m.text.includes('Alan'))).toBe(true);
     expect(confirmation.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
-    const confirmLink = /http:\/\/localhost:3000\/newsletter\/confirm\?token=\S+/.exec(confirmation.text)![0];
-    const unsubscribeLink = /http:\/\/localhost:3000\/newsletter\/unsubscribe\?token=\S+/.exec(
+    const confirmLink = /http:\/\/127\.0\.0\.1:\d+\/newsletter\/confirm\?token=\S+/.exec(confirmation.text)![0];
+    const unsubscribeLink = /http:\/\/127\.0\.0\.1:\d+\/newsletter\/unsubscribe\?token=\S+/.exec(
       confirmation.text,
     )![0];
     const oneClick = /^<([^>]+)>$/.exec(confirmation.header('list-unsubscribe')!)![1]!;

@@ -53,7 +53,7 @@ export async function slowDownForms(page: Page, ms = 600) {
   });
 }
 
-/** The path and query of an absolute link from an e-mail (PUBLIC_URL differs from the test server). */
+/** The path and query of an absolute link from an e-mail. */
 export function pathOf(url: string): string {
   const u = new URL(url);
   return `${u.pathname}${u.search}`;

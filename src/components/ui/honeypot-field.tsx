@@ -1,5 +1,4 @@
 import type { useFormGuard } from '~/lib/use-form-guard';
-import { HONEYPOT_STYLE } from '~/lib/use-form-guard';
 
 /** The honeypot every form carries (see lib/form-guard.ts): off-screen, hidden from assistive technology. */
 export function HoneypotField({
@@ -8,7 +7,7 @@ export function HoneypotField({
   inputProps: ReturnType<typeof useFormGuard>['honeypotProps'];
 }) {
   return (
-    <div aria-hidden="true" style={HONEYPOT_STYLE}>
+    <div aria-hidden="true" className="trap">
       <label>
         Website
         <input {...inputProps} />

@@ -11,7 +11,8 @@
  * a day after the start.
  */
 import type { FastifyInstance } from 'fastify';
-import { FORM_TOKEN_API, FORM_TOKEN_FIELD, type FormTokenAnswer } from '~/lib/form-guard';
+import { FORM_TOKEN_FIELD, type FormTokenAnswer } from '~/lib/form-guard';
+import { FORM_TOKEN_API } from '~/lib/form-token';
 import { jsonOnly, sameOriginOnly, send } from './guards';
 import type { Config } from '../config';
 import type { SignedTokens } from './signed-tokens';

@@ -18,7 +18,9 @@ const child = spawn(process.execPath, serverArgs(), {
     PORT: process.env.E2E_PORT ?? '4173',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:3000',
+    // The origin the browser uses: the forms accept requests from PUBLIC_URL's origin only.
+    // (The pages' canonical URLs were baked in at build time, from the build's own PUBLIC_URL.)
+    PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.E2E_PORT ?? '4173'}`,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
     // Playwright fills a form in milliseconds: a short minimum fill time keeps the trap on without tripping it.
