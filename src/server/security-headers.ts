@@ -7,12 +7,18 @@ import { AI_PATHS } from '~/content/routes';
 
 export type HeaderList = [string, string][];
 
-/** Origins the voice SDK (and the Daily call it joins) needs. Only the AI pages allow them. */
+/**
+ * Origins the voice SDK (and the Daily call it joins) needs. Only the AI pages allow them.
+ * Read from `@vapi-ai/web` 2.7.1 and `@daily-co/daily-js` 0.87.0 (decision 005): the SDK
+ * fetches `https://api.vapi.ai`, and Daily loads its call machine as a <script> from exactly
+ * `https://c.daily.co/call-machine/versioned/0.87.0/…` (the SDK's avoidEval). The hosts the
+ * call machine then talks to (the room's `*.daily.co` domain, which the web call's answer
+ * names, its signalling over `wss://*.wss.daily.co`, media servers on `*.pluot.blue`) are not
+ * in either package, so they stay wildcards. No script of the SDK comes from a `blob:` URL.
+ */
 export const VOICE_CSP = {
   connect: ['https://api.vapi.ai', 'https://*.daily.co', 'wss://*.wss.daily.co', 'https://*.pluot.blue'],
-  // Daily's call machine comes from c.daily.co as a <script> (the SDK's avoidEval); Daily's
-  // CSP guide for call-object mode also lists blob: for the scripts that machine creates.
-  script: ['https://*.daily.co', 'blob:'],
+  script: ['https://c.daily.co'],
   worker: ['blob:'],
   media: ['blob:', 'https://*.daily.co'],
 } as const;
@@ -45,8 +51,16 @@ export function contentSecurityPolicy({
   return directives.map(([name, values]) => [name, ...values].join(' ')).join('; ');
 }
 
-export const PERMISSIONS_POLICY = [
-  'microphone=(self)',
+/**
+ * The Permissions-Policy of a document. Only the AI pages, where the voice consultant runs,
+ * may ask for the microphone; every other document gives it up, so a script injected there
+ * could not either.
+ */
+export function permissionsPolicy({ microphone = false }: { microphone?: boolean } = {}): string {
+  return [microphone ? 'microphone=(self)' : 'microphone=()', ...OTHER_PERMISSIONS].join(', ');
+}
+
+const OTHER_PERMISSIONS = [
   'camera=()',
   'geolocation=()',
   'payment=()',
@@ -57,15 +71,18 @@ export const PERMISSIONS_POLICY = [
   'accelerometer=()',
   'display-capture=()',
   'browsing-topics=()',
-].join(', ');
+];
 
-/** Headers shared by every response; the CSP is added per response. */
-export function baseSecurityHeaders(https: boolean): HeaderList {
+/**
+ * Headers shared by every response; the CSP is added per response. `voice` is for the AI
+ * pages alone: it lets them use the microphone.
+ */
+export function baseSecurityHeaders(https: boolean, { voice = false }: { voice?: boolean } = {}): HeaderList {
   const headers: HeaderList = [
     ['X-Frame-Options', 'DENY'],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
-    ['Permissions-Policy', PERMISSIONS_POLICY],
+    ['Permissions-Policy', permissionsPolicy({ microphone: voice })],
     ['Cross-Origin-Opener-Policy', 'same-origin'],
     ['Cross-Origin-Resource-Policy', 'same-origin'],
   ];

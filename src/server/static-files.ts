@@ -142,6 +142,7 @@ export function loadStaticSite(opts: {
   https: boolean;
 }): StaticSite {
   const security = baseSecurityHeaders(opts.https);
+  const voiceSecurity = baseSecurityHeaders(opts.https, { voice: true });
   const subresourceSecurity = subresourceSecurityHeaders(opts.https);
   const entries = new Map<string, Entry>();
   let notFound: Entry | undefined;
@@ -154,6 +155,9 @@ export function loadStaticSite(opts: {
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const isHtml = rel.endsWith('.html');
     const urlPath = isHtml ? rel.replace(/\/?index\.html$/, '') || '/' : rel;
+    // The AI pages, where the voice consultant runs, alone reach the voice provider and may
+    // use the microphone.
+    const voice = isHtml && isVoicePage(urlPath);
     const documentHeaders: [string, string][] = SUBRESOURCES.has(extname(file))
       ? [...subresourceSecurity]
       : [
@@ -161,11 +165,11 @@ export function loadStaticSite(opts: {
             'Content-Security-Policy',
             contentSecurityPolicy({
               scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
-              voice: isHtml && isVoicePage(urlPath),
+              voice,
               https: opts.https,
             }),
           ],
-          ...security,
+          ...(voice ? voiceSecurity : security),
         ];
     const common: [string, string][] = [
       ['Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],

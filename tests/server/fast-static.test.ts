@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachStaticFastPath, parseRequestHead } from '../../src/server/fast-static';
 import { makeTestApp } from './helpers';
+import { SERVER_MODES } from './over-http';
 
 type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
 type Response = { status: number; headers: Record<string, string>; body: Buffer };
@@ -70,13 +71,7 @@ const portOf = (address: ReturnType<Server['address']>) =>
   typeof address === 'object' && address ? address.port : 0;
 type Server = TestApp['app']['server'];
 
-/** Both ways the server can run: with the fast path in front of Node, and Node alone. */
-const MODES = [
-  { mode: 'with the fast path', env: {}, fastPath: true },
-  { mode: 'with STATIC_FAST_PATH=false (Node alone)', env: { STATIC_FAST_PATH: 'false' }, fastPath: false },
-];
-
-describe.each(MODES)('serving over sockets $mode', ({ env, fastPath }) => {
+describe.each(SERVER_MODES)('serving over sockets $mode', ({ env, fastPath }) => {
   let t: TestApp;
   let port: number;
   let asset: string;

@@ -12,9 +12,14 @@ function directives(csp: unknown): Map<string, string[]> {
 
 /**
  * A document (page, SVG, PDF, text, API answer): a strict CSP, no framing, the private referrer
- * policy, CORP, nosniff and the Permissions-Policy.
+ * policy, CORP, nosniff and the Permissions-Policy. `voice` is for the AI pages, where the voice
+ * consultant runs: they alone may use the microphone and reach the voice provider.
  */
-export function expectDocumentHeaders(headers: Record<string, unknown>, where = '') {
+export function expectDocumentHeaders(
+  headers: Record<string, unknown>,
+  where = '',
+  { voice = false }: { voice?: boolean } = {},
+) {
   const csp = directives(headers['content-security-policy']);
   expect(["'none'", "'self'"], `${where} default-src`).toContain(csp.get('default-src')?.join(' '));
   const scriptSrc = csp.get('script-src') ?? csp.get('default-src') ?? [];
@@ -25,7 +30,23 @@ export function expectDocumentHeaders(headers: Record<string, unknown>, where = 
   expect(csp.get('frame-ancestors'), `${where} frame-ancestors`).toEqual(["'none'"]);
   expect(csp.get('form-action'), `${where} form-action`).toEqual(["'self'"]);
   expect(headers['x-frame-options'], where).toBe('DENY');
-  expect(String(headers['permissions-policy']), where).toContain('microphone=(self)');
+  const permissions = String(headers['permissions-policy']).split(/,\s*/);
+  expect(permissions, `${where} Permissions-Policy`).toContain(voice ? 'microphone=(self)' : 'microphone=()');
+  expect(permissions, `${where} Permissions-Policy`).not.toContain(
+    voice ? 'microphone=()' : 'microphone=(self)',
+  );
+  expect(permissions, `${where} Permissions-Policy`).toContain('camera=()');
+  if (voice) {
+    // The exact host Daily's call machine comes from; no wildcard and no blob: for scripts.
+    expect(scriptSrc, `${where} script-src`).toContain('https://c.daily.co');
+    expect(
+      scriptSrc.filter((v) => v.includes('*') || v === 'blob:'),
+      `${where} script-src`,
+    ).toEqual([]);
+    expect(csp.get('connect-src'), `${where} connect-src`).toContain('https://api.vapi.ai');
+  } else {
+    expect(String(headers['content-security-policy']), `${where} CSP`).not.toMatch(/vapi|daily|pluot|blob:/);
+  }
   expectSubresourceBasics(headers, where);
 }
 

@@ -1,33 +1,38 @@
+/**
+ * The server shell over the production build, read over real sockets in both of the server's
+ * modes (with the static fast path and with Node alone): the same answers either way.
+ */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_PATHS } from '../../src/content/routes';
-import { makeTestApp } from './helpers';
+import { AI_PATHS, PUBLIC_PATHS } from '../../src/content/routes';
+import { listenTestApp, SERVER_MODES } from './over-http';
 import { expectDocumentHeaders, expectSubresourceHeaders } from './security-expectations';
 
-type TestApp = Awaited<ReturnType<typeof makeTestApp>>;
+type TestApp = Awaited<ReturnType<typeof listenTestApp>>;
+const isAiPage = (path: string) => (AI_PATHS as readonly string[]).includes(path);
 
-describe('the server shell over the production build', () => {
+describe.each(SERVER_MODES)('the server shell over the production build, $mode', ({ env }) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await makeTestApp();
+    t = await listenTestApp(env);
   });
   afterAll(async () => {
     await t.app.close();
   });
 
   it.each(PUBLIC_PATHS)('answers %s with its prerendered HTML and the security headers', async (path) => {
-    const res = await t.app.inject({ method: 'GET', url: path });
+    const res = await t.call({ method: 'GET', url: path });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.body).toMatch(/<h1[\s>]/);
-    expectDocumentHeaders(res.headers);
+    expectDocumentHeaders(res.headers, path, { voice: isAiPage(path) });
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('allows exactly the inline scripts of each page by hash', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/about' });
+    const res = await t.call({ method: 'GET', url: '/about' });
     const csp = String(res.headers['content-security-policy']);
     const inline = [...res.body.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].filter(
       (m) => !m[0].includes('application/ld+json'),
@@ -45,32 +50,32 @@ describe('the server shell over the production build', () => {
 
   it('keeps the document headers on every file a browser could render as a document', async () => {
     for (const url of ['/favicon.svg', '/guides/wealth-building-guide.pdf', '/sitemap.xml', '/robots.txt']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.call({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expectDocumentHeaders(res.headers);
     }
     const css = readdirSync(join(t.config.buildDir, 'client/assets')).find((f) => f.endsWith('.css'));
-    const style = await t.app.inject({ method: 'GET', url: `/assets/${css}` });
+    const style = await t.call({ method: 'GET', url: `/assets/${css}` });
     expect(style.headers['content-type']).toBe('text/css; charset=utf-8');
     expectSubresourceHeaders(style.headers);
-    const image = await t.app.inject({ method: 'GET', url: '/og-image.png' });
+    const image = await t.call({ method: 'GET', url: '/og-image.png' });
     expectSubresourceHeaders(image.headers);
   });
 
   it('serves hashed assets as immutable, compressed when accepted', async () => {
     const asset = readdirSync(join(t.config.buildDir, 'client/assets')).find((f) => f.endsWith('.js'));
     const url = `/assets/${asset}`;
-    const plain = await t.app.inject({ method: 'GET', url });
+    const plain = await t.call({ method: 'GET', url });
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expectSubresourceHeaders(plain.headers);
-    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
+    const br = await t.call({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['vary']).toBe('Accept-Encoding');
-    const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    const gz = await t.call({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
-    const refused = await t.app.inject({
+    const refused = await t.call({
       method: 'GET',
       url,
       headers: { 'accept-encoding': 'br;q=0, gzip' },
@@ -79,8 +84,8 @@ describe('the server shell over the production build', () => {
   });
 
   it('answers a matching If-None-Match with 304', async () => {
-    const first = await t.app.inject({ method: 'GET', url: '/' });
-    const again = await t.app.inject({
+    const first = await t.call({ method: 'GET', url: '/' });
+    const again = await t.call({
       method: 'GET',
       url: '/',
       headers: { 'if-none-match': String(first.headers.etag) },
@@ -91,7 +96,7 @@ describe('the server shell over the production build', () => {
 
   it('answers unknown paths with the 404 page, status 404 and the headers', async () => {
     for (const url of ['/no-such-page', '/about/deeper', '/404', '/__spa-fallback.html']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.call({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.body).toContain('Oops! Page not found');
@@ -100,27 +105,27 @@ describe('the server shell over the production build', () => {
   });
 
   it('answers unknown API paths with JSON 404', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/nothing' });
+    const res = await t.call({ method: 'GET', url: '/api/nothing' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'Not found.' });
     expectDocumentHeaders(res.headers);
   });
 
   it('answers /healthz with 200', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/healthz' });
+    const res = await t.call({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expectDocumentHeaders(res.headers);
   });
 
   it('serves HEAD without a body', async () => {
-    const res = await t.app.inject({ method: 'HEAD', url: '/about' });
+    const res = await t.call({ method: 'HEAD', url: '/about' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
   });
 
   it('serves the masterclass calendar file made at build time as text/calendar', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/events/masterclass-2025-07-10.ics' });
+    const res = await t.call({ method: 'GET', url: '/events/masterclass-2025-07-10.ics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
     expect(res.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
@@ -131,12 +136,12 @@ describe('the server shell over the production build', () => {
   });
 
   it('serves sitemap.xml with every public path, and robots.txt pointing to it', async () => {
-    const sitemap = await t.app.inject({ method: 'GET', url: '/sitemap.xml' });
+    const sitemap = await t.call({ method: 'GET', url: '/sitemap.xml' });
     expect(sitemap.statusCode).toBe(200);
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
     for (const path of PUBLIC_PATHS)
       expect(sitemap.body).toContain(`<loc>${t.config.publicUrl}${path}</loc>`);
-    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt' });
+    const robots = await t.call({ method: 'GET', url: '/robots.txt' });
     expect(robots.statusCode).toBe(200);
     expect(robots.body).toContain(`Sitemap: ${t.config.publicUrl}/sitemap.xml`);
   });
@@ -146,12 +151,12 @@ describe('the server shell over the production build', () => {
       ['/og-image.png', 'image/png'],
       ['/images/elliot.svg', 'image/svg+xml'],
       ['/favicon.svg', 'image/svg+xml'],
-    ]) {
-      const res = await t.app.inject({ method: 'GET', url });
+    ] as const) {
+      const res = await t.call({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toBe(type);
     }
-    const png = await t.app.inject({ method: 'GET', url: '/og-image.png' });
+    const png = await t.call({ method: 'GET', url: '/og-image.png' });
     // PNG signature, then the IHDR width and height: 1200 x 630.
     expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     expect(png.rawPayload.readUInt32BE(16)).toBe(1200);
@@ -161,7 +166,7 @@ describe('the server shell over the production build', () => {
   it('gives each page its own title and canonical URL in the prerendered HTML', async () => {
     const titles = new Set<string>();
     for (const path of PUBLIC_PATHS) {
-      const res = await t.app.inject({ method: 'GET', url: path });
+      const res = await t.call({ method: 'GET', url: path });
       const title = /<title>([^<]+)<\/title>/.exec(res.body)?.[1];
       expect(title, path).toBeTruthy();
       const canonical = /<link rel="canonical" href="([^"]+)"/.exec(res.body)?.[1];

@@ -11,22 +11,24 @@ export function send(reply: FastifyReply, status: number, payload: object) {
   return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
 }
 
-/** Refuses a request another site's page made (CSRF): a foreign Origin, or the browser saying cross-site. */
+/** The development server's origin (`npm run dev`), allowed in development only. */
+export const DEV_SERVER_ORIGIN = 'http://localhost:5173';
+
+/**
+ * Refuses a request another site's page made (CSRF): the browser saying cross-site, or an
+ * Origin other than PUBLIC_URL's (and, in development only, the dev server's). The request's
+ * own Host header is never trusted for this: a page on another name that resolves to this
+ * server (DNS rebinding) sends an Origin and a Host that match each other.
+ */
 export function sameOriginOnly(config: Config) {
-  const publicOrigin = new URL(config.publicUrl).origin;
+  const allowed = new Set([new URL(config.publicUrl).origin]);
+  if (config.env === 'development') allowed.add(DEV_SERVER_ORIGIN);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.headers['sec-fetch-site'] === 'cross-site') {
-      return send(reply, 403, { error: 'Requests from other sites are not accepted.' });
-    }
     const origin = request.headers.origin;
-    if (origin === undefined || origin === publicOrigin) return;
-    let host: string | undefined;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = undefined;
-    }
-    if (host === undefined || host !== request.headers.host) {
+    if (
+      request.headers['sec-fetch-site'] === 'cross-site' ||
+      (origin !== undefined && !allowed.has(origin))
+    ) {
       return send(reply, 403, { error: 'Requests from other sites are not accepted.' });
     }
   };
