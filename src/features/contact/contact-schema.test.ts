@@ -14,6 +14,11 @@ const valid = {
   consent: true,
 };
 
+const UNDER_50 = 'Please keep this under 50 characters.';
+const UNDER_100 = 'Please keep this under 100 characters.';
+const UNUSUAL = 'Please remove line breaks and unusual characters.';
+const INVALID_EMAIL = 'Please enter a valid email address.';
+
 function errorsOf(input: Record<string, unknown>) {
   const r = ContactSchema.safeParse(input);
   return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message]));
@@ -42,24 +47,26 @@ describe('ContactSchema', () => {
   });
 
   it('enforces the length limits and the required fields', () => {
-    expect(errorsOf({ ...valid, firstName: 'x'.repeat(51) }).firstName).toBeDefined();
-    expect(errorsOf({ ...valid, lastName: 'x'.repeat(51) }).lastName).toBeDefined();
-    expect(errorsOf({ ...valid, company: 'x'.repeat(101) }).company).toBeDefined();
-    expect(errorsOf({ ...valid, email: `${'x'.repeat(95)}@a.com` }).email).toBeDefined();
+    expect(errorsOf({ ...valid, firstName: 'x'.repeat(51) }).firstName).toBe(UNDER_50);
+    expect(errorsOf({ ...valid, lastName: 'x'.repeat(51) }).lastName).toBe(UNDER_50);
+    expect(errorsOf({ ...valid, company: 'x'.repeat(101) }).company).toBe(UNDER_100);
+    expect(errorsOf({ ...valid, email: `${'x'.repeat(95)}@a.com` }).email).toBe(UNDER_100);
     expect(errorsOf({ ...valid, subject: 'cooking' }).subject).toBe('Please select a subject.');
     expect(errorsOf({ ...valid, subject: '' }).subject).toBe('Please select a subject.');
-    expect(errorsOf({ ...valid, consent: false }).consent).toBeDefined();
+    expect(errorsOf({ ...valid, consent: false }).consent).toBe(
+      'Please tick the box so we can use your details to reply.',
+    );
     // A value that is nothing but a script block is empty once cleaned.
     expect(errorsOf({ ...valid, company: '<script>x</script>' }).company).toBe('Please enter your company.');
   });
 
   it('refuses line breaks in single-line fields and header-like e-mail addresses', () => {
-    expect(errorsOf({ ...valid, firstName: 'Ada\r\nBcc: x@y.z' }).firstName).toBeDefined();
-    expect(errorsOf({ ...valid, email: 'a@b.co\nBcc: x@y.z' }).email).toBeDefined();
-    expect(errorsOf({ ...valid, email: '<a@b.co>' }).email).toBeDefined();
+    expect(errorsOf({ ...valid, firstName: 'Ada\r\nBcc: x@y.z' }).firstName).toBe(UNUSUAL);
+    expect(errorsOf({ ...valid, email: 'a@b.co\nBcc: x@y.z' }).email).toBe(INVALID_EMAIL);
+    expect(errorsOf({ ...valid, email: '<a@b.co>' }).email).toBe(INVALID_EMAIL);
     expect(errorsOf({ ...valid, message: 'line one\r\nline two\ttabbed' }).message).toBeUndefined();
-    expect(errorsOf({ ...valid, message: 'bell \u0007' }).message).toBeDefined();
-    expect(errorsOf({ ...valid, message: 'half a pair \ud800' }).message).toBeDefined();
+    expect(errorsOf({ ...valid, message: 'bell \u0007' }).message).toBe(UNUSUAL);
+    expect(errorsOf({ ...valid, message: 'half a pair \ud800' }).message).toBe(UNUSUAL);
     expect(errorsOf({ ...valid, message: 'a whole pair \ud83d\ude00' }).message).toBeUndefined();
   });
 
