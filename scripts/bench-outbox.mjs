@@ -1,0 +1,209 @@
+/**
+ * The bench's outbox part: 10,000 queued e-mails (outbox rows inserted directly, owner e-mails
+ * with a submission's fields) drained by real server processes into an SMTP sink in this
+ * process (127.0.0.1 only). One instance on PGlite, one on Postgres, then two instances
+ * sharing Postgres. Reports e-mails a second (first to last e-mail at the sink), duplicates
+ * (a Message-ID seen twice) and the rows recorded sent afterwards.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+
+const OWNER = 'owner@example.com';
+
+/** A submission's owner notification, as the contact form queues it (decision 014: content, not HTML). */
+function ownerMessage() {
+  return {
+    subject: 'New contact message',
+    replyTo: 'ada@example.org',
+    content: {
+      preheader: 'Ada Lovelace (Analytical Engines Ltd) sent a message about training',
+      heading: 'New contact message',
+      blocks: [
+        {
+          type: 'fields',
+          rows: [
+            ['Name', 'Ada Lovelace'],
+            ['E-mail', 'ada@example.org'],
+            ['Company', 'Analytical Engines Ltd'],
+            ['Subject', 'Team training'],
+          ],
+        },
+        {
+          type: 'quote',
+          text: 'We would like a workshop on Bitcoin for 8 advisers.\nThursdays suit us best; could you send dates for next month?',
+        },
+        { type: 'small', text: 'Reply to this e-mail to answer Ada directly.' },
+      ],
+      footer: [{ type: 'small', text: 'Submission 00000000-0000-4000-8000-000000000000 · contact form' }],
+    },
+  };
+}
+
+const SEED = `
+  insert into outbox (kind, to_address, audience, message)
+  select 'contact.owner', $2, 'owner', jsonb_set($1::jsonb, '{subject}', to_jsonb('New contact message ' || i))
+  from generate_series(1, $3::int) as i`;
+const SENT = `select count(*)::int as n from outbox where status = 'sent'`;
+
+/** The SMTP sink: counts each Message-ID and when the first and last e-mails arrived. */
+async function startSink() {
+  const seen = new Map();
+  let total = 0;
+  let first = 0;
+  let last = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      let head = '';
+      stream.on('data', (chunk) => {
+        if (head.length < 4096) head += chunk.toString('latin1');
+      });
+      stream.on('end', () => {
+        const id = /^message-id:\s*(\S+)/im.exec(head)?.[1] ?? '?';
+        seen.set(id, (seen.get(id) ?? 0) + 1);
+        total += 1;
+        const now = performance.now();
+        if (!first) first = now;
+        last = now;
+        callback();
+      });
+    },
+  });
+  server.on('error', () => {});
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `smtp://127.0.0.1:${server.server.address().port}`,
+    figures: () => ({ total, unique: seen.size, seconds: (last - first) / 1000 }),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+function startServer(args, env) {
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      OWNER_EMAIL: OWNER,
+      MAIL_FROM: 'hello@example.com',
+      ...env,
+    },
+  });
+  return child;
+}
+
+async function waitReady(port, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(20);
+  }
+  throw new Error(`the server on port ${port} did not become ready`);
+}
+
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(20_000).then(() => child.kill('SIGKILL'))]);
+}
+
+/** Runs statements on the bench's database, PGlite (its folder, no server running) or Postgres. */
+async function withDb({ dataDir, databaseUrl }, fn) {
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return await fn((text, params) => client.query(text, params));
+    } finally {
+      await client.end();
+    }
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const db = await PGlite.create(join(dataDir, 'pglite'));
+  try {
+    return await fn((text, params) => db.query(text, params));
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * One run: a server started and stopped once (it creates the schema), the e-mails queued, then
+ * `instances` servers started together to drain them.
+ */
+async function drain({ label, db, instances, count, serverArgs, basePort }) {
+  const sink = await startSink();
+  const dataDirs = Array.from({ length: instances }, () => mkdtempSync(join(tmpdir(), 'bench-outbox-')));
+  const env = (i) => ({
+    DATA_DIR: dataDirs[i],
+    PORT: String(basePort + i),
+    SMTP_URL: sink.url,
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+  });
+  const dbOf = { dataDir: dataDirs[0], databaseUrl: db.databaseUrl };
+  try {
+    const setup = startServer(serverArgs, env(0));
+    await waitReady(basePort);
+    await stop(setup);
+    await withDb(dbOf, (q) => q(SEED, [JSON.stringify(ownerMessage()), OWNER, count]));
+    const children = [];
+    for (let i = 0; i < instances; i += 1) children.push(startServer(serverArgs, env(i)));
+    const end = Date.now() + 180_000;
+    while (sink.figures().unique < count && Date.now() < end) await sleep(50);
+    // Anything sent twice arrives after the lease of a row that was not recorded.
+    await sleep(1000);
+    await Promise.all(children.map(stop));
+    const { total, unique, seconds } = sink.figures();
+    const sent = await withDb(dbOf, async (q) => (await q(SENT)).rows[0].n);
+    return {
+      run: label,
+      instances,
+      queued: count,
+      delivered: unique,
+      emailsPerS: Math.round((unique - 1) / seconds),
+      seconds: Math.round(seconds * 10) / 10,
+      duplicates: total - unique,
+      recordedSent: sent,
+    };
+  } finally {
+    await sink.close();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The outbox part. `serverArgs`: how to start a server (the build's start command, or the
+ * sources through tsx); `withPostgres(fn)`: a throwaway Postgres database for `fn(url)`.
+ */
+export async function runOutbox({ serverArgs, withPostgres, basePort, count = 10_000 }) {
+  const rows = [];
+  console.log(`Outbox: ${count} e-mails, one instance on PGlite`);
+  rows.push(await drain({ label: 'pglite', db: {}, instances: 1, count, serverArgs, basePort }));
+  console.log(`Outbox: ${count} e-mails, one instance on Postgres`);
+  rows.push(
+    await withPostgres((databaseUrl) =>
+      drain({ label: 'postgres', db: { databaseUrl }, instances: 1, count, serverArgs, basePort }),
+    ),
+  );
+  console.log(`Outbox: ${count} e-mails, two instances on Postgres`);
+  rows.push(
+    await withPostgres((databaseUrl) =>
+      drain({ label: 'postgres x2', db: { databaseUrl }, instances: 2, count, serverArgs, basePort }),
+    ),
+  );
+  return rows;
+}
