@@ -42,5 +42,19 @@ for (const driver of ['pglite', 'postgres'] as const) {
       expect(rows.find((r) => r.id === fresh.id)?.ip_hash).toMatch(/\S/);
       expect(await t.app.forms.retention.run()).toBe(0);
     });
+
+    it('drops mail marks past their day and used tokens past their expiry, and keeps the rest', async () => {
+      await t.query(`insert into mail_throttle (key, last_at) values
+        ('recipient:old', now() - interval '25 hours'), ('recipient:new', now() - interval '23 hours')`);
+      await t.query(`insert into used_tokens (token_id, purpose, expires_at) values
+        ('expired', 'x', now() - interval '1 minute'), ('live', 'x', now() + interval '1 day')`);
+      await t.app.forms.retention.run();
+      expect(
+        await t.query(`select key from mail_throttle where key like 'recipient:%' order by key`),
+      ).toEqual([{ key: 'recipient:new' }]);
+      expect(await t.query(`select token_id from used_tokens order by token_id`)).toEqual([
+        { token_id: 'live' },
+      ]);
+    });
   });
 }
