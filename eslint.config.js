@@ -104,11 +104,11 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/server/config.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
+    ignores: ['src/server/kit/config.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Only src/server/config.ts reads process.env.' },
+        { object: 'process', property: 'env', message: 'Only src/server/kit/config.ts reads process.env.' },
       ],
     },
   },

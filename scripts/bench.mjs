@@ -462,7 +462,7 @@ async function main() {
             '--optimize-for-size',
             '--import',
             'tsx',
-            'src/server/main.ts',
+            'src/server/root/main.ts',
           ],
       withPostgres: withBenchDatabase,
       basePort: PORT + 2,

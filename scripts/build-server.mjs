@@ -1,8 +1,8 @@
 /**
- * The server, bundled for production: `src/server/main.ts` and the site code it uses, in one
+ * The server, bundled for production: `src/server/root/main.ts` and the site code it uses, in one
  * ES module at `<build>/server/main.mjs`, with the npm packages left as imports. Running it needs
  * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory. The
- * embedded database's worker thread (`src/server/db/pglite-worker.ts`) is a second entry,
+ * embedded database's worker thread (`src/server/kit/db/pglite-worker.ts`) is a second entry,
  * `pglite-worker.mjs`, beside it.
  */
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ export async function buildServer(buildDir) {
   const outdir = join(buildDir, 'server');
   await build({
     // Side by side: the bundle finds the worker next to itself (`import.meta.url`).
-    entryPoints: { main: 'src/server/main.ts', 'pglite-worker': 'src/server/db/pglite-worker.ts' },
+    entryPoints: { main: 'src/server/root/main.ts', 'pglite-worker': 'src/server/kit/db/pglite-worker.ts' },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachStaticFastPath, parseRequestHead } from '../../src/server/fast-static';
+import { attachStaticFastPath, parseRequestHead } from '../../src/server/root/site/fast-static';
 import { makeTestApp } from './helpers';
 import { SERVER_MODES } from './over-http';
 

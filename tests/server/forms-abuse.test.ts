@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryRateLimiter } from '../../src/server/api/rate-limit';
+import { memoryRateLimiter } from '../../src/server/root/forms/rate-limit';
 import { TEST_REDIS_URL, bodies, makeFormsApp, serviceMissing, type FormsTestApp } from './forms-support';
 
 const TOO_MANY = { error: 'Too many attempts. Please wait before trying again.' };

@@ -1,7 +1,7 @@
 /**
  * Crash safety: a server process killed with SIGKILL in the middle of a burst of submissions
  * loses none that it answered 200. After a restart every acknowledged submission is stored
- * and its e-mail is sent. Real processes (src/server/main.ts), real databases, real SMTP.
+ * and its e-mail is sent. Real processes (src/server/root/main.ts), real databases, real SMTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/db/client';
+import { openDatabase } from '../../src/server/kit/db/client';
 import { SECRET, bodies, createTestDatabase, postgresAvailable, startSmtpPeer } from './forms-support';
 
 const pgUnavailable = await postgresAvailable();
 if (pgUnavailable) console.warn(`Skipping the Postgres crash test: ${pgUnavailable}`);
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/root/main.ts'], {
     env: {
       ...process.env,
       PORT: '0',

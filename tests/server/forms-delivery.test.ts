@@ -5,9 +5,9 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestSerializers } from '../../src/server/app';
-import { openDatabase } from '../../src/server/db/client';
-import { defaultRetryDelayMs, DEFAULT_MAX_ATTEMPTS } from '../../src/server/mail/outbox';
+import { requestSerializers } from '../../src/server/root/app';
+import { openDatabase } from '../../src/server/kit/db/client';
+import { defaultRetryDelayMs, DEFAULT_MAX_ATTEMPTS } from '../../src/server/kit/mail/outbox';
 import {
   bodies,
   createTestDatabase,

@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { earliestBookableDate } from '../../src/features/booking/booking-dates';
-import { createSignedTokens } from '../../src/server/api/signed-tokens';
+import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
 import {
   OWNER,
   SECRET,

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { buildApp } from '../../src/server/app';
-import { createSignedTokens } from '../../src/server/api/signed-tokens';
-import { FORM_TOKEN_TTL_SECONDS } from '../../src/server/api/form-start';
-import { loadConfig } from '../../src/server/config';
-import type { FormsOptions } from '../../src/server/forms';
+import { buildApp } from '../../src/server/root/app';
+import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
+import { FORM_TOKEN_TTL_SECONDS } from '../../src/server/root/forms/fill-time';
+import { loadConfig } from '../../src/server/kit/config';
+import type { FormsOptions } from '../../src/server/root/forms/pipeline';
 import { parseMail, type ParsedMail } from './forms-mime';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -2,8 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../../src/server/app';
-import { loadConfig } from '../../src/server/config';
+import { buildApp } from '../../src/server/root/app';
+import { loadConfig } from '../../src/server/kit/config';
 
 export async function makeTestApp(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'site-test-'));

@@ -2,7 +2,7 @@
  * A server process killed with SIGKILL in the middle of sending queued e-mails: at most the
  * e-mails in flight at that moment (one per pooled SMTP connection, received by the relay but
  * not yet answered) are sent twice; every e-mail the relay had already accepted is recorded
- * and never repeated. Real processes (src/server/main.ts), PGlite, a real SMTP peer.
+ * and never repeated. Real processes (src/server/root/main.ts), PGlite, a real SMTP peer.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -12,15 +12,15 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/db/client';
-import { enqueueEmails } from '../../src/server/mail/outbox';
-import { SMTP_CONNECTIONS } from '../../src/server/mail/transport';
+import { openDatabase } from '../../src/server/kit/db/client';
+import { enqueueEmails } from '../../src/server/kit/mail/outbox';
+import { SMTP_CONNECTIONS } from '../../src/server/kit/mail/transport';
 import { OWNER, SECRET } from './forms-support';
 
 const RELAY_DELAY_MS = 1500;
 
 function startServer(env: Record<string, string>): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/root/main.ts'], {
     env: {
       ...process.env,
       PORT: '0',

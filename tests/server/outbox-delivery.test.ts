@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { enqueueEmails, type OutgoingEmail } from '../../src/server/mail/outbox';
-import { fileTransport } from '../../src/server/mail/transport';
+import { enqueueEmails, type OutgoingEmail } from '../../src/server/kit/mail/outbox';
+import { fileTransport } from '../../src/server/kit/mail/transport';
 import {
   OWNER,
   createTestDatabase,

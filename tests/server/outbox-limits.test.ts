@@ -11,15 +11,15 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/server/db/client';
+import { openDatabase, type Database } from '../../src/server/kit/db/client';
 import {
   CAP_ALERT_KIND,
   createOutboxWorker,
   enqueueEmails,
   recipientKey,
   type OutgoingEmail,
-} from '../../src/server/mail/outbox';
-import type { MailTransport } from '../../src/server/mail/transport';
+} from '../../src/server/kit/mail/outbox';
+import type { MailTransport } from '../../src/server/kit/mail/transport';
 import { SECRET, createTestDatabase, postgresAvailable } from './forms-support';
 
 const pgUnavailable = await postgresAvailable();

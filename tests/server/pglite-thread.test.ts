@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgliteThread, type PgliteThread } from '../../src/server/db/pglite-thread';
+import { openPgliteThread, type PgliteThread } from '../../src/server/kit/db/pglite-thread';
 
 const settings = (dir: string) => ({ dir, postgresqlconf: ['shared_buffers = 8MB'] });
 

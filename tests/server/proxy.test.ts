@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLinks } from '../../src/server/api/links';
-import { loadConfig } from '../../src/server/config';
+import { createLinks } from '../../src/server/kit/http/links';
+import { loadConfig } from '../../src/server/kit/config';
 import { SECRET, bodies, makeFormsApp, type FormsTestApp } from './forms-support';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';

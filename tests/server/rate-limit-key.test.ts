@@ -3,7 +3,7 @@
  * (one subscriber holds a whole /64, so single addresses would give it endless fresh windows).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitSubject } from '../../src/server/api/rate-limit';
+import { rateLimitSubject } from '../../src/server/root/forms/rate-limit';
 import { bodies, makeFormsApp, type FormsTestApp } from './forms-support';
 
 describe('rateLimitSubject', () => {

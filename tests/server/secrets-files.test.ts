@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/db/client';
+import { openDatabase } from '../../src/server/kit/db/client';
 import { SECRET, createTestDatabase, postgresAvailable } from './forms-support';
 
 const pgUnavailable = await postgresAvailable();
 if (pgUnavailable) console.warn(`Skipping the notice test on Postgres: ${pgUnavailable}`);
 
-const CONFIG_URL = pathToFileURL(join(process.cwd(), 'src/server/config.ts')).href;
+const CONFIG_URL = pathToFileURL(join(process.cwd(), 'src/server/kit/config.ts')).href;
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 /**
@@ -88,9 +88,9 @@ describe('the embedded database folder', () => {
   }, 60_000);
 });
 
-/** Starts src/server/main.ts and gives everything it wrote up to "Site ready", then stops it. */
+/** Starts src/server/root/main.ts and gives everything it wrote up to "Site ready", then stops it. */
 async function startupOutput(env: Record<string, string>): Promise<string> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/root/main.ts'], {
     env: {
       ...process.env,
       PORT: '0',

@@ -38,7 +38,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...mocked, default: mocked };
 });
 
-const { loadConfig } = await import('../../src/server/config');
+const { loadConfig } = await import('../../src/server/kit/config');
 
 afterEach(() => {
   whenMissing = undefined;

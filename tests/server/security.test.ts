@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_PATHS, PUBLIC_PATHS } from '~/content/routes';
-import { sameOriginOnly } from '../../src/server/api/guards';
-import { loadConfig } from '../../src/server/config';
+import { sameOriginOnly } from '../../src/server/kit/http/request-checks';
+import { loadConfig } from '../../src/server/kit/config';
 import { listenTestApp, SERVER_MODES } from './over-http';
 import { expectDocumentHeaders, expectSubresourceHeaders } from './security-expectations';
 

@@ -6,11 +6,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { bookingActionCopy, sessionTypeLabels, SESSION_MINUTES, type SessionTime } from '~/content/booking';
-import type { ServerContext } from '~/server/api/form-handler';
-import type { Links } from '~/server/api/links';
-import type { Queryable } from '~/server/db/client';
-import { submissions } from '~/server/db/schema';
-import { enqueueEmails, type OutgoingEmail } from '~/server/mail/outbox';
+import type { ServerContext } from '~/server/kit/http/form-handler';
+import type { Links } from '~/server/kit/http/links';
+import type { Queryable } from '~/server/kit/db/client';
+import { submissions } from '~/server/kit/db/schema';
+import { enqueueEmails, type OutgoingEmail } from '~/server/kit/mail/outbox';
 import {
   addMinutesToClock,
   endOfUkDay,

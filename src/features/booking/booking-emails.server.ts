@@ -15,9 +15,9 @@ import {
   type SessionType,
 } from '~/content/booking';
 import { site } from '~/content/site';
-import { greeting, quotableName } from '~/server/mail/greeting';
-import type { EmailBlock, EmailContent } from '~/server/mail/layout';
-import type { OutgoingEmail } from '~/server/mail/outbox';
+import { greeting, quotableName } from '~/server/kit/mail/greeting';
+import type { EmailBlock, EmailContent } from '~/server/kit/mail/layout';
+import type { OutgoingEmail } from '~/server/kit/mail/outbox';
 import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
 import { formatChoice, formatClock, formatUkDate, ukWallTimeToInstant } from './booking-dates';
 import { buildIcs } from './booking-ics';

@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { OWNER_LINK_DAYS } from '~/content/booking';
-import { defineFormHandler, type ServerContext } from '~/server/api/form-handler';
-import { jsonOnly, sameOriginOnly } from '~/server/api/guards';
-import type { Tx } from '~/server/db/client';
+import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
+import { jsonOnly, sameOriginOnly } from '~/server/kit/http/request-checks';
+import type { Tx } from '~/server/kit/db/client';
 import {
   LinkRefusal,
   inspectLink,

@@ -6,7 +6,7 @@
  */
 import { bigint, date, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 // Relative: drizzle-kit loads this file without the ~ alias.
-import { submissions } from '../../server/db/schema';
+import { submissions } from '../../server/kit/db/schema';
 import type { BookingStatus } from './booking-link-api';
 
 export const bookings = pgTable('bookings', {

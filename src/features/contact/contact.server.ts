@@ -5,8 +5,8 @@
  */
 import { contactConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
-import { defineFormHandler } from '~/server/api/form-handler';
-import type { EmailContent } from '~/server/mail/layout';
+import { defineFormHandler } from '~/server/kit/http/form-handler';
+import type { EmailContent } from '~/server/kit/mail/layout';
 import { subjectLabel } from './contact-fields';
 import { ContactSchema, type ContactValues } from './contact-schema';
 

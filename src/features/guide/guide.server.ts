@@ -4,9 +4,9 @@
  */
 import { guideConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
-import { defineFormHandler } from '~/server/api/form-handler';
-import { greeting } from '~/server/mail/greeting';
-import type { EmailContent } from '~/server/mail/layout';
+import { defineFormHandler } from '~/server/kit/http/form-handler';
+import { greeting } from '~/server/kit/mail/greeting';
+import type { EmailContent } from '~/server/kit/mail/layout';
 import { GUIDE_PDF_PATH, GUIDE_TITLE } from './guide-file';
 import { GuideSchema, type GuideValues } from './guide-schema';
 

@@ -12,12 +12,12 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { site } from '~/content/site';
-import { defineFormHandler, type ServerContext } from '~/server/api/form-handler';
-import { jsonOnly, sameOriginOnly } from '~/server/api/guards';
-import type { Links } from '~/server/api/links';
-import { MAX_TOKEN_LENGTH } from '~/server/api/signed-tokens';
-import { greeting } from '~/server/mail/greeting';
-import type { EmailContent } from '~/server/mail/layout';
+import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
+import { jsonOnly, sameOriginOnly } from '~/server/kit/http/request-checks';
+import type { Links } from '~/server/kit/http/links';
+import { MAX_TOKEN_LENGTH } from '~/server/kit/http/signed-tokens';
+import { greeting } from '~/server/kit/mail/greeting';
+import type { EmailContent } from '~/server/kit/mail/layout';
 import {
   NEWSLETTER_CONFIRM_API,
   NEWSLETTER_CONFIRM_PATH,

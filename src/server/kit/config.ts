@@ -107,7 +107,7 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(200),
   ),
-  /** The static fast path (src/server/fast-static.ts); `false` serves everything through Node alone. */
+  /** The static fast path (src/server/root/site/fast-static.ts); `false` serves everything through Node alone. */
   STATIC_FAST_PATH: z.preprocess(
     emptyToUndefined,
     z

@@ -124,7 +124,7 @@ export const mailThrottle = pgTable('mail_throttle', {
 
 /**
  * Single-use signed tokens that have been used (their random id), kept until they expire:
- * what makes a link work once (src/server/api/signed-tokens.ts).
+ * what makes a link work once (src/server/kit/http/signed-tokens.ts).
  */
 export const usedTokens = pgTable(
   'used_tokens',

@@ -1,6 +1,6 @@
 /** Starts the server: reads the configuration, builds the app, listens, and shuts down gracefully. */
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from '../kit/config';
 
 async function main(): Promise<void> {
   let config;

@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config';
-import { attachStaticFastPath } from './fast-static';
-import { registerForms, type FormsOptions } from './forms';
-import { baseSecurityHeaders, contentSecurityPolicy } from './security-headers';
-import { loadStaticSite, type StaticSite } from './static-files';
+import type { Config } from '../kit/config';
+import { attachStaticFastPath } from './site/fast-static';
+import { registerForms, type FormsOptions } from './forms/pipeline';
+import { baseSecurityHeaders, contentSecurityPolicy } from './site/security-headers';
+import { loadStaticSite, type StaticSite } from './site/static-files';
 
 export type AppOptions = {
   config: Config;

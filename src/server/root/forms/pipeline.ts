@@ -7,15 +7,15 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { site } from '~/content/site';
-import { formHandlers } from './api/form-types';
-import { formsApi } from './api/forms-api';
-import { createLinks, type Links } from './api/links';
-import { memoryRateLimiter, redisRateLimiter } from './api/rate-limit';
-import type { Config } from './config';
-import { openDatabase, type Database } from './db/client';
-import { startRetentionSweeper, type RetentionSweeper } from './db/retention';
-import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from './mail/outbox';
-import { fileTransport, smtpTransport } from './mail/transport';
+import { formHandlers } from './dispatch-table';
+import { formsApi } from './endpoint';
+import { createLinks, type Links } from '../../kit/http/links';
+import { memoryRateLimiter, redisRateLimiter } from './rate-limit';
+import type { Config } from '../../kit/config';
+import { openDatabase, type Database } from '../../kit/db/client';
+import { startRetentionSweeper, type RetentionSweeper } from '../../kit/db/retention';
+import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../../kit/mail/outbox';
+import { fileTransport, smtpTransport } from '../../kit/mail/transport';
 
 export type FormsOptions = {
   /** Test knobs for the worker (short retries, fast polling). */

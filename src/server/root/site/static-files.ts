@@ -68,7 +68,7 @@ type Entry = {
   notModifiedHead: Buffer;
 };
 
-/** A request the fast path can answer itself (src/server/fast-static.ts). */
+/** A request the fast path can answer itself (src/server/root/site/fast-static.ts). */
 export type RawRequest = {
   head: boolean;
   target: string;

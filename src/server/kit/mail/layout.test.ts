@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLinks } from '../api/links';
+import { createLinks } from '../http/links';
 import { escapeHtml, renderEmail } from './layout';
 import { headerSafe } from './outbox';
 

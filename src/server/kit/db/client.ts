@@ -34,7 +34,7 @@ export type Database = {
 
 /**
  * The migrations folder (`drizzle/` at the project root), found by walking up from this module:
- * the same code runs from `src/server/db/` under tsx and from the server bundle in the build.
+ * the same code runs from `src/server/kit/db/` under tsx and from the server bundle in the build.
  */
 export const MIGRATIONS_DIR = findMigrations(dirname(fileURLToPath(import.meta.url)));
 

@@ -6,7 +6,7 @@ import { bookingHandler } from '~/features/booking/booking.server';
 import { contactHandler } from '~/features/contact/contact.server';
 import { guideHandler } from '~/features/guide/guide.server';
 import { newsletterHandler } from '~/features/newsletter/newsletter.server';
-import type { FormHandler } from './form-handler';
+import type { FormHandler } from '../../kit/http/form-handler';
 
 export const formHandlers: Readonly<Record<string, FormHandler>> = {
   bitcoin_guide: guideHandler,

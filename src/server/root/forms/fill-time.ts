@@ -13,9 +13,9 @@
 import type { FastifyInstance } from 'fastify';
 import { FORM_TOKEN_FIELD, type FormTokenAnswer } from '~/lib/form-guard';
 import { FORM_TOKEN_API } from '~/lib/form-token';
-import { jsonOnly, sameOriginOnly, send } from './guards';
-import type { Config } from '../config';
-import type { SignedTokens } from './signed-tokens';
+import { jsonOnly, sameOriginOnly, send } from '../../kit/http/request-checks';
+import type { Config } from '../../kit/config';
+import type { SignedTokens } from '../../kit/http/signed-tokens';
 
 const PURPOSE = 'form-start';
 export const FORM_TOKEN_TTL_SECONDS = 30 * 60;

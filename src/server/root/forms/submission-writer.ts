@@ -8,8 +8,8 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ConsentVersion } from '~/content/consents';
-import type { Database, NamedStatement, Queryable } from '../db/client';
-import { outboxRows, type OutgoingEmail } from '../mail/outbox';
+import type { Database, NamedStatement, Queryable } from '../../kit/db/client';
+import { outboxRows, type OutgoingEmail } from '../../kit/mail/outbox';
 
 export type SubmissionRow = {
   id: string;
