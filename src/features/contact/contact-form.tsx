@@ -12,7 +12,8 @@ import { submitForm } from '~/lib/api-client';
 import { onDemand, resolverOnDemand, submitOnceLoaded } from '~/lib/on-demand';
 import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
 import { HoneypotField } from '~/components/ui/honeypot-field';
-import { TOO_MANY_ATTEMPTS, browserStorage, takeContactAttempt } from './contact-rate-limit';
+import { TOO_MANY_ATTEMPTS } from '~/content/forms';
+import { browserStorage, takeContactAttempt } from './contact-rate-limit';
 import { CONTACT_FORM_TYPE, CONTACT_LIMITS, CONTACT_SUBJECTS, toContactRequest } from './contact-fields';
 import type { ContactInput, ContactValues } from './contact-schema';
 

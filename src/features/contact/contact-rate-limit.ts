@@ -5,7 +5,6 @@
  */
 export const CONTACT_LIMIT = { max: 3, windowMs: 300_000 } as const;
 export const CONTACT_LIMIT_KEY = 'sterling-sats:contact-attempts';
-export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait before trying again.';
 
 type Store = Pick<Storage, 'getItem' | 'setItem'>;
 

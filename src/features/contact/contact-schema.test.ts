@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { consents } from '~/content/consents';
 import { MESSAGE_TOO_LONG, toContactRequest } from './contact-fields';
 import { ContactSchema } from './contact-schema';
-import { CONTACT_LIMIT, TOO_MANY_ATTEMPTS, takeContactAttempt } from './contact-rate-limit';
+import { TOO_MANY_ATTEMPTS } from '~/content/forms';
+import { CONTACT_LIMIT, takeContactAttempt } from './contact-rate-limit';
 
 const valid = {
   firstName: 'Ada',

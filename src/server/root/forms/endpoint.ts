@@ -8,6 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { TOO_MANY_ATTEMPTS } from '~/content/forms';
 import type { z } from 'zod';
 import { HONEYPOT_FIELD } from '~/lib/form-guard';
 import type { Config } from '../../kit/config';
@@ -20,8 +21,6 @@ import { apiErrorHandler, jsonOnly, sameOriginOnly, send } from '../../kit/http/
 import type { Links } from '../../kit/http/links';
 import { rateLimitSubject, type RateLimiter } from './rate-limit';
 import { createSubmissionWriter, insertSubmissions } from './submission-writer';
-
-export const RATE_LIMITED_MESSAGE = 'Too many attempts. Please wait before trying again.';
 
 export type FormsApiOptions = {
   config: Config;
@@ -110,7 +109,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       );
       if (!allowed) {
         reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
-        return send(reply, 429, { error: RATE_LIMITED_MESSAGE });
+        return send(reply, 429, { error: TOO_MANY_ATTEMPTS });
       }
     }
 
