@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const CLIENT_DIR = 'build/client';
+const CLIENT_DIR = join(process.env.BUILD_DIR ?? 'build', 'client');
 const BUDGET = { js: 130 * 1024, css: 20 * 1024 };
 
 if (!existsSync(join(CLIENT_DIR, 'index.html'))) {
