@@ -1,6 +1,6 @@
 /**
  * The checks and error answers every JSON endpoint of the API shares: same origin only, JSON
- * only, and errors turned into `{error}` with no internals.
+ * only, refusals a step throws, and errors turned into `{error}` with no internals.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
@@ -9,6 +9,24 @@ export const SERVER_ERROR_MESSAGE = 'Something went wrong on our side. Please tr
 
 export function send(reply: FastifyReply, status: number, payload: object) {
   return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
+}
+
+/** The body of every refusal: a sentence a person can read, and whatever else the page needs. */
+export type RefusalBody = { error: string } & Record<string, unknown>;
+
+/**
+ * A request refused with a 4xx answer meant for the person (a field to correct, a limit
+ * reached, a link used already). A step of a route throws it and `apiErrorHandler` answers it,
+ * so a route reads as its list of steps.
+ */
+export class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: RefusalBody,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(body.error);
+  }
 }
 
 /** The development server's origin (`npm run dev`), allowed in development only. */
@@ -42,12 +60,21 @@ export async function jsonOnly(request: FastifyRequest, reply: FastifyReply) {
   }
 }
 
-/** Maps the framework's errors to clear JSON answers; hides every internal detail of a 5xx. */
+/**
+ * The one error handler, of the API and the app alike: a `Refusal` is answered as it says, the
+ * framework's 4xx errors get a clear JSON sentence, and a 5xx hides every internal detail.
+ * (Page requests that match nothing are not errors: the app's not-found handler answers them
+ * with the site's HTML 404.)
+ */
 export function apiErrorHandler(
-  error: { statusCode?: number; code?: string; name?: string; message?: string },
+  error: { statusCode?: number; code?: unknown; name?: string; message?: string },
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  if (error instanceof Refusal) {
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    return send(reply, error.status, error.body);
+  }
   const status =
     error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status === 413) return send(reply, 413, { error: 'The form is too large to send. Please shorten it.' });
