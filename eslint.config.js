@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import importX from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
@@ -5,10 +7,78 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const browserNeverImportsServer = {
-  group: ['**/*.server', '**/*.server.ts', '~/server/**', '../server/**', '../../server/**'],
-  message: 'Browser code never imports server modules.',
-};
+/** The repository root: the zones below are paths from here, whatever directory ESLint runs in. */
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/** Every folder of src/features is a feature, and each is its own zone. */
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+/** Server code: the src/server tree and any `*.server.ts` module (a feature's handler, e-mails, tables). */
+const serverCode = ['./src/server/**', './src/**/*.server.{ts,tsx}'];
+
+/**
+ * The layers and arrows of docs/ARCHITECTURE.md, checked on resolved paths, so that `~/x`,
+ * `../x` and `../../x` are the same import:
+ *
+ *   src/server/root (composition root) -> src/features/<name> -> src/server/kit -> src/lib, src/content
+ *   src/app (routes) -> src/features/<name> (browser side) -> src/components -> src/lib -> src/content
+ *
+ * Each zone lists what its files may NOT import; its message says which arrow that would break.
+ */
+const boundaryZones = [
+  {
+    target: './src/content',
+    from: './src',
+    except: ['./content'],
+    message: 'src/content imports nothing of ours but content.',
+  },
+  {
+    target: './src/lib',
+    from: './src',
+    except: ['./lib', './content'],
+    message: 'src/lib imports only lib and content: never a feature, a route, a component or server code.',
+  },
+  {
+    target: './src/components',
+    from: './src',
+    except: ['./components', './lib', './content'],
+    message:
+      'src/components imports only components, lib and content: never a feature, a route or server code.',
+  },
+  ...features.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`],
+    message: `A feature never imports another feature (this is src/features/${feature}): what two features share belongs in src/components, src/lib, src/content or src/server/kit.`,
+  })),
+  {
+    target: './src/features',
+    from: ['./src/app', './src/server/root'],
+    message:
+      'A feature never imports a route (src/app) or the composition root (src/server/root): they import the feature.',
+  },
+  {
+    // A feature's browser modules: everything but its `*.server.ts` files and tests.
+    target: './src/features/**/!(*.server|*.test).{ts,tsx}',
+    from: serverCode,
+    message: 'Browser code never imports server code (*.server.ts, src/server).',
+  },
+  {
+    target: './src/app',
+    from: serverCode,
+    message:
+      'src/app never imports server code (src/server, *.server.ts): its pages are prerendered and run in the browser.',
+  },
+  {
+    target: './src/server/kit',
+    from: ['./src/features', './src/server/root', './src/app', './src/components'],
+    message:
+      'The server kit never imports a feature, the composition root, a route or a component: features build on it, not the other way round.',
+  },
+];
 
 export default tseslint.config(
   {
@@ -32,66 +102,9 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      // The import boundaries of docs/ARCHITECTURE: lib, content, components -> features -> app, server.
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './src/lib',
-              from: ['./src/features', './src/app', './src/server', './src/components'],
-            },
-            {
-              target: './src/content',
-              from: ['./src/features', './src/app', './src/server', './src/components', './src/lib'],
-            },
-            { target: './src/components', from: ['./src/features', './src/app', './src/server'] },
-            { target: './src/features', from: ['./src/app'] },
-            { target: './src/app', from: ['./src/server'] },
-          ],
-        },
-      ],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
     },
     settings: { 'import-x/resolver': { typescript: true, node: true } },
-  },
-  {
-    files: ['src/app/**', 'src/components/**', 'src/features/**', 'src/lib/**', 'src/content/**'],
-    ignores: ['src/**/*.server.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [browserNeverImportsServer] }] },
-  },
-  {
-    files: ['src/features/*/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../../features/*', '~/features/*'],
-              message: 'A feature never imports another feature.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/features/*/**'],
-    ignores: ['src/**/*.server.ts', 'src/**/*.test.ts', 'src/**/*.test.tsx'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../../features/*', '~/features/*'],
-              message: 'A feature never imports another feature.',
-            },
-            browserNeverImportsServer,
-          ],
-        },
-      ],
-    },
   },
   {
     // Playwright fixtures call a function named `use`: not a React hook.

@@ -1,0 +1,169 @@
+/**
+ * The lint configuration encodes the layers of docs/ARCHITECTURE.md. Each case lints a few
+ * lines of code as if they were a file at a real place in the tree (so the zones of
+ * eslint.config.js apply) and imports real modules (so the resolver finds them): every rule
+ * must report its deliberately wrong import with its own message, and the imports the arrows
+ * allow must pass.
+ */
+import { fileURLToPath } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const cwd = fileURLToPath(new URL('../..', import.meta.url));
+const ZONE = 'import-x/no-restricted-paths';
+
+const messages = {
+  content: 'src/content imports nothing of ours but content.',
+  lib: 'src/lib imports only lib and content: never a feature, a route, a component or server code.',
+  components:
+    'src/components imports only components, lib and content: never a feature, a route or server code.',
+  sibling: (feature: string) =>
+    `A feature never imports another feature (this is src/features/${feature}): what two features share belongs in src/components, src/lib, src/content or src/server/kit.`,
+  featureUpward:
+    'A feature never imports a route (src/app) or the composition root (src/server/root): they import the feature.',
+  browser: 'Browser code never imports server code (*.server.ts, src/server).',
+  app: 'src/app never imports server code (src/server, *.server.ts): its pages are prerendered and run in the browser.',
+  serverKit:
+    'The server kit never imports a feature, the composition root, a route or a component: features build on it, not the other way round.',
+  processEnv: "'process.env' is restricted from being used. Only src/server/kit/config.ts reads process.env.",
+};
+
+let eslint: ESLint;
+
+beforeAll(() => {
+  // no-unresolved proves that every import below reaches a real file: an import the resolver
+  // cannot follow is never checked against the zones, so a passing case would prove nothing.
+  eslint = new ESLint({ cwd, overrideConfig: { rules: { 'import-x/no-unresolved': 'error' } } });
+});
+
+async function lint(filePath: string, code: string): Promise<Linter.LintMessage[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages;
+}
+
+/** The one report a wrong import must produce: the zone rule, on that import, with the zone's message. */
+function zoneReport(specifier: string, message: string) {
+  return {
+    ruleId: ZONE,
+    message: `Unexpected path "${specifier}" imported in restricted zone. ${message}`,
+  };
+}
+
+async function expectOnlyZoneReport(filePath: string, specifier: string, message: string) {
+  const reported = await lint(filePath, `import * as wrong from '${specifier}';\nexport { wrong };\n`);
+  expect(reported.map(({ ruleId, message }) => ({ ruleId, message }))).toEqual([
+    zoneReport(specifier, message),
+  ]);
+}
+
+describe('lint: a wrong import is reported by the rule that forbids it', { timeout: 60_000 }, () => {
+  it('content imports nothing of ours but content', async () => {
+    await expectOnlyZoneReport('src/content/example.ts', '~/lib/sanitize', messages.content);
+  });
+
+  it('lib never imports a component (nor a feature, a route or server code)', async () => {
+    await expectOnlyZoneReport('src/lib/example.ts', '~/components/ui/icon', messages.lib);
+  });
+
+  it('components never import a feature (nor a route or server code)', async () => {
+    await expectOnlyZoneReport(
+      'src/components/ui/example.tsx',
+      '~/features/contact/contact-schema',
+      messages.components,
+    );
+  });
+
+  it('a feature never imports a sibling feature, by a relative path or by ~/features', async () => {
+    await expectOnlyZoneReport(
+      'src/features/guide/example.ts',
+      '../newsletter/newsletter-schema',
+      messages.sibling('guide'),
+    );
+    await expectOnlyZoneReport(
+      'src/features/contact/example.server.ts',
+      '~/features/newsletter/newsletter-schema',
+      messages.sibling('contact'),
+    );
+    // Tests are part of their feature too.
+    await expectOnlyZoneReport(
+      'src/features/guide/example.test.ts',
+      '../newsletter/newsletter-schema',
+      messages.sibling('guide'),
+    );
+  });
+
+  it('a feature never imports the composition root (nor a route)', async () => {
+    await expectOnlyZoneReport(
+      'src/features/contact/example.server.ts',
+      '~/server/root/forms/dispatch-table',
+      messages.featureUpward,
+    );
+  });
+
+  it("a feature's browser code never imports server code: its own *.server.ts or the server kit", async () => {
+    await expectOnlyZoneReport('src/features/contact/example.tsx', './contact.server', messages.browser);
+    await expectOnlyZoneReport('src/features/contact/example.ts', '~/server/kit/config', messages.browser);
+  });
+
+  it('src/app never imports server code', async () => {
+    await expectOnlyZoneReport('src/app/routes/example.tsx', '~/server/kit/config', messages.app);
+    await expectOnlyZoneReport(
+      'src/app/routes/example.tsx',
+      '~/features/contact/contact.server',
+      messages.app,
+    );
+  });
+
+  it('the server kit never imports a feature or the composition root', async () => {
+    await expectOnlyZoneReport(
+      'src/server/kit/http/example.ts',
+      '~/features/contact/contact.server',
+      messages.serverKit,
+    );
+    await expectOnlyZoneReport('src/server/kit/mail/example.ts', '../../root/app', messages.serverKit);
+  });
+
+  it('only src/server/kit/config.ts reads process.env', async () => {
+    const reported = await lint('src/server/root/example.ts', 'export const port = process.env.PORT;\n');
+    expect(reported.map(({ ruleId, message }) => ({ ruleId, message }))).toEqual([
+      { ruleId: 'no-restricted-properties', message: messages.processEnv },
+    ]);
+  });
+});
+
+describe('lint: the imports the arrows allow are not reported', { timeout: 60_000 }, () => {
+  const allowed: [filePath: string, specifiers: string[]][] = [
+    ['src/content/example.ts', ['./site']],
+    ['src/lib/example.ts', ['./sanitize', '~/content/site']],
+    ['src/components/ui/example.tsx', ['./icon', '~/lib/sanitize', '~/content/site']],
+    [
+      'src/features/contact/example.tsx',
+      ['./contact-schema', '~/components/ui/icon', '~/lib/api-client', '~/content/forms'],
+    ],
+    [
+      'src/features/contact/example.server.ts',
+      ['./contact-schema', '~/server/kit/http/form-handler', '~/lib/zod', '~/content/site'],
+    ],
+    ['src/features/contact/example.test.ts', ['./contact.server', './contact-schema']],
+    [
+      'src/app/routes/example.tsx',
+      ['~/features/contact/contact-form', '~/components/ui/icon', '~/content/site'],
+    ],
+    ['src/server/kit/http/example.ts', ['../config', '~/lib/sanitize', '~/content/site']],
+    [
+      'src/server/root/forms/example.ts',
+      ['~/features/contact/contact.server', '../../kit/config', '~/lib/zod'],
+    ],
+  ];
+
+  it.each(allowed)('%s may import %j', async (filePath, specifiers) => {
+    const code = specifiers.map((specifier, i) => `import * as m${i} from '${specifier}';`).join('\n');
+    const exports = `\nexport { ${specifiers.map((_, i) => `m${i}`).join(', ')} };\n`;
+    expect(await lint(filePath, code + exports)).toEqual([]);
+  });
+
+  it('src/server/kit/config.ts may read process.env', async () => {
+    const reported = await lint('src/server/kit/config.ts', 'export const port = process.env.PORT;\n');
+    expect(reported.filter(({ ruleId }) => ruleId === 'no-restricted-properties')).toEqual([]);
+  });
+});
