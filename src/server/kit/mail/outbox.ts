@@ -11,6 +11,9 @@
  *  - mark: the row is recorded sent as soon as the relay accepted it (or its failure and next
  *    retry recorded), not at the end of a batch;
  *  - back off: between rounds, idle until woken or polled, or yield to requests.
+ * Each step is a function of its own below, given what it needs (tests call them one by one);
+ * `createOutboxWorker` is the loop over them, holding only the worker's state (running, the
+ * wake signal, who waits for a drain).
  * If the process dies mid-send, the rows in flight fall due again when their lease ends and
  * are sent again: delivery is at least once, and only what was in flight can repeat. The
  * Message-ID is derived from the row id so a repeat is recognisable.
@@ -122,7 +125,7 @@ export type OutboxWorkerOptions = {
 /** A row queued before messages were stored as content: its parts were rendered already. */
 type RenderedMessage = Omit<StoredMessage, 'content'> & { html: string; text: string };
 
-type ClaimedRow = {
+export type ClaimedRow = {
   id: string;
   kind: string;
   to_address: string;
@@ -141,7 +144,7 @@ export type OutboxWorker = {
   drain(): Promise<void>;
 };
 
-function errorCode(error: unknown): string {
+export function errorCode(error: unknown): string {
   const e = error as { code?: unknown; responseCode?: unknown } | null;
   const parts = [typeof e?.code === 'string' ? e.code : 'ERROR'];
   if (typeof e?.responseCode === 'number') parts.push(String(e.responseCode));
@@ -197,91 +200,292 @@ export function capAlertEmail(to: string, waiting: number, cap: number): Outgoin
   };
 }
 
+// --- Settings ----------------------------------------------------------------------------------
+
+/** What the steps need, resolved once from the worker's options. */
+export type OutboxSettings = {
+  /** Rows one claim takes: as many as the transport sends at once. */
+  inFlight: number;
+  leaseMs: number;
+  pollIntervalMs: number;
+  retry: RetryPolicy;
+  limits: VisitorLimits;
+  identity: SenderIdentity;
+};
+
+export type RetryPolicy = { maxAttempts: number; retryDelayMs: (attempt: number) => number };
+
+export type VisitorLimits = {
+  /** Keys the recipient marks. */
+  secret: string;
+  hourlyCap: number;
+  /** Receives the cap alert; without it there is no alert. */
+  ownerEmail?: string;
+};
+
+export type SenderIdentity = {
+  from: { name: string; address: string };
+  /** The Message-ID's domain: MAIL_FROM's. */
+  domain: string;
+  /** Signs the Message-ID. */
+  secret: string;
+};
+
+export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
+  const { transport } = options;
+  return {
+    // Every claimed row is handed to the relay at once (one per pooled connection), so a lease
+    // needs to cover only the longest one message can take.
+    inFlight: Math.max(1, Math.min(options.batchSize ?? Infinity, transport.concurrency ?? 1)),
+    leaseMs: options.leaseMs ?? (transport.maxSendMs ?? 50_000) + 10_000,
+    pollIntervalMs: options.pollIntervalMs ?? 1000,
+    retry: {
+      maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      retryDelayMs: options.retryDelayMs ?? defaultRetryDelayMs,
+    },
+    limits: {
+      secret: options.secret,
+      hourlyCap: options.visitorHourlyCap ?? DEFAULT_VISITOR_HOURLY_CAP,
+      ownerEmail: options.ownerEmail,
+    },
+    identity: {
+      from: { name: options.brand, address: options.mailFrom },
+      domain: options.mailFrom.split('@')[1] ?? 'localhost',
+      secret: options.secret,
+    },
+  };
+}
+
+// --- Claim -------------------------------------------------------------------------------------
+
+/** Claims up to `limit` due rows, each leased for `leaseMs` (one message's worst case). */
+export async function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedRow[]> {
+  const result = await db.execute(sql`
+    update ${outbox} set attempts = attempts + 1,
+      next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
+    where id in (
+      select id from ${outbox}
+      where status = 'pending' and next_attempt_at <= now()
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    returning id::text as id, kind, to_address, audience, message, attempts`);
+  return rowsOf<ClaimedRow>(result);
+}
+
+/** Hands rows back untouched (shutting down): due again now, the claim not counted as an attempt. */
+export async function releaseRows(db: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(
+    sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null
+        where id in (${idList(ids)}) and status = 'pending'`,
+  );
+}
+
+// --- Visitor-mail limits -----------------------------------------------------------------------
+
 /** What the visitor-mail limits say about one claimed row. */
-type Verdict = { send: true } | { send: false; outcome: 'skipped' | 'held' };
+export type Verdict = { send: true } | { send: false; outcome: 'skipped' | 'held' };
 
-export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
-  const {
-    db,
-    transport,
-    log,
-    pollIntervalMs = 1000,
-    retryDelayMs = defaultRetryDelayMs,
-    maxAttempts = DEFAULT_MAX_ATTEMPTS,
-    visitorHourlyCap = DEFAULT_VISITOR_HOURLY_CAP,
-  } = options;
-  // Every claimed row is handed to the relay at once (one per pooled connection), so a lease
-  // needs to cover only the longest one message can take.
-  const inFlight = Math.max(1, Math.min(options.batchSize ?? Infinity, transport.concurrency ?? 1));
-  const leaseMs = options.leaseMs ?? (transport.maxSendMs ?? 50_000) + 10_000;
-  const domain = options.mailFrom.split('@')[1] ?? 'localhost';
-  const from = { name: options.brand, address: options.mailFrom };
-
-  let running = false;
-  let stopping = false;
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
-  let loop: Promise<void> | undefined;
-  let idleWaiters: (() => void)[] = [];
-  /** When a request last queued mail: while submissions keep coming, sending takes a back seat. */
-  let lastWake = 0;
-
-  function messageId(id: number): string {
-    const tag = createHmac('sha256', options.secret)
-      .update(`message-id:${id}`)
-      .digest('base64url')
-      .slice(0, 16);
-    return `<outbox.${id}.${tag}@${domain}>`;
-  }
-
-  // --- Claim ---------------------------------------------------------------------------------
-
-  /** Claims up to `limit` due rows, each leased for one message's worst case. */
-  async function claim(limit: number): Promise<ClaimedRow[]> {
-    const result = await db.execute(sql`
-      update ${outbox} set attempts = attempts + 1,
-        next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
-      where id in (
-        select id from ${outbox}
-        where status = 'pending' and next_attempt_at <= now()
-        order by next_attempt_at
-        limit ${limit}
-        for update skip locked
-      )
-      returning id::text as id, kind, to_address, audience, message, attempts`);
-    return rowsOf<ClaimedRow>(result);
-  }
-
-  /** Hands rows back untouched (shutting down): due again now, the claim not counted as an attempt. */
-  async function release(ids: number[]) {
-    if (ids.length === 0) return;
-    await db.execute(
-      sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null
-          where id in (${idList(ids)}) and status = 'pending'`,
+/**
+ * A visitor e-mail may go when its recipient has had none of its kind within 24 hours (a mark
+ * this row takes, or already holds from an earlier attempt) and fewer than the hourly cap of
+ * visitor e-mails went out in the last hour. Counting and reserving happen under one lock, so
+ * instances sharing a database never pass the cap together. A skipped row is marked so; a held
+ * one is due again when the oldest counted e-mail leaves the hour.
+ */
+export async function visitorVerdict(db: Db, row: ClaimedRow, limits: VisitorLimits): Promise<Verdict> {
+  const id = Number(row.id);
+  const key = recipientKey(limits.secret, row.kind, row.to_address);
+  return db.transaction(async (tx) => {
+    const marked = rowsOf(
+      await tx.execute(sql`
+        insert into mail_throttle (key, last_at, holder) values (${key}, now(), ${id})
+        on conflict (key) do update set last_at = now(), holder = excluded.holder
+        where mail_throttle.last_at < now() - ${RECIPIENT_WINDOW}::interval
+          or mail_throttle.holder = excluded.holder
+        returning key`),
     );
+    if (marked.length === 0) {
+      await tx.execute(sql`update ${outbox} set status = 'skipped', sent_at = null where id = ${id}`);
+      return { send: false, outcome: 'skipped' } as const;
+    }
+    await tx.execute(sql`select pg_advisory_xact_lock(${VISITOR_CAP_LOCK})`);
+    // Sent in the last hour, or being sent now by another worker (reserved below).
+    const [count] = rowsOf<{ n: number }>(
+      await tx.execute(sql`
+        select count(*)::int as n from ${outbox}
+        where audience = 'visitor' and sent_at > now() - interval '1 hour' and id <> ${id}`),
+    );
+    if (count!.n >= limits.hourlyCap) {
+      // Due again when the oldest counted e-mail leaves the hour; not an attempt.
+      await tx.execute(sql`
+        update ${outbox} set attempts = attempts - 1, next_attempt_at = greatest(
+          (select min(sent_at) from ${outbox}
+            where audience = 'visitor' and sent_at > now() - interval '1 hour') + interval '1 hour',
+          now() + ${`${MIN_HOLD_MS} milliseconds`}::interval)
+        where id = ${id}`);
+      return { send: false, outcome: 'held' } as const;
+    }
+    await tx.execute(sql`update ${outbox} set sent_at = now() where id = ${id}`);
+    return { send: true } as const;
+  });
+}
+
+/**
+ * Queues the owner's alert that visitor e-mails are being held back, once an hour at most.
+ * True when an alert was queued now (it is due at once).
+ */
+export async function queueCapAlert(db: Queryable, log: Logger, limits: VisitorLimits): Promise<boolean> {
+  if (!limits.ownerEmail) return false;
+  const [waiting] = rowsOf<{ n: number }>(
+    await db.execute(
+      // Pending and not being sent right now (a row being sent holds a reservation, sent_at).
+      sql`select count(*)::int as n from ${outbox}
+          where status = 'pending' and audience = 'visitor' and sent_at is null`,
+    ),
+  );
+  const [row] = outboxRows([capAlertEmail(limits.ownerEmail, waiting!.n, limits.hourlyCap)]);
+  const inserted = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      with mark as (
+        insert into mail_throttle (key, last_at, holder) values (${ALERT_KEY}, now(), null)
+        on conflict (key) do update set last_at = now()
+        where mail_throttle.last_at < now() - ${ALERT_WINDOW}::interval
+        returning key
+      )
+      insert into ${outbox} (kind, to_address, audience, message)
+      select ${row!.kind}, ${row!.toAddress}, 'owner', ${JSON.stringify(row!.message)}::jsonb from mark
+      returning id::text as id`),
+  );
+  if (!inserted[0]) return false;
+  log.warn({ outboxId: Number(inserted[0].id), waiting: waiting!.n }, 'visitor e-mail cap reached');
+  return true;
+}
+
+// --- Send one ----------------------------------------------------------------------------------
+
+/** The Message-ID of an outbox row: derived from its id, so a repeat is recognisable; signed. */
+export function messageId(identity: SenderIdentity, id: number): string {
+  const tag = createHmac('sha256', identity.secret)
+    .update(`message-id:${id}`)
+    .digest('base64url')
+    .slice(0, 16);
+  return `<outbox.${id}.${tag}@${identity.domain}>`;
+}
+
+/** The message nodemailer sends for a claimed row: rendered now from its stored content. */
+export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options {
+  const id = Number(row.id);
+  const message: StoredMessage | RenderedMessage =
+    typeof row.message === 'string' ? JSON.parse(row.message) : row.message;
+  const { html, text } = 'content' in message ? renderEmail(message.content) : message;
+  return {
+    from: identity.from,
+    to: row.to_address,
+    replyTo: message.replyTo,
+    subject: message.subject,
+    text,
+    html,
+    headers: message.headers,
+    attachments: message.attachments?.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: a.content,
+      encoding: a.encoding ?? 'utf8',
+    })),
+    messageId: messageId(identity, id),
+    // No visitor value ever becomes a header by accident: only what is listed above.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+/** What `sendOne` needs from the worker. */
+export type SendStep = {
+  db: Db;
+  transport: MailTransport;
+  log: Logger;
+  settings: Pick<OutboxSettings, 'retry' | 'limits' | 'identity'>;
+  /** Records a row sent (batched: `SentMarks`). */
+  markSent(id: number): Promise<void>;
+  /** The worker is stopping: a row not yet handed to the relay goes back. */
+  stopping(): boolean;
+};
+
+/**
+ * How one claimed row ended: `alerted` is a held row whose hold queued the owner's cap alert
+ * (due now); `unrecorded` was sent but its mark failed (due again when its lease ends).
+ */
+export type SendOutcome =
+  'sent' | 'retry' | 'failed' | 'skipped' | 'held' | 'alerted' | 'released' | 'unrecorded';
+
+/** One claimed row: the visitor limits, the send, and its mark (or its failure). */
+export async function sendOne(row: ClaimedRow, step: SendStep): Promise<SendOutcome> {
+  const { db, transport, log, settings } = step;
+  const id = Number(row.id);
+  if (row.audience === 'visitor') {
+    const verdict = await visitorVerdict(db, row, settings.limits);
+    if (!verdict.send) {
+      if (verdict.outcome === 'skipped') {
+        log.info(
+          { outboxId: id, kind: row.kind },
+          'visitor e-mail skipped: its recipient had one of its kind today',
+        );
+        return 'skipped';
+      }
+      return (await queueCapAlert(db, log, settings.limits)) ? 'alerted' : 'held';
+    }
   }
+  if (step.stopping()) {
+    await releaseRows(db, [id]);
+    return 'released';
+  }
+  let file: string | undefined;
+  try {
+    ({ file } = await transport.send(toMail(row, settings.identity), id, row.kind));
+  } catch (error) {
+    return markFailure(db, log, row, errorCode(error), settings.retry);
+  }
+  try {
+    await step.markSent(id);
+  } catch (error) {
+    // Sent but not recorded: the row falls due again when its lease ends (at least once).
+    log.warn({ outboxId: id, code: errorCode(error) }, 'e-mail sent but not recorded');
+    return 'unrecorded';
+  }
+  if (file) log.info({ outboxId: id, file }, 'e-mail written to file');
+  else log.info({ outboxId: id, kind: row.kind }, 'e-mail sent');
+  return 'sent';
+}
 
-  // --- Mark ----------------------------------------------------------------------------------
+// --- Mark --------------------------------------------------------------------------------------
 
-  /**
-   * Records an e-mail as sent the moment the relay has accepted it. Marks that arrive while one
-   * is being written go together in the next statement: no waiting, fewer statements.
-   */
-  let marks: { id: number; done: (error?: unknown) => void }[] = [];
-  let marking = false;
-  function markSent(id: number): Promise<void> {
+/**
+ * Records e-mails as sent the moment the relay has accepted each one. Marks that arrive while
+ * one is being written go together in the next statement: no waiting, fewer statements.
+ */
+export class SentMarks {
+  private pending: { id: number; done: (error?: unknown) => void }[] = [];
+  private writing = false;
+
+  constructor(private readonly db: Queryable) {}
+
+  mark(id: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      marks.push({ id, done: (error) => (error ? reject(error) : resolve()) });
-      if (!marking) void writeMarks();
+      this.pending.push({ id, done: (error) => (error ? reject(error) : resolve()) });
+      if (!this.writing) void this.write();
     });
   }
-  async function writeMarks() {
-    marking = true;
-    while (marks.length > 0) {
-      const batch = marks;
-      marks = [];
+
+  private async write() {
+    this.writing = true;
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
       try {
-        await db.execute(
+        await this.db.execute(
           sql`update ${outbox} set status = 'sent', sent_at = now(), last_error = null
               where id in (${idList(batch.map((m) => m.id))})`,
         );
@@ -290,217 +494,138 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         for (const m of batch) m.done(error);
       }
     }
-    marking = false;
+    this.writing = false;
   }
+}
 
-  async function markFailure(row: ClaimedRow, id: number, code: string) {
-    const attempts = row.attempts;
-    if (attempts >= maxAttempts) {
-      await db.execute(
-        sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null where id = ${id}`,
-      );
-      // Nobody received it: the recipient's mark it held no longer stands in another's way.
-      if (row.audience === 'visitor')
-        await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
-      log.error({ outboxId: id, attempts, code }, 'e-mail delivery failed for good');
-      return;
-    }
-    const delay = retryDelayMs(attempts);
+/**
+ * Records a failed send: due again after the policy's delay, or `failed` for good after the
+ * last attempt (a visitor e-mail then frees the recipient mark it held: nobody received it).
+ */
+export async function markFailure(
+  db: Queryable,
+  log: Logger,
+  row: ClaimedRow,
+  code: string,
+  retry: RetryPolicy,
+): Promise<'retry' | 'failed'> {
+  const id = Number(row.id);
+  const attempts = row.attempts;
+  if (attempts >= retry.maxAttempts) {
     await db.execute(
-      sql`update ${outbox} set last_error = ${code}, sent_at = null,
-            next_attempt_at = now() + ${`${delay} milliseconds`}::interval
-          where id = ${id}`,
+      sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null where id = ${id}`,
     );
-    log.warn({ outboxId: id, attempts, code, retryInMs: delay }, 'e-mail delivery failed, will retry');
+    if (row.audience === 'visitor')
+      await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
+    log.error({ outboxId: id, attempts, code }, 'e-mail delivery failed for good');
+    return 'failed';
+  }
+  const delay = retry.retryDelayMs(attempts);
+  await db.execute(
+    sql`update ${outbox} set last_error = ${code}, sent_at = null,
+          next_attempt_at = now() + ${`${delay} milliseconds`}::interval
+        where id = ${id}`,
+  );
+  log.warn({ outboxId: id, attempts, code, retryInMs: delay }, 'e-mail delivery failed, will retry');
+  return 'retry';
+}
+
+// --- Back off ----------------------------------------------------------------------------------
+
+/** What the worker does between rounds. */
+export type Pause = { kind: 'idle' } | { kind: 'wait'; ms: number } | { kind: 'yield' };
+
+/**
+ * Nothing claimed: idle until woken or the next poll. Rows claimed while requests are arriving
+ * (one queued mail within the last second): composing and sending cost CPU in this same thread,
+ * so spend at most about a quarter of it here, waiting three times as long as the round took;
+ * the mail is safe in the outbox meanwhile. Otherwise only yield to what is waiting.
+ */
+export function pauseAfterRound(claimed: number, spentMs: number, sinceWakeMs: number): Pause {
+  if (claimed === 0) return { kind: 'idle' };
+  if (sinceWakeMs < 1000) return { kind: 'wait', ms: Math.min(1000, spentMs * 3) };
+  return { kind: 'yield' };
+}
+
+/** The worker's sleep, which a wake ends at once (or, when it is not asleep, skips the next one). */
+export class WakeSignal {
+  private woken = false;
+  private wakeUp: (() => void) | undefined;
+
+  /** Ends the current sleep, or the next one before it begins. */
+  wake() {
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true;
   }
 
-  // --- Visitor-mail limits -------------------------------------------------------------------
-
-  /**
-   * A visitor e-mail may go when its recipient has had none of its kind within 24 hours (a mark
-   * this row takes, or already holds from an earlier attempt) and fewer than the hourly cap of
-   * visitor e-mails went out in the last hour. Counting and reserving happen under one lock, so
-   * instances sharing a database never pass the cap together.
-   */
-  async function visitorVerdict(row: ClaimedRow, id: number): Promise<Verdict> {
-    const key = recipientKey(options.secret, row.kind, row.to_address);
-    return db.transaction(async (tx) => {
-      const marked = rowsOf(
-        await tx.execute(sql`
-          insert into mail_throttle (key, last_at, holder) values (${key}, now(), ${id})
-          on conflict (key) do update set last_at = now(), holder = excluded.holder
-          where mail_throttle.last_at < now() - ${RECIPIENT_WINDOW}::interval
-            or mail_throttle.holder = excluded.holder
-          returning key`),
-      );
-      if (marked.length === 0) {
-        await tx.execute(sql`update ${outbox} set status = 'skipped', sent_at = null where id = ${id}`);
-        return { send: false, outcome: 'skipped' } as const;
-      }
-      await tx.execute(sql`select pg_advisory_xact_lock(${VISITOR_CAP_LOCK})`);
-      // Sent in the last hour, or being sent now by another worker (reserved below).
-      const [count] = rowsOf<{ n: number }>(
-        await tx.execute(sql`
-          select count(*)::int as n from ${outbox}
-          where audience = 'visitor' and sent_at > now() - interval '1 hour' and id <> ${id}`),
-      );
-      if (count!.n >= visitorHourlyCap) {
-        // Due again when the oldest counted e-mail leaves the hour; not an attempt.
-        await tx.execute(sql`
-          update ${outbox} set attempts = attempts - 1, next_attempt_at = greatest(
-            (select min(sent_at) from ${outbox}
-              where audience = 'visitor' and sent_at > now() - interval '1 hour') + interval '1 hour',
-            now() + ${`${MIN_HOLD_MS} milliseconds`}::interval)
-          where id = ${id}`);
-        return { send: false, outcome: 'held' } as const;
-      }
-      await tx.execute(sql`update ${outbox} set sent_at = now() where id = ${id}`);
-      return { send: true } as const;
-    });
+  /** Ends the current sleep, if any (stop, drain). */
+  interrupt() {
+    this.wakeUp?.();
   }
 
-  /** Tells the owner, once an hour at most, that visitor e-mails are being held back. */
-  async function alertCapReached() {
-    if (!options.ownerEmail) return;
-    const [waiting] = rowsOf<{ n: number }>(
-      await db.execute(
-        // Pending and not being sent right now (a row being sent holds a reservation, sent_at).
-        sql`select count(*)::int as n from ${outbox}
-            where status = 'pending' and audience = 'visitor' and sent_at is null`,
-      ),
-    );
-    const [row] = outboxRows([capAlertEmail(options.ownerEmail, waiting!.n, visitorHourlyCap)]);
-    const inserted = rowsOf<{ id: string }>(
-      await db.execute(sql`
-        with mark as (
-          insert into mail_throttle (key, last_at, holder) values (${ALERT_KEY}, now(), null)
-          on conflict (key) do update set last_at = now()
-          where mail_throttle.last_at < now() - ${ALERT_WINDOW}::interval
-          returning key
-        )
-        insert into ${outbox} (kind, to_address, audience, message)
-        select ${row!.kind}, ${row!.toAddress}, 'owner', ${JSON.stringify(row!.message)}::jsonb from mark
-        returning id::text as id`),
-    );
-    if (inserted[0]) {
-      log.warn({ outboxId: Number(inserted[0].id), waiting: waiting!.n }, 'visitor e-mail cap reached');
-      woken = true;
-    }
-  }
-
-  // --- Send one ------------------------------------------------------------------------------
-
-  function toMail(row: ClaimedRow, id: number): Mail.Options {
-    const message: StoredMessage | RenderedMessage =
-      typeof row.message === 'string' ? JSON.parse(row.message) : row.message;
-    const { html, text } = 'content' in message ? renderEmail(message.content) : message;
-    return {
-      from,
-      to: row.to_address,
-      replyTo: message.replyTo,
-      subject: message.subject,
-      text,
-      html,
-      headers: message.headers,
-      attachments: message.attachments?.map((a) => ({
-        filename: a.filename,
-        contentType: a.contentType,
-        content: a.content,
-        encoding: a.encoding ?? 'utf8',
-      })),
-      messageId: messageId(id),
-      // No visitor value ever becomes a header by accident: only what is listed above.
-      disableFileAccess: true,
-      disableUrlAccess: true,
-    };
-  }
-
-  /** One claimed row: the visitor limits, the send, and its mark (or its failure). */
-  async function sendOne(row: ClaimedRow): Promise<void> {
-    const id = Number(row.id);
-    if (row.audience === 'visitor') {
-      const verdict = await visitorVerdict(row, id);
-      if (!verdict.send) {
-        if (verdict.outcome === 'skipped') {
-          log.info(
-            { outboxId: id, kind: row.kind },
-            'visitor e-mail skipped: its recipient had one of its kind today',
-          );
-        } else {
-          await alertCapReached();
-        }
-        return;
-      }
-    }
-    if (stopping) {
-      await release([id]);
-      return;
-    }
-    let file: string | undefined;
-    try {
-      ({ file } = await transport.send(toMail(row, id), id, row.kind));
-    } catch (error) {
-      await markFailure(row, id, errorCode(error));
-      return;
-    }
-    try {
-      await markSent(id);
-    } catch (error) {
-      // Sent but not recorded: the row falls due again when its lease ends (at least once).
-      log.warn({ outboxId: id, code: errorCode(error) }, 'e-mail sent but not recorded');
-      return;
-    }
-    if (file) log.info({ outboxId: id, file }, 'e-mail written to file');
-    else log.info({ outboxId: id, kind: row.kind }, 'e-mail sent');
-  }
-
-  /** Claims due rows and sends them side by side; returns how many rows it claimed. */
-  async function sendDue(): Promise<number> {
-    const rows = await claim(inFlight);
-    await Promise.all(
-      rows.map((row) =>
-        sendOne(row).catch((error: unknown) => {
-          // The database went away mid-way: the row's lease brings it back.
-          if (!stopping)
-            log.warn({ outboxId: Number(row.id), code: errorCode(error) }, 'outbox send step failed');
-        }),
-      ),
-    );
-    return rows.length;
-  }
-
-  // --- Back off ------------------------------------------------------------------------------
-
-  function sleep(ms: number): Promise<void> {
-    if (woken) {
-      woken = false;
+  sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        wakeUp = undefined;
-        woken = false;
+        this.wakeUp = undefined;
+        this.woken = false;
         resolve();
-      }
-      wakeUp = done;
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
     });
   }
+}
 
-  /** Between rounds: idle until woken or the next poll, or give way to requests being served. */
-  async function backOff(claimed: number, spentMs: number) {
-    if (claimed === 0) {
-      for (const resolve of idleWaiters) resolve();
-      idleWaiters = [];
-      await sleep(pollIntervalMs);
-    } else if (Date.now() - lastWake < 1000) {
-      // Requests are arriving: composing and sending costs CPU in this same thread, so
-      // spend at most about a quarter of it here. The mail is safe in the outbox meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, spentMs * 3)));
-    } else {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+// --- The worker --------------------------------------------------------------------------------
+
+/** A loop over the steps: claim, send each claimed row (limits, send, mark), back off. */
+export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
+  const { db, transport, log } = options;
+  const settings = outboxSettings(options);
+  const marks = new SentMarks(db);
+  const signal = new WakeSignal();
+  let running = false;
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let idleWaiters: (() => void)[] = [];
+  /** When a request last queued mail: while submissions keep coming, sending takes a back seat. */
+  let lastWake = 0;
+
+  const step: SendStep = {
+    db,
+    transport,
+    log,
+    settings,
+    markSent: (id) => marks.mark(id),
+    stopping: () => stopping,
+  };
+
+  function settleIdleWaiters() {
+    for (const resolve of idleWaiters) resolve();
+    idleWaiters = [];
+  }
+
+  /** Claims due rows and sends them side by side; returns how many rows it claimed. */
+  async function round(): Promise<number> {
+    const rows = await claimDue(db, settings.inFlight, settings.leaseMs);
+    const outcomes = await Promise.all(
+      rows.map((row) =>
+        sendOne(row, step).catch((error: unknown) => {
+          // The database went away mid-way: the row's lease brings it back.
+          if (!stopping)
+            log.warn({ outboxId: Number(row.id), code: errorCode(error) }, 'outbox send step failed');
+          return 'unrecorded' as const;
+        }),
+      ),
+    );
+    // The owner's cap alert was queued: it is due now.
+    if (outcomes.includes('alerted')) signal.wake();
+    return rows.length;
   }
 
   async function run() {
@@ -508,12 +633,20 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       let claimed = 0;
       const started = performance.now();
       try {
-        claimed = await sendDue();
+        claimed = await round();
       } catch (error) {
         // The database is away (or closing): keep the process up and try again later.
         if (!stopping) log.warn({ code: errorCode(error) }, 'outbox poll failed');
       }
-      await backOff(claimed, performance.now() - started);
+      const pause = pauseAfterRound(claimed, performance.now() - started, Date.now() - lastWake);
+      if (pause.kind === 'idle') {
+        settleIdleWaiters();
+        await signal.sleep(settings.pollIntervalMs);
+      } else if (pause.kind === 'wait') {
+        await new Promise((resolve) => setTimeout(resolve, pause.ms));
+      } else {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
 
@@ -525,21 +658,19 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     },
     wake() {
       lastWake = Date.now();
-      if (wakeUp) wakeUp();
-      else woken = true;
+      signal.wake();
     },
     async stop() {
       stopping = true;
-      wakeUp?.();
+      signal.interrupt();
       await loop;
-      for (const resolve of idleWaiters) resolve();
-      idleWaiters = [];
+      settleIdleWaiters();
       transport.close();
     },
     drain() {
       return new Promise((resolve) => {
         idleWaiters.push(resolve);
-        wakeUp?.();
+        signal.interrupt();
       });
     },
   };

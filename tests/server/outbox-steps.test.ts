@@ -1,0 +1,103 @@
+/**
+ * The outbox worker's steps, each on its own over PGlite: claim (a lease, an attempt), release,
+ * the batched sent marks, a failure's retry and its final failure, and the per-recipient limit.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/server/kit/db/client';
+import {
+  claimDue,
+  enqueueEmails,
+  markFailure,
+  releaseRows,
+  SentMarks,
+  visitorVerdict,
+  type OutgoingEmail,
+} from '../../src/server/kit/mail/outbox';
+import { SECRET } from './forms-support';
+
+const log = pino({ level: 'silent' });
+const email = (over: Partial<OutgoingEmail> = {}): OutgoingEmail => ({
+  kind: 'step.test',
+  to: 'someone@example.org',
+  subject: 'S',
+  content: { preheader: 'p', heading: 'H', blocks: [] },
+  ...over,
+});
+
+describe('outbox steps on PGlite', () => {
+  let database: Database;
+  const query = async <T = Record<string, unknown>>(text: string) =>
+    ((await database.db.execute(sql.raw(text))) as unknown as { rows: T[] }).rows;
+
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'outbox-steps-')) });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  beforeEach(async () => {
+    await database.db.execute(sql`delete from outbox`);
+    await database.db.execute(sql`delete from mail_throttle`);
+  });
+
+  it('claims due rows up to its limit, counting an attempt and leasing each; release hands them back', async () => {
+    await enqueueEmails(database.db, null, [email(), email(), email()]);
+    const claimed = await claimDue(database.db, 2, 60_000);
+    expect(claimed).toHaveLength(2);
+    expect(claimed.every((r) => r.attempts === 1)).toBe(true);
+    // Leased: a second claim finds only the third row.
+    expect(await claimDue(database.db, 5, 60_000)).toHaveLength(1);
+    expect(await claimDue(database.db, 5, 60_000)).toHaveLength(0);
+
+    await releaseRows(
+      database.db,
+      claimed.map((r) => Number(r.id)),
+    );
+    const again = await claimDue(database.db, 5, 60_000);
+    expect(again.map((r) => r.id).sort()).toEqual(claimed.map((r) => r.id).sort());
+    expect(again.every((r) => r.attempts === 1)).toBe(true);
+  });
+
+  it('marks rows sent, those arriving during a write together', async () => {
+    await enqueueEmails(database.db, null, [email(), email(), email(), email()]);
+    const rows = await claimDue(database.db, 4, 60_000);
+    const marks = new SentMarks(database.db);
+    await Promise.all(rows.map((r) => marks.mark(Number(r.id))));
+    const statuses = await query<{ status: string; sent: boolean }>(
+      `select status, sent_at is not null as sent from outbox`,
+    );
+    expect(statuses).toEqual(rows.map(() => ({ status: 'sent', sent: true })));
+  });
+
+  it('retries a failure after the policy delay, then fails it for good and frees its recipient mark', async () => {
+    await enqueueEmails(database.db, null, [email({ audience: 'visitor' })]);
+    const retry = { maxAttempts: 2, retryDelayMs: () => 0 };
+    const [first] = await claimDue(database.db, 1, 60_000);
+    expect((await visitorVerdict(database.db, first!, { secret: SECRET, hourlyCap: 10 })).send).toBe(true);
+    expect(await markFailure(database.db, log, first!, 'ECONNREFUSED', retry)).toBe('retry');
+    expect(await query(`select status, last_error, attempts from outbox`)).toEqual([
+      { status: 'pending', last_error: 'ECONNREFUSED', attempts: 1 },
+    ]);
+    const [second] = await claimDue(database.db, 1, 60_000);
+    expect(await markFailure(database.db, log, second!, 'ECONNREFUSED', retry)).toBe('failed');
+    expect(await query(`select status from outbox`)).toEqual([{ status: 'failed' }]);
+    expect(await query(`select key from mail_throttle`)).toEqual([]);
+  });
+
+  it("skips a visitor e-mail whose recipient had one of its kind today, whatever the address's case", async () => {
+    await enqueueEmails(database.db, null, [
+      email({ audience: 'visitor', to: 'ada@example.org' }),
+      email({ audience: 'visitor', to: 'ADA@example.org' }),
+    ]);
+    const [a, b] = await claimDue(database.db, 2, 60_000);
+    const limits = { secret: SECRET, hourlyCap: 10 };
+    expect(await visitorVerdict(database.db, a!, limits)).toEqual({ send: true });
+    expect(await visitorVerdict(database.db, b!, limits)).toEqual({ send: false, outcome: 'skipped' });
+    expect(await query(`select status from outbox where id = ${b!.id}`)).toEqual([{ status: 'skipped' }]);
+  });
+});
