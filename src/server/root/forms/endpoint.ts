@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TOO_MANY_ATTEMPTS } from '~/content/forms';
 import type { z } from 'zod';
-import { HONEYPOT_FIELD } from '~/lib/form-guard';
+import { HONEYPOT_FIELD } from '~/lib/spam-traps';
 import type { Config } from '../../kit/config';
 import type { Database } from '../../kit/db/client';
 import type { FormHandler, ServerContext } from '../../kit/http/form-handler';

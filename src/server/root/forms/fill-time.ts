@@ -11,7 +11,7 @@
  * a day after the start.
  */
 import type { FastifyInstance } from 'fastify';
-import { FORM_TOKEN_FIELD, type FormTokenAnswer } from '~/lib/form-guard';
+import { FORM_TOKEN_FIELD, type FormTokenAnswer } from '~/lib/spam-traps';
 import { FORM_TOKEN_API } from '~/lib/form-token';
 import { jsonOnly, sameOriginOnly, send } from '../../kit/http/request-checks';
 import type { Config } from '../../kit/config';
