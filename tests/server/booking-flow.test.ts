@@ -5,10 +5,12 @@
  * real .ics in Europe/London time) or decline; forged, expired and reused links are refused; the
  * applicant's cancel link sends METHOD:CANCEL for the same UID.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { earliestBookableDate, latestBookableDate } from '../../src/features/booking/booking-dates';
-import { signLink } from '../../src/features/booking/booking-links.server';
+import { signLink, type LinkAction } from '../../src/features/booking/booking-links.server';
+import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
 import { REFERENCE_PATTERN } from '../../src/features/booking/booking-reference';
 import {
   OWNER,
@@ -66,6 +68,19 @@ function linkFrom(mail: ReceivedMail, label: string): string {
   const match = new RegExp(`${label}: (https://\\S+)`).exec(mail.text);
   if (!match?.[1]) throw new Error(`no "${label}" link in ${mail.header('subject')}`);
   return match[1];
+}
+
+/** A link as booking e-mails carried them before they were signed tokens (`<JSON>.<HMAC>`). */
+function signOldFormatLink(link: { bookingId: string; action: LinkAction; expiresAt: Date }): string {
+  const payload = {
+    b: link.bookingId,
+    a: link.action,
+    e: Math.floor(link.expiresAt.getTime() / 1000),
+    j: randomBytes(12).toString('base64url'),
+  };
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const key = createHmac('sha256', SECRET).update('booking-links/v1').digest();
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
 }
 
 function tokenOf(url: string): string {
@@ -355,19 +370,21 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
   it('refuses forged, tampered and expired links without changing anything', async () => {
     const { ownerMail, bookingId } = await book();
     const good = tokenOf(linkFrom(ownerMail, 'Confirm first choice'));
-    const [payload, signature] = good.split('.') as [string, string];
+    const [header, payload, signature] = good.split('.') as [string, string, string];
     const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
     const otherAction = Buffer.from(JSON.stringify({ ...decoded, a: 'decline' })).toString('base64url');
-    const forgedElsewhere = signLink('another-secret-another-secret-0123456789', {
-      bookingId,
-      action: 'confirm-first',
-      expiresAt: new Date(Date.now() + 86_400_000),
-    }).token;
+    const forgedElsewhere = (
+      await signLink(createSignedTokens('another-secret-another-secret-0123456789'), {
+        bookingId,
+        action: 'confirm-first',
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })
+    ).token;
 
     for (const token of [
-      `${payload}.${flipped}`,
-      `${otherAction}.${signature}`,
+      `${header}.${payload}.${flipped}`,
+      `${header}.${otherAction}.${signature}`,
       forgedElsewhere,
       'nonsense',
       '',
@@ -378,11 +395,13 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
       expect((await inspect(token)).statusCode).toBe(403);
     }
 
-    const expired = signLink(SECRET, {
-      bookingId,
-      action: 'confirm-first',
-      expiresAt: new Date(Date.now() - 1000),
-    }).token;
+    const expired = (
+      await signLink(t.app.forms.links.tokens, {
+        bookingId,
+        action: 'confirm-first',
+        expiresAt: new Date(Date.now() - 1000),
+      })
+    ).token;
     const res = await act(expired, '09:00');
     expect(res.statusCode).toBe(410);
     expect(res.json()).toMatchObject({ reason: 'expired', error: expect.stringContaining('expired') });
@@ -391,6 +410,26 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     expect(row?.status).toBe('requested');
     // The genuine link still works after all that.
     expect((await act(good, '10:00')).statusCode).toBe(200);
+  });
+
+  it('still honours a link of the format sent before, once, until it expires', async () => {
+    const { bookingId } = await book();
+    const expired = signOldFormatLink({
+      bookingId,
+      action: 'decline',
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    expect((await act(expired)).json()).toMatchObject({ reason: 'expired' });
+    const old = signOldFormatLink({
+      bookingId,
+      action: 'decline',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    expect((await inspect(old)).json()).toMatchObject({ action: 'decline', status: 'requested' });
+    const res = await act(old);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe('declined');
+    expect((await inspect(old)).json().reason).toBe('used');
   });
 
   it('declines from the owner link and tells the applicant', async () => {

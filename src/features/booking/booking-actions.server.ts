@@ -9,6 +9,7 @@ import { bookingActionCopy, sessionTypeLabels, SESSION_MINUTES, type SessionTime
 import type { ServerContext } from '~/server/kit/http/form-handler';
 import type { Links } from '~/server/kit/http/links';
 import type { Queryable } from '~/server/kit/db/client';
+import { Refusal } from '~/server/kit/http/request-checks';
 import { submissions } from '~/server/kit/db/schema';
 import { enqueueEmails, type OutgoingEmail } from '~/server/kit/mail/outbox';
 import {
@@ -40,14 +41,17 @@ export type BookingClock = () => Date;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const refusals = bookingActionCopy.refusals;
 
-/** A link that cannot be used, with the status code and the sentence the page shows. */
-export class LinkRefusal extends Error {
+/**
+ * A link that cannot be used, with the status code and the sentence the page shows; answered
+ * `{error, reason}` by the API's error handler.
+ */
+export class LinkRefusal extends Refusal {
   constructor(
     readonly reason: LinkRefusalReason,
-    readonly status: number,
+    status: number,
     message: string,
   ) {
-    super(message);
+    super(status, { error: message, reason });
   }
 }
 
@@ -76,8 +80,8 @@ async function loadBooking(q: Queryable, id: string, lock: boolean): Promise<Loa
   return { row: found.row, details: fields as BookingRequest };
 }
 
-function verified(appSecret: string, token: unknown, now: Date): LinkPayload {
-  const result = verifyLink(appSecret, token, now);
+async function verified(links: Links, token: unknown, now: Date): Promise<LinkPayload> {
+  const result = await verifyLink(links.tokens, token, now);
   if (result.ok && UUID.test(result.payload.b)) return result.payload;
   if (!result.ok && result.reason === 'expired') throw new LinkRefusal('expired', 410, refusals.expired);
   throw new LinkRefusal('invalid', 403, refusals.invalid);
@@ -138,11 +142,11 @@ async function alreadyUsed(q: Queryable, tokenId: string): Promise<boolean> {
 }
 
 export async function inspectLink(
-  ctx: Pick<ServerContext, 'config' | 'db'>,
+  ctx: Pick<ServerContext, 'db' | 'links'>,
   token: unknown,
   now: Date,
 ): Promise<LinkView> {
-  const payload = verified(ctx.config.appSecret, token, now);
+  const payload = await verified(ctx.links, token, now);
   if (await alreadyUsed(ctx.db, payload.j)) throw new LinkRefusal('used', 409, refusals.used);
   const { row, details } = checkState(payload.a, await loadBooking(ctx.db, payload.b, false), now);
   const window = chosenWindow(payload.a, row);
@@ -176,7 +180,7 @@ export async function performLink(
   now: Date,
 ): Promise<{ bookingId: string; status: BookingStatus; answer: LinkActAnswer }> {
   const { config, links } = ctx;
-  const payload = verified(config.appSecret, token, now);
+  const payload = await verified(links, token, now);
 
   return ctx.db.transaction(async (tx) => {
     const locked = await loadBooking(tx, payload.b, true);
@@ -215,7 +219,7 @@ export async function performLink(
           updatedAt: now,
         })
         .where(eq(bookings.id, row.id));
-      const cancel = signLink(config.appSecret, {
+      const cancel = await signLink(links.tokens, {
         bookingId: row.id,
         action: 'cancel',
         expiresAt: endOfUkDay(slot.date),

@@ -8,13 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { OWNER_LINK_DAYS } from '~/content/booking';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
-import { jsonOnly, sameOriginOnly } from '~/server/kit/http/request-checks';
+import { jsonOnly, sameOriginOnly, send } from '~/server/kit/http/request-checks';
 import type { Tx } from '~/server/kit/db/client';
 import {
-  LinkRefusal,
   inspectLink,
   lastPossibleDay,
   linkUrl,
@@ -76,31 +75,25 @@ export const bookingHandler = defineFormHandler({
       .values({ bookingId: id, status: 'requested', at: receivedAt, actor: 'applicant' });
 
     const ownerExpiry = new Date(receivedAt.getTime() + OWNER_LINK_DAYS * DAY_MS);
-    const sign = (action: LinkAction, expiresAt: Date) =>
-      signLink(config.appSecret, { bookingId: id, action, expiresAt }).token;
+    const link = async (path: string, action: LinkAction, expiresAt: Date) =>
+      linkUrl(links, path, (await signLink(links.tokens, { bookingId: id, action, expiresAt })).token);
     const view = { id, reference, details: data };
+    const [cancelUrl, confirmFirstUrl, confirmSecondUrl, declineUrl] = await Promise.all([
+      link(CANCEL_PATH, 'cancel', endOfUkDay(lastPossibleDay(data))),
+      link(RESPOND_PATH, 'confirm-first', earlier(ownerExpiry, endOfUkDay(data.firstChoiceDate))),
+      data.secondChoiceDate
+        ? link(RESPOND_PATH, 'confirm-second', earlier(ownerExpiry, endOfUkDay(data.secondChoiceDate)))
+        : undefined,
+      link(RESPOND_PATH, 'decline', ownerExpiry),
+    ]);
 
     sendEmail(
-      requestReceivedEmail(view, {
-        to: data.email,
-        replyTo: config.ownerEmail,
-        cancelUrl: linkUrl(links, CANCEL_PATH, sign('cancel', endOfUkDay(lastPossibleDay(data)))),
-      }),
+      requestReceivedEmail(view, { to: data.email, replyTo: config.ownerEmail, cancelUrl }),
       ownerRequestEmail(view, {
         to: config.ownerEmail,
-        confirmFirstUrl: linkUrl(
-          links,
-          RESPOND_PATH,
-          sign('confirm-first', earlier(ownerExpiry, endOfUkDay(data.firstChoiceDate))),
-        ),
-        confirmSecondUrl: data.secondChoiceDate
-          ? linkUrl(
-              links,
-              RESPOND_PATH,
-              sign('confirm-second', earlier(ownerExpiry, endOfUkDay(data.secondChoiceDate))),
-            )
-          : undefined,
-        declineUrl: linkUrl(links, RESPOND_PATH, sign('decline', ownerExpiry)),
+        confirmFirstUrl,
+        confirmSecondUrl,
+        declineUrl,
       }),
     );
     return { reference };
@@ -109,14 +102,6 @@ export const bookingHandler = defineFormHandler({
   spamResponse: () => ({ reference: generateReference() }),
   routes: (app, ctx) => bookingRoutes(app, ctx),
 });
-
-function sendJson(reply: FastifyReply, status: number, payload: object) {
-  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
-}
-
-function refusal(reply: FastifyReply, error: LinkRefusal) {
-  return sendJson(reply, error.status, { error: error.message, reason: error.reason });
-}
 
 /**
  * POST /api/bookings/link      {token}          what the link is for, or why it is refused
@@ -132,13 +117,9 @@ export function bookingRoutes(
   const tokenOf = (body: unknown) =>
     typeof body === 'object' && body !== null ? (body as Record<string, unknown>).token : undefined;
 
+  // A refused link throws a LinkRefusal: the API's error handler answers it {error, reason}.
   app.post('/api/bookings/link', guards, async (request, reply) => {
-    try {
-      return sendJson(reply, 200, await inspectLink(ctx, tokenOf(request.body), clock()));
-    } catch (error) {
-      if (error instanceof LinkRefusal) return refusal(reply, error);
-      throw error;
-    }
+    return send(reply, 200, await inspectLink(ctx, tokenOf(request.body), clock()));
   });
 
   app.post('/api/bookings/link/act', guards, async (request, reply) => {
@@ -146,15 +127,10 @@ export function bookingRoutes(
       string,
       unknown
     >;
-    try {
-      const result = await performLink(ctx, body.token, { start: body.start }, clock());
-      ctx.wakeOutbox();
-      request.log.info({ bookingId: result.bookingId, status: result.status }, 'booking status changed');
-      return sendJson(reply, 200, result.answer);
-    } catch (error) {
-      if (error instanceof LinkRefusal) return refusal(reply, error);
-      throw error;
-    }
+    const result = await performLink(ctx, body.token, { start: body.start }, clock());
+    ctx.wakeOutbox();
+    request.log.info({ bookingId: result.bookingId, status: result.status }, 'booking status changed');
+    return send(reply, 200, result.answer);
   });
 }
 

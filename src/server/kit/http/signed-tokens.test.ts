@@ -57,6 +57,42 @@ describe('signed tokens', () => {
     expect(plain).toMatchObject({ ok: true, tokenId: undefined });
   });
 
+  it('expires at a given moment when asked', async () => {
+    const expiresAt = new Date('2026-01-02T00:00:00Z');
+    const token = await tokens.sign('x', 'y', { expiresAt, now: new Date('2026-01-01T00:00:00Z') });
+    expect(await tokens.verify('x', token, { now: new Date('2026-01-01T23:59:59Z') })).toMatchObject({
+      ok: true,
+      expiresAt,
+    });
+    expect(await tokens.verify('x', token, { now: expiresAt })).toMatchObject({
+      ok: false,
+      reason: 'expired',
+    });
+  });
+
+  it('still reads the booking links signed before these tokens, until they expire', () => {
+    // `<base64url JSON {b, a, e, j}>.<HMAC>` under HMAC(secret, 'booking-links/v1'), expiring in 2100.
+    const legacy =
+      'eyJiIjoiN2M5ZTY2NzktNzQyNS00MGRlLTk0NGItZTA3ZmMxZjkwYWU3IiwiYSI6ImNvbmZpcm0tZmlyc3QiLCJlIjo0MTAyNDQ0ODAwLCJqIjoiWU5RT3ZwNzB6UDhRU3hCMCJ9.PbxBe28H4KwMINtEK46WGFv5MNsDdj4zYazrJf03TtE';
+    const read = {
+      subject: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+      tokenId: 'YNQOvp70zP8QSxB0',
+      expiresAt: new Date('2100-01-01T00:00:00Z'),
+      claims: { a: 'confirm-first' },
+    };
+    expect(tokens.verifyLegacyBookingLink(legacy)).toEqual({ ok: true, ...read });
+    expect(tokens.verifyLegacyBookingLink(legacy, { now: new Date('2100-01-01T00:00:00Z') })).toEqual({
+      ok: false,
+      reason: 'expired',
+      ...read,
+    });
+    expect(other.verifyLegacyBookingLink(legacy)).toEqual({ ok: false, reason: 'invalid' });
+    expect(tokens.verifyLegacyBookingLink(tamper(legacy))).toEqual({ ok: false, reason: 'invalid' });
+    for (const bad of [undefined, '', 'a.b', 'a.b.c', 42]) {
+      expect(tokens.verifyLegacyBookingLink(bad)).toEqual({ ok: false, reason: 'invalid' });
+    }
+  });
+
   it('still reads the links signed before these tokens, for their purpose only', () => {
     // `<id>.<HMAC-SHA256(secret, purpose:id)>`, as the newsletter's first unsubscribe links were made.
     const legacy = 'sub-1.KROQNJ40GDsUrjMKOAi3l7vlsKT7RZVna9RmSv6Pc6o';

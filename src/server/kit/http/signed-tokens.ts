@@ -8,15 +8,24 @@
  *   second use finds it there.
  * The key is derived from APP_SECRET for tokens only, so no other HMAC made with the secret
  * (hashed addresses, Message-IDs) can ever pass for a token.
+ *
+ * Two narrow readers of formats made before these tokens remain, each for the links of that
+ * format still out in e-mails: `verifyLegacy` (newsletter unsubscribe, for good) and
+ * `verifyLegacyBookingLink` (booking links, until the last one expires).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Queryable } from '../db/client';
 import { usedTokens } from '../db/schema';
 
 export type SignOptions = {
-  /** Lifetime in seconds; omitted, the token never expires (use only where a standard says so). */
+  /**
+   * Lifetime in seconds; omitted (and no `expiresAt`), the token never expires (use only where
+   * a standard says so).
+   */
   expiresInSeconds?: number;
+  /** An expiry at a given moment (the end of a session's day) instead of a lifetime. */
+  expiresAt?: Date;
   /** Gives the token a random id that `consume` can record, so it works once. */
   singleUse?: boolean;
   /** Further claims of the token's own (short names, no personal data: a token travels in URLs). */
@@ -29,7 +38,8 @@ export type VerifiedToken = {
   subject: string;
   /** Present on single-use tokens. */
   tokenId?: string;
-  issuedAt: Date;
+  /** Absent on a booking link of the old format (it carried no issue time). */
+  issuedAt?: Date;
   expiresAt?: Date;
   claims: Record<string, unknown>;
 };
@@ -53,12 +63,22 @@ export type SignedTokens = {
    * newsletter's unsubscribe links still accept them: those must keep working for good.
    */
   verifyLegacy(purpose: string, token: unknown): string | undefined;
+  /**
+   * Booking links signed before they moved onto these tokens (decision 018, addendum):
+   * `<base64url JSON {b, a, e, j}>.<HMAC-SHA256>` under a key of their own. Read as a token of
+   * purpose `booking-link`: the booking id is the subject, `j` the token id, `e` the expiry and
+   * the action the claim `a`. Every such link expires by the end of the last day its booking
+   * could take place (at most a year after it was made; the owner's within 14 days), so this
+   * can go once no booking made before the change has a choice date still to come.
+   */
+  verifyLegacyBookingLink(token: unknown, options?: { now?: Date }): VerifyResult;
 };
 
 /** Longest token accepted: far above any we make, far below anything costly to check. */
 export const MAX_TOKEN_LENGTH = 1024;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
 const REGISTERED = new Set(['aud', 'sub', 'iat', 'exp', 'jti', 'nbf', 'iss']);
+const LEGACY_BOOKING_LINK = /^([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{43})$/;
 
 function verified(payload: JWTPayload): VerifiedToken | undefined {
   if (typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return undefined;
@@ -72,20 +92,33 @@ function verified(payload: JWTPayload): VerifiedToken | undefined {
   };
 }
 
+/** The id of a single-use token this server has just signed (read, not verified). */
+export function tokenIdOf(token: string): string | undefined {
+  const { jti } = decodeJwt(token);
+  return typeof jti === 'string' ? jti : undefined;
+}
+
 export function createSignedTokens(secret: string): SignedTokens {
   const key = createHmac('sha256', secret).update('signed-tokens/v2').digest();
   const legacyMac = (purpose: string, id: string) =>
     createHmac('sha256', secret).update(`${purpose}:${id}`).digest('base64url');
+  const legacyBookingKey = createHmac('sha256', secret).update('booking-links/v1').digest();
 
   return {
     async sign(purpose, subject, options = {}) {
       const iat = Math.floor((options.now ?? new Date()).getTime() / 1000);
+      const exp =
+        options.expiresAt !== undefined
+          ? Math.floor(options.expiresAt.getTime() / 1000)
+          : options.expiresInSeconds !== undefined
+            ? iat + options.expiresInSeconds
+            : undefined;
       const jwt = new SignJWT({ ...options.claims })
         .setProtectedHeader({ alg: 'HS256' })
         .setAudience(purpose)
         .setSubject(subject)
         .setIssuedAt(iat);
-      if (options.expiresInSeconds !== undefined) jwt.setExpirationTime(iat + options.expiresInSeconds);
+      if (exp !== undefined) jwt.setExpirationTime(exp);
       if (options.singleUse) jwt.setJti(randomBytes(12).toString('base64url'));
       return jwt.sign(key);
     },
@@ -132,6 +165,30 @@ export function createSignedTokens(secret: string): SignedTokens {
       const expected = Buffer.from(legacyMac(purpose, id));
       const given = Buffer.from(token.slice(dot + 1));
       return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
+    },
+
+    verifyLegacyBookingLink(token, options = {}) {
+      const match = typeof token === 'string' ? LEGACY_BOOKING_LINK.exec(token) : null;
+      if (!match) return { ok: false, reason: 'invalid' };
+      const [, body, signature] = match as unknown as [string, string, string];
+      const given = Buffer.from(signature, 'base64url');
+      const expected = createHmac('sha256', legacyBookingKey).update(body).digest();
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        return { ok: false, reason: 'invalid' };
+      }
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Record<string, unknown>;
+      } catch {
+        return { ok: false, reason: 'invalid' };
+      }
+      const { b, a, e, j } = payload ?? {};
+      if (typeof b !== 'string' || typeof a !== 'string' || typeof j !== 'string')
+        return { ok: false, reason: 'invalid' };
+      if (typeof e !== 'number' || !Number.isSafeInteger(e)) return { ok: false, reason: 'invalid' };
+      const read: VerifiedToken = { subject: b, tokenId: j, expiresAt: new Date(e * 1000), claims: { a } };
+      const now = options.now ?? new Date();
+      return e * 1000 <= now.getTime() ? { ok: false, reason: 'expired', ...read } : { ok: true, ...read };
     },
   };
 }
