@@ -8,7 +8,7 @@ import { PUBLIC_PATHS } from '../src/content/routes';
 import { masterclass } from '../src/content/resources';
 import { site } from '../src/content/site';
 import { GUIDE_PDF_FILE, renderGuidePdf } from './guide-pdf';
-import { buildIcs } from './ics';
+import { buildPublishedEventIcs } from './ics';
 import { masterclassEvent } from './masterclass-event';
 
 const clientDir = process.argv[2];
@@ -33,7 +33,7 @@ const sitemap: Generator = () => [
 const calendar: Generator = () => [
   {
     path: masterclass.calendar.path.replace(/^\//, ''),
-    body: buildIcs(masterclassEvent(publicUrl), `-//${site.brand}//Masterclass//EN`),
+    body: buildPublishedEventIcs(masterclassEvent(publicUrl), `-//${site.brand}//Masterclass//EN`),
   },
 ];
 

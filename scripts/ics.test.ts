@@ -2,7 +2,7 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { masterclass } from '../src/content/resources';
 import { escapeText, foldLine } from '../src/lib/ics';
-import { buildIcs, icsUtc } from './ics';
+import { buildPublishedEventIcs, icsUtc } from './ics';
 import { masterclassEvent } from './masterclass-event';
 
 describe('the calendar file writer', () => {
@@ -23,7 +23,7 @@ describe('the calendar file writer', () => {
 });
 
 describe('the masterclass calendar file', () => {
-  const ics = buildIcs(masterclassEvent('https://www.example.com'), '-//Test//EN');
+  const ics = buildPublishedEventIcs(masterclassEvent('https://www.example.com'), '-//Test//EN');
 
   it('uses CRLF line endings throughout', () => {
     expect(ics.endsWith('\r\n')).toBe(true);
@@ -47,6 +47,6 @@ describe('the masterclass calendar file', () => {
   });
 
   it('is the same file on every build', () => {
-    expect(buildIcs(masterclassEvent('https://www.example.com'), '-//Test//EN')).toBe(ics);
+    expect(buildPublishedEventIcs(masterclassEvent('https://www.example.com'), '-//Test//EN')).toBe(ics);
   });
 });

@@ -25,7 +25,8 @@ export function icsUtc(iso: string): string {
   return utcStamp(new Date(ms));
 }
 
-export function buildIcs(event: CalendarEvent, prodId: string): string {
+/** One public event as a `METHOD:PUBLISH` calendar file (the masterclass), times in UTC. */
+export function buildPublishedEventIcs(event: CalendarEvent, prodId: string): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

@@ -20,7 +20,7 @@ import type { EmailBlock, EmailContent } from '~/server/kit/mail/layout';
 import type { OutgoingEmail } from '~/server/kit/mail/outbox';
 import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
 import { formatChoice, formatClock, formatUkDate, ukWallTimeToInstant } from './booking-dates';
-import { buildIcs } from './booking-ics';
+import { buildSessionIcs } from './booking-ics';
 import type { BookingRequest } from './booking-schema';
 
 /** What the templates need to know about a booking. */
@@ -161,7 +161,7 @@ type InviteOptions = { uid: string; sequence: number; organizer: string; now: Da
 
 function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 'CANCEL', o: InviteOptions) {
   const t = eventTexts(b);
-  const ics = buildIcs({
+  const ics = buildSessionIcs({
     method,
     uid: o.uid,
     sequence: o.sequence,

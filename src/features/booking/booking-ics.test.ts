@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { escapeText, foldLine } from '~/lib/ics';
-import { buildIcs, type IcsEvent } from './booking-ics';
+import { buildSessionIcs, type IcsEvent } from './booking-ics';
 import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
 
 const base: IcsEvent = {
@@ -29,9 +29,9 @@ function parse(ics: string) {
   return { cal, vevent, event: new ICAL.Event(vevent) };
 }
 
-describe('buildIcs', () => {
+describe('buildSessionIcs', () => {
   it('makes a valid REQUEST in Europe/London: a summer date is BST', () => {
-    const ics = buildIcs(base);
+    const ics = buildSessionIcs(base);
     expect(ics.endsWith('\r\n')).toBe(true);
     expect(ics.split('\r\n').every((l) => new TextEncoder().encode(l).length <= 75)).toBe(true);
     const { cal, event, vevent } = parse(ics);
@@ -48,12 +48,12 @@ describe('buildIcs', () => {
   });
 
   it('a winter date is GMT', () => {
-    const { event } = parse(buildIcs({ ...base, date: '2026-12-01', start: '13:00', end: '13:45' }));
+    const { event } = parse(buildSessionIcs({ ...base, date: '2026-12-01', start: '13:00', end: '13:45' }));
     expect(event.startDate.toJSDate().toISOString()).toBe('2026-12-01T13:00:00.000Z');
   });
 
   it('makes a CANCEL for the same UID with a higher sequence', () => {
-    const { cal, event, vevent } = parse(buildIcs({ ...base, method: 'CANCEL', sequence: 1 }));
+    const { cal, event, vevent } = parse(buildSessionIcs({ ...base, method: 'CANCEL', sequence: 1 }));
     expect(cal.getFirstPropertyValue('method')).toBe('CANCEL');
     expect(event.uid).toBe(base.uid);
     expect(event.sequence).toBe(1);

@@ -58,7 +58,8 @@ function localDateTime(date: string, hhmm: string): string {
   return `${date.replace(/-/g, '')}T${hhmm.replace(':', '')}00`;
 }
 
-export function buildIcs(event: IcsEvent): string {
+/** A strategy session's calendar message: the invite (`REQUEST`) or its cancellation (`CANCEL`), in UK time. */
+export function buildSessionIcs(event: IcsEvent): string {
   const cancelled = event.method === 'CANCEL';
   const lines = [
     'BEGIN:VCALENDAR',

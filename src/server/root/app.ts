@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../kit/config';
+import { apiErrorHandler } from '../kit/http/request-checks';
 import { attachStaticFastPath } from './site/fast-static';
 import { registerForms, type FormsOptions } from './forms/pipeline';
 import { baseSecurityHeaders, contentSecurityPolicy } from './site/security-headers';
@@ -99,10 +100,16 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
     return payload;
   });
 
+  // One error handler for every route (the form endpoint's plugin sets the same one): refusals
+  // as they say, the framework's 4xx as a clear sentence, 5xx with no internals.
+  app.setErrorHandler(apiErrorHandler);
+
   app.get('/healthz', async () => ({ status: 'ok' }));
   // The database, the outbox worker, the form endpoint and /readyz.
   await registerForms(app, config, forms);
 
+  // What differs for pages: a GET or HEAD outside /api/ that matches nothing is the site's
+  // HTML 404; anything else is a JSON 404.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
@@ -112,19 +119,6 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
     }
     void reply.code(404).send({ error: 'Not found.' });
   });
-
-  app.setErrorHandler(
-    (error: { statusCode?: number; message?: string; code?: unknown; name?: string }, request, reply) => {
-      const status =
-        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-      // The error's kind only: a driver's message or detail can quote submitted values.
-      if (status >= 500)
-        request.log.error({ errorName: error.name, errorCode: error.code }, 'request failed');
-      void reply.code(status).send({
-        error: status >= 500 ? 'Something went wrong on our side. Please try again.' : error.message,
-      });
-    },
-  );
 
   return app;
 }
