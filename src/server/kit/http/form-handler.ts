@@ -1,8 +1,9 @@
 /**
  * What a form type is to the server. A feature exports one `FormHandler` from its
- * `*.server.ts` file and adds one line to the dispatch table (`./form-types.ts`); the pipeline
- * does everything common (limits, validation, spam traps, the submission row, consent, the
- * transaction, the answer) and calls `accept` inside the transaction for what is particular.
+ * `*.server.ts` file and adds one line to the dispatch table
+ * (`src/server/root/forms/dispatch-table.ts`); the endpoint does everything common (limits,
+ * validation, spam traps, the submission row, consent, the transaction, the answer) and calls
+ * `accept` inside the transaction for what is particular.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
