@@ -15,7 +15,13 @@ import { HONEYPOT_FIELD } from '~/lib/spam-traps';
 import type { Config } from '../../kit/config';
 import type { Database } from '../../kit/db/client';
 import type { FormHandler, ServerContext } from '../../kit/http/form-handler';
-import { FORM_TOKEN_REFUSED, formStartTokens, formTokenRoute, type FormStart } from './fill-time';
+import {
+  FORM_TOKEN_REFUSED,
+  formStartTokens,
+  formTokenRoute,
+  type FormStart,
+  type FormStartTokens,
+} from './fill-time';
 import { apiErrorHandler, jsonOnly, Refusal, sameOriginOnly, send } from '../../kit/http/request-checks';
 import type { Links } from '../../kit/http/links';
 import { rateLimitSubject, type RateLimiter } from './rate-limit';
@@ -39,7 +45,7 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
 export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
   const { config, database, links, limiter, handlers, wakeOutbox } = options;
-  const store = createSubmissions(database);
+  const submissions = createSubmissions(database);
   const starts = formStartTokens(links.tokens);
 
   app.setErrorHandler(apiErrorHandler);
@@ -52,21 +58,19 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
       const { formType, fields, handler } = formOf(request.body, handlers);
       if (!config.benchDisableRateLimit) await checkRateLimit(limiter, links, request, formType, handler);
       checkCharacters(fields);
-      // The fill-time token: made by this server for this form, or the request is refused.
-      const start = config.benchDisableFillTime ? undefined : await starts.check(formType, fields);
-      if (start && !start.ok) throw new Refusal(400, { error: FORM_TOKEN_REFUSED });
+      const start = config.benchDisableFillTime ? undefined : await checkFillTime(starts, formType, fields);
       const data = validate(handler, fields);
       const row = submissionRow(request, links, formType, data);
 
       const trap = spamReason(fields, start, config);
       if (trap) {
         // Stored for the record, never mailed, answered like a success so the bot learns nothing.
-        await store.storeSpam(row, trap);
+        await submissions.storeSpam(row, trap);
         request.log.info({ submissionId: row.id, formType, spam: trap }, 'submission flagged as spam');
         return send(reply, 200, { id: row.id, ...handler.spamResponse?.(row.id) });
       }
 
-      const stored = await store.store({
+      const stored = await submissions.store({
         row,
         consent: handler.consent?.(data, fields),
         handler,
@@ -143,6 +147,13 @@ function checkCharacters(body: Body) {
       fieldErrors: { [malformed]: 'Please remove line breaks and unusual characters.' },
     });
   }
+}
+
+/** The fill-time token: made by this server for this form, or the request is refused. */
+async function checkFillTime(starts: FormStartTokens, formType: string, fields: Body): Promise<FormStart> {
+  const start = await starts.check(formType, fields);
+  if (!start.ok) throw new Refusal(400, { error: FORM_TOKEN_REFUSED });
+  return start;
 }
 
 /** The form's schema: the cleaned fields, or 400 with the first message of each invalid field. */
