@@ -45,3 +45,26 @@ export const partnerships = {
     href: `mailto:${site.partnershipsEmail}?subject=${encodeURIComponent('Partnership enquiry')}`,
   },
 };
+
+/** The contact form's words (spec sections 2, 7 and 8). */
+export const contactForm = {
+  label: 'Send Us a Message',
+  fields: {
+    firstName: 'First Name',
+    lastName: 'Last Name',
+    email: 'Email',
+    company: 'Company',
+    subject: 'Subject',
+    message: 'Message',
+  },
+  subjectPlaceholder: 'Please select',
+  submit: 'Send Message',
+  submitting: 'Sending...',
+  sent: 'Message sent successfully!',
+  failed: 'Failed to send message. Please try again.',
+  thanks: {
+    heading: 'Thank You!',
+    text: "We've received your message and will respond within 1-2 business days.",
+    again: 'Send Another Message',
+  },
+};

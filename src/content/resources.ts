@@ -113,3 +113,14 @@ export const newsletter = {
   intro:
     'One considered e-mail a month: new articles, masterclass dates and registration links, and the ideas our clients find most useful. No hype and no spam; unsubscribe at any time.',
 };
+
+/** The Smart Money Newsletter sign-up form's words (spec sections 7 and 8). */
+export const newsletterForm = {
+  label: 'Subscribe to The Smart Money Newsletter',
+  fields: { firstName: 'First Name', lastName: 'Last Name', email: 'Email Address' },
+  submit: 'Subscribe',
+  submitting: 'Subscribing...',
+  subscribed: 'Thank you for subscribing!',
+  subscribedDetail: 'Please confirm with the link we have just e-mailed you.',
+  failed: 'Failed to subscribe. Please try again.',
+};

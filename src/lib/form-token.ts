@@ -1,9 +1,9 @@
 /**
- * One form's fill-time token (see form-guard.ts), loaded on the form's first focus: fetched
+ * One form's fill-time token (see spam-traps.ts), loaded on the form's first focus: fetched
  * then, sent with the form, renewed when it is about to expire while the page sits open (the
  * renewal keeps the original start, which the server signed).
  */
-import type { FormTokenAnswer } from './form-guard';
+import type { FormTokenAnswer } from './spam-traps';
 
 /** Where a form gets its token: POST `{formType}`, or `{formType, renew}` with an expiring one. */
 export const FORM_TOKEN_API = '/api/form-token';

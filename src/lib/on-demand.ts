@@ -33,7 +33,7 @@ export function resolverOnDemand<TFieldValues extends FieldValues, TContext, TTr
 export function submitOnceLoaded(
   event: FormEvent,
   load: () => Promise<unknown>,
-  submit: () => Promise<void>,
+  submit: () => Promise<unknown>,
   onFailure: () => void,
 ): void {
   event.preventDefault();

@@ -7,6 +7,7 @@
 export const HONEYPOT_FIELD = 'website';
 export const FORM_TOKEN_FIELD = 'formToken';
 
-export type FormGuard = { [HONEYPOT_FIELD]: string; [FORM_TOKEN_FIELD]: string };
+/** The two fields every form adds to its request body. */
+export type SpamTrapFields = { [HONEYPOT_FIELD]: string; [FORM_TOKEN_FIELD]: string };
 /** The token endpoint's answer. */
 export type FormTokenAnswer = { token: string; expiresInSeconds: number };

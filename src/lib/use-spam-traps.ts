@@ -1,13 +1,13 @@
 /**
- * The browser half of the spam traps (see form-guard.ts): the honeypot input's props, and the
+ * The browser half of the spam traps (see spam-traps.ts): the honeypot input's props, and the
  * signed token fetched on the form's first focus that lets the server time the filling. People never see the honeypot (it is off-screen, hidden from
  * assistive technology and out of the tab order); form-filling bots do, and fill it.
  */
 import { useCallback, useRef } from 'react';
-import { FORM_TOKEN_FIELD, HONEYPOT_FIELD } from './form-guard';
+import { FORM_TOKEN_FIELD, HONEYPOT_FIELD, type SpamTrapFields } from './spam-traps';
 import type { FormToken } from './form-token';
 
-export function useFormGuard(formType: string) {
+export function useSpamTraps(formType: string) {
   const trap = useRef<HTMLInputElement | null>(null);
   // The token's code arrives on the form's first focus, like the form's own (decision 007).
   // A chunk that could not be fetched is asked for again on the next use.
@@ -38,8 +38,8 @@ export function useFormGuard(formType: string) {
   );
 
   /** The two fields to add to the request body (no token if its code cannot be fetched: the server says so). */
-  const guardFields = useCallback(
-    async () => ({
+  const trapFields = useCallback(
+    async (): Promise<SpamTrapFields> => ({
       [HONEYPOT_FIELD]: trap.current?.value ?? '',
       [FORM_TOKEN_FIELD]: await token().then(
         (t) => t.current(),
@@ -59,21 +59,7 @@ export function useFormGuard(formType: string) {
     tabIndex: -1,
     autoComplete: 'off',
   } as const;
-  return { guardFields, restart, honeypotProps };
+  return { trapFields, restart, honeypotProps };
 }
 
 function noop() {}
-
-/** The accessible wiring of one field: its id, invalid state and the id of its error text. */
-export function fieldA11y(baseId: string, name: string, error: string | undefined) {
-  const id = `${baseId}-${name}`;
-  return {
-    id,
-    errorId: `${id}-error`,
-    inputProps: {
-      id,
-      'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? `${id}-error` : undefined,
-    },
-  };
-}

@@ -1,10 +1,10 @@
-import type { useFormGuard } from '~/lib/use-form-guard';
+import type { useSpamTraps } from '~/lib/use-spam-traps';
 
-/** The honeypot every form carries (see lib/form-guard.ts): off-screen, hidden from assistive technology. */
+/** The honeypot every form carries (see lib/spam-traps.ts): off-screen, hidden from assistive technology. */
 export function HoneypotField({
   inputProps,
 }: {
-  inputProps: ReturnType<typeof useFormGuard>['honeypotProps'];
+  inputProps: ReturnType<typeof useSpamTraps>['honeypotProps'];
 }) {
   return (
     <div aria-hidden="true" className="trap">

@@ -3,7 +3,7 @@
  * and an Idempotency-Key header so a retry (a lost answer, a double click) books once.
  */
 import { FORM_ENDPOINT, postJson } from '~/lib/api-client';
-import type { FormGuard } from '~/lib/form-guard';
+import type { SpamTrapFields } from '~/lib/spam-traps';
 import type { BookingRequest } from './booking-schema';
 
 export const BOOKING_FORM_TYPE = 'booking';
@@ -13,11 +13,11 @@ export type BookingResult = { id: string; reference: string };
 /** Resolves with the booking's reference; rejects with the server's message on any failure. */
 export async function submitBooking(
   values: BookingRequest,
-  options: { idempotencyKey: string; guard: FormGuard },
+  options: { idempotencyKey: string; traps: SpamTrapFields },
 ): Promise<BookingResult> {
   const result = await postJson<Partial<BookingResult>>(
     FORM_ENDPOINT,
-    { formType: BOOKING_FORM_TYPE, ...values, ...options.guard },
+    { formType: BOOKING_FORM_TYPE, ...values, ...options.traps },
     { 'Idempotency-Key': options.idempotencyKey },
   );
   if (!result.ok) throw new Error(result.error);

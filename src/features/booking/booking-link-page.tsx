@@ -8,7 +8,7 @@
 import { CircleAlert, CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { bookingActionCopy as copy } from '~/content/booking';
-import { ChoiceGroup } from './booking-fields';
+import { ChoiceGroup } from '~/components/form/choice-group';
 import { LinkRequestError, actOnLink, fetchLinkView, type LinkView } from './booking-link-api';
 
 type State =

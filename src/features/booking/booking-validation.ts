@@ -5,5 +5,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { BookingSchema } from './booking-schema';
 
-export const bookingResolver = zodResolver(BookingSchema);
+export const resolver = zodResolver(BookingSchema);
 export { canContinue } from './booking-schema';

@@ -5,4 +5,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ContactSchema } from './contact-schema';
 
-export const contactResolver = zodResolver(ContactSchema);
+export const resolver = zodResolver(ContactSchema);

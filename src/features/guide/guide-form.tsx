@@ -4,16 +4,19 @@
  * success a Thank You view with a direct link replaces the form and the PDF opens in a new
  * tab 500 ms later; on failure the form stays as it was and a toast says so.
  *
- * It sits on the home page, whose first load has room for little beyond React itself, so the
- * fields are plain uncontrolled inputs and the schema (zod) and the api client arrive on
+ * It sits on the home page, whose first load has room for little beyond React itself: it is
+ * drawn with the field kit like every form, but its state is light (decision 019): plain
+ * uncontrolled inputs read with `FormData`, and the schema (zod) and the api client arrive on
  * first use: when the visitor focuses a field, or at the latest on submit (decision 007).
  */
 import { Download } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { ConsentField, SubmitButton, TextFields, type FieldSpec } from '~/components/form/field';
+import { HoneypotField } from '~/components/form/honeypot-field';
 import { toast } from '~/components/toast/toast-store';
 import { consents } from '~/content/consents';
-import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
-import { HoneypotField } from '~/components/ui/honeypot-field';
+import { guideForm as copy } from '~/content/guide';
+import { useSpamTraps } from '~/lib/use-spam-traps';
 import { GUIDE_FORM_TYPE, GUIDE_PDF_PATH } from './guide-file';
 import type { GuideErrors, GuideField } from './guide-submit';
 
@@ -22,53 +25,36 @@ export const GUIDE_OPEN_DELAY_MS = 500;
 
 const loadLogic = () => import('./guide-submit');
 
-type TextField = Exclude<GuideField, 'consent'>;
-const TEXT_FIELDS: {
-  name: TextField;
-  label: string;
-  type?: string;
-  autoComplete: string;
-}[] = [
-  { name: 'firstName', label: 'Full Name', autoComplete: 'name' },
-  {
-    name: 'email',
-    label: 'Email Address',
-    type: 'email',
-    autoComplete: 'email',
-  },
-  {
-    name: 'company',
-    label: 'Current Role or Company',
-    autoComplete: 'organization-title',
-  },
+const FIELDS: readonly FieldSpec<GuideField>[] = [
+  { name: 'firstName', label: copy.fields.firstName, autoComplete: 'name', maxLength: 100 },
+  { name: 'email', label: copy.fields.email, type: 'email', autoComplete: 'email', maxLength: 100 },
+  { name: 'company', label: copy.fields.company, autoComplete: 'organization-title', maxLength: 100 },
 ];
-const FIELD_ORDER: GuideField[] = ['firstName', 'email', 'company', 'consent'];
+const FIELD_ORDER: GuideField[] = [...FIELDS.map((f) => f.name), 'consent'];
+
+/** An uncontrolled control is bound by its name alone. */
+const bind = (name: GuideField) => ({ name });
 
 /** The spec logs the failure (the status only, never what was typed) and says so in a toast. */
 function fail(status?: number) {
   console.error(`Guide request failed (${status || 'network'})`);
-  toast({ title: 'Failed to submit request. Please try again.', variant: 'destructive' });
+  toast({ title: copy.failed, variant: 'destructive' });
 }
 
+/** The form's values as the schema reads them (it ignores the honeypot). */
 function readForm(form: HTMLFormElement): Record<GuideField, unknown> {
   const data = new FormData(form);
-  return {
-    firstName: data.get('firstName') ?? '',
-    email: data.get('email') ?? '',
-    company: data.get('company') ?? '',
-    consent: data.get('consent') === 'on',
-  };
+  return { ...(Object.fromEntries(data) as Record<GuideField, unknown>), consent: data.has('consent') };
 }
 
 export function GuideForm() {
-  const baseId = useId();
   const [done, setDone] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<GuideErrors>({});
   // After a first submit, fields are checked again as they change, so a fixed error clears at once.
   const [submitted, setSubmitted] = useState(false);
   const openTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const { guardFields, honeypotProps } = useFormGuard(GUIDE_FORM_TYPE);
+  const { trapFields, honeypotProps } = useSpamTraps(GUIDE_FORM_TYPE);
 
   useEffect(() => () => clearTimeout(openTimer.current), []);
 
@@ -95,21 +81,15 @@ export function GuideForm() {
         return;
       }
       setErrors({});
-      const result = await sendGuide(checked.values, await guardFields());
+      const result = await sendGuide(checked.values, await trapFields());
       if (!result.ok) {
         fail(result.status);
-        const fieldErrors: GuideErrors = {};
-        for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-          if ((FIELD_ORDER as string[]).includes(field)) fieldErrors[field as GuideField] = message;
-        }
-        setErrors(fieldErrors);
+        // The server's field errors, shown beside the fields they name.
+        setErrors(result.fieldErrors ?? {});
         return;
       }
       setDone(true);
-      toast({
-        title: 'Your guide is downloading!',
-        description: 'A copy of the link is on its way to your inbox.',
-      });
+      toast({ title: copy.downloading, description: copy.downloadingDetail });
       openTimer.current = setTimeout(() => {
         window.open(GUIDE_PDF_PATH, '_blank', 'noopener');
       }, GUIDE_OPEN_DELAY_MS);
@@ -124,76 +104,29 @@ export function GuideForm() {
   if (done) {
     return (
       <div className="card text-center" role="status" data-testid="guide-thank-you">
-        <h3 className="text-2xl font-bold text-ink-900">Thank You</h3>
-        <p className="mt-3 text-ink-700">
-          Your Wealth Building Guide is opening in a new tab, and we have e-mailed you the link too. If it did
-          not open, use the direct link below.
-        </p>
+        <h3 className="text-2xl font-bold text-ink-900">{copy.thanks.heading}</h3>
+        <p className="mt-3 text-ink-700">{copy.thanks.text}</p>
         <a href={GUIDE_PDF_PATH} target="_blank" rel="noopener" className="btn btn-primary mt-6">
           <Download aria-hidden="true" className="size-4" />
-          Download the guide (PDF)
+          {copy.thanks.link}
         </a>
       </div>
     );
   }
 
-  const consent = fieldA11y(baseId, 'consent', errors.consent);
   return (
     <form
       noValidate
       onSubmit={(event) => void onSubmit(event)}
       onFocus={() => void loadLogic().catch(() => undefined)}
       onChange={(event) => void revalidate(event.currentTarget)}
-      className="grid gap-4"
-      aria-label="Download the Wealth Building Guide"
+      className="grid gap-2"
+      aria-label={copy.label}
     >
-      {TEXT_FIELDS.map((f) => {
-        const a11y = fieldA11y(baseId, f.name, errors[f.name]);
-        return (
-          <div key={f.name}>
-            <label htmlFor={a11y.id} className="field-label">
-              {f.label}
-            </label>
-            <input
-              {...a11y.inputProps}
-              name={f.name}
-              type={f.type ?? 'text'}
-              autoComplete={f.autoComplete}
-              maxLength={100}
-              required
-              className="field-input"
-            />
-            {errors[f.name] ? (
-              <p id={a11y.errorId} className="field-error" role="alert">
-                {errors[f.name]}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
-      <div>
-        <div className="flex items-start gap-3">
-          <input
-            {...consent.inputProps}
-            name="consent"
-            type="checkbox"
-            required
-            className="mt-1 size-4 shrink-0 accent-brand-700"
-          />
-          <label htmlFor={consent.id} className="text-sm text-ink-700">
-            {consents.guide.text}
-          </label>
-        </div>
-        {errors.consent ? (
-          <p id={consent.errorId} className="field-error" role="alert">
-            {errors.consent}
-          </p>
-        ) : null}
-      </div>
+      <TextFields fields={FIELDS} errorOf={(name) => errors[name]} bind={bind} />
+      <ConsentField text={consents.guide.text} error={errors.consent} bind={bind} />
       <HoneypotField inputProps={honeypotProps} />
-      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
-        {submitting ? 'Processing...' : 'Download Free Guide'}
-      </button>
+      <SubmitButton busy={submitting} copy={copy} className="w-full" />
     </form>
   );
 }

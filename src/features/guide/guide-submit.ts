@@ -3,7 +3,7 @@
  * docs/decisions/007): the same `GuideSchema` the server uses, kept off the home page's first load.
  */
 import { submitForm } from '~/lib/api-client';
-import type { FormGuard } from '~/lib/form-guard';
+import type { SpamTrapFields } from '~/lib/spam-traps';
 import { GuideSchema, toGuideRequest, type GuideValues } from './guide-schema';
 
 export type GuideField = 'firstName' | 'email' | 'company' | 'consent';
@@ -23,6 +23,6 @@ export function validateGuide(
   return { ok: false, errors };
 }
 
-export function sendGuide(values: GuideValues, guard: FormGuard) {
-  return submitForm({ ...toGuideRequest(values), ...guard });
+export function sendGuide(values: GuideValues, traps: SpamTrapFields) {
+  return submitForm({ ...toGuideRequest(values), ...traps });
 }

@@ -3,102 +3,60 @@
  * e-mail. 'Subscribing...' while sending; cleared on success, kept on failure. The address
  * then gets a confirmation link (double opt-in), which the success toast mentions.
  */
-import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { SubmitButton, TextFields, type FieldSpec } from '~/components/form/field';
+import { HoneypotField } from '~/components/form/honeypot-field';
+import { useSchemaForm, validationOnDemand } from '~/components/form/use-schema-form';
 import { toast } from '~/components/toast/toast-store';
+import { newsletterForm as copy } from '~/content/resources';
 import { submitForm } from '~/lib/api-client';
-import { onDemand, resolverOnDemand, submitOnceLoaded } from '~/lib/on-demand';
-import { fieldA11y, useFormGuard } from '~/lib/use-form-guard';
-import { HoneypotField } from '~/components/ui/honeypot-field';
 import { NEWSLETTER_FORM_TYPE, toNewsletterRequest } from './newsletter-fields';
 import type { NewsletterInput, NewsletterValues } from './newsletter-schema';
 
 // The schema and zod load when the visitor first focuses a field, at the latest on submit
 // (decision 016): the page hydrates without them.
-const loadValidation = onDemand(() => import('./newsletter-validation'));
-const resolver = resolverOnDemand<NewsletterInput, unknown, NewsletterValues>(() =>
-  loadValidation().then((m) => m.newsletterResolver),
-);
-const SUBSCRIBE_FAILED = 'Failed to subscribe. Please try again.';
+const validation = validationOnDemand(() => import('./newsletter-validation'));
 
-const FIELDS: { name: keyof NewsletterInput; label: string; type: string; autoComplete: string }[] = [
-  { name: 'firstName', label: 'First Name', type: 'text', autoComplete: 'given-name' },
-  { name: 'lastName', label: 'Last Name', type: 'text', autoComplete: 'family-name' },
-  { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email' },
+const FIELDS: readonly FieldSpec<keyof NewsletterInput>[] = [
+  { name: 'firstName', label: copy.fields.firstName, autoComplete: 'given-name' },
+  { name: 'lastName', label: copy.fields.lastName, autoComplete: 'family-name' },
+  {
+    name: 'email',
+    label: copy.fields.email,
+    type: 'email',
+    autoComplete: 'email',
+    className: 'sm:col-span-2',
+  },
 ];
 
 const EMPTY: NewsletterInput = { firstName: '', lastName: '', email: '' };
 
+const failed = () => toast({ title: copy.failed, variant: 'destructive' });
+
 export function NewsletterForm() {
-  const baseId = useId();
-  const { guardFields, restart, honeypotProps } = useFormGuard(NEWSLETTER_FORM_TYPE);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<NewsletterInput, unknown, NewsletterValues>({
-    resolver,
-    defaultValues: EMPTY,
-  });
+  const form = useSchemaForm({ formType: NEWSLETTER_FORM_TYPE, validation, defaultValues: EMPTY });
 
   const onValid = async (values: NewsletterValues) => {
-    const result = await submitForm({ ...toNewsletterRequest(values), ...(await guardFields()) });
+    const result = await submitForm({ ...toNewsletterRequest(values), ...(await form.trapFields()) });
     if (!result.ok) {
-      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-        if (field in values) setError(field as keyof NewsletterInput, { message });
-      }
-      toast({ title: SUBSCRIBE_FAILED, variant: 'destructive' });
+      form.showFieldErrors(result.fieldErrors);
+      failed();
       return;
     }
-    reset(EMPTY);
-    restart();
-    toast({
-      title: 'Thank you for subscribing!',
-      description: 'Please confirm with the link we have just e-mailed you.',
-    });
+    form.reset(EMPTY);
+    form.restart();
+    toast({ title: copy.subscribed, description: copy.subscribedDetail });
   };
 
   return (
     <form
-      noValidate
-      onFocus={() => void loadValidation().catch(() => {})}
-      onSubmit={(event) =>
-        submitOnceLoaded(event, loadValidation, handleSubmit(onValid), () =>
-          toast({ title: SUBSCRIBE_FAILED, variant: 'destructive' }),
-        )
-      }
-      className="grid gap-4 sm:grid-cols-2"
-      aria-label="Subscribe to The Smart Money Newsletter"
+      {...form.formProps}
+      onSubmit={(event) => form.submit(event, onValid, failed)}
+      className="grid gap-x-4 gap-y-2 sm:grid-cols-2"
+      aria-label={copy.label}
     >
-      {FIELDS.map((f) => {
-        const a11y = fieldA11y(baseId, f.name, errors[f.name]?.message);
-        return (
-          <div key={f.name} className={f.name === 'email' ? 'sm:col-span-2' : undefined}>
-            <label htmlFor={a11y.id} className="field-label">
-              {f.label}
-            </label>
-            <input
-              {...register(f.name)}
-              {...a11y.inputProps}
-              type={f.type}
-              autoComplete={f.autoComplete}
-              required
-              className="field-input"
-            />
-            {errors[f.name] ? (
-              <p id={a11y.errorId} className="field-error" role="alert">
-                {errors[f.name]?.message}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
-      <HoneypotField inputProps={honeypotProps} />
-      <button type="submit" className="btn btn-primary sm:col-span-2" disabled={isSubmitting}>
-        {isSubmitting ? 'Subscribing...' : 'Subscribe'}
-      </button>
+      <TextFields fields={FIELDS} errorOf={form.errorOf} bind={form.register} />
+      <HoneypotField inputProps={form.honeypotProps} />
+      <SubmitButton busy={form.formState.isSubmitting} copy={copy} className="sm:col-span-2" />
     </form>
   );
 }

@@ -5,4 +5,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { NewsletterSchema } from './newsletter-schema';
 
-export const newsletterResolver = zodResolver(NewsletterSchema);
+export const resolver = zodResolver(NewsletterSchema);
