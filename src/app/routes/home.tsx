@@ -1,15 +1,4 @@
-import {
-  ArrowRight,
-  Bot,
-  Check,
-  CircleCheck,
-  Clock,
-  Compass,
-  GraduationCap,
-  Mail,
-  Users,
-  Video,
-} from 'lucide-react';
+import { ArrowRight, Bot, Check, Clock, Compass, GraduationCap, Mail, Users, Video } from 'lucide-react';
 import { Link } from 'react-router';
 import {
   guideSection,
@@ -34,7 +23,7 @@ import { SectionHeader } from '~/components/sections/section-header';
 import { TestimonialCard } from '~/components/sections/testimonial-card';
 import { ActionLink } from '~/components/ui/action-link';
 import { Icon, type IconSet } from '~/components/ui/icon';
-import { GuideForm } from '~/features/guide/guide-form';
+import { GuideSection } from '~/features/guide/guide-section';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 
 export const meta = () =>
@@ -94,10 +83,7 @@ function SessionPreview() {
           </li>
         ))}
       </ul>
-      <Link
-        to="/book"
-        className="text-link mt-8"
-      >
+      <Link to="/book" className="text-link mt-8">
         See available formats <ArrowRight aria-hidden="true" className="size-4" />
       </Link>
     </div>
@@ -208,40 +194,19 @@ export default function Home() {
             ))}
           </ul>
           <p className="mt-10 text-center">
-            <Link
-              to={plansSection.allServices.to}
-              className="text-link"
-            >
+            <Link to={plansSection.allServices.to} className="text-link">
               {plansSection.allServices.label} <ArrowRight aria-hidden="true" className="size-4" />
             </Link>
           </p>
         </div>
       </section>
 
-      <section aria-labelledby="guide-title" className="section">
-        <div className="grid gap-10 rounded-3xl border border-brand-200 bg-brand-50 p-6 sm:p-10 lg:grid-cols-2 lg:gap-16">
-          <div>
-            <SectionHeader
-              id="guide-title"
-              align="left"
-              eyebrow={guideSection.eyebrow}
-              title={guideSection.title}
-              intro={guideSection.intro}
-            />
-            <ul className="mt-6 grid gap-3">
-              {guideSection.points.map((point) => (
-                <li key={point} className="flex gap-3 text-ink-800">
-                  <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success-700" />
-                  {point}
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div>
-            <GuideForm />
-          </div>
-        </div>
-      </section>
+      <GuideSection
+        titleId="guide-title"
+        copy={guideSection}
+        className="section"
+        gridClassName="grid gap-10 rounded-3xl border border-brand-200 bg-brand-50 p-6 sm:p-10 lg:grid-cols-2 lg:gap-16"
+      />
 
       <CtaBanner {...homeCta} />
     </>

@@ -14,7 +14,7 @@ import { ArticleList } from '~/components/sections/article-list';
 import { MasterclassCard } from '~/components/sections/masterclass-card';
 import { PageHero } from '~/components/sections/page-hero';
 import { SectionHeader } from '~/components/sections/section-header';
-import { GuideForm } from '~/features/guide/guide-form';
+import { GuideSection } from '~/features/guide/guide-section';
 import { NewsletterForm } from '~/features/newsletter/newsletter-form';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 
@@ -110,30 +110,13 @@ export default function Resources() {
         />
       </section>
 
-      <section id="download-kit" aria-labelledby="download-kit-title" className="bg-ink-50">
-        <div className="section grid gap-10 lg:grid-cols-2 lg:gap-16">
-          <div>
-            <SectionHeader
-              id="download-kit-title"
-              align="left"
-              eyebrow={downloadKit.eyebrow}
-              title={downloadKit.title}
-              intro={downloadKit.intro}
-            />
-            <ul className="mt-6 grid gap-3">
-              {downloadKit.points.map((point) => (
-                <li key={point} className="flex gap-3 text-ink-800">
-                  <CircleCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success-700" />
-                  {point}
-                </li>
-              ))}
-            </ul>
-          </div>
-          <div>
-            <GuideForm />
-          </div>
-        </div>
-      </section>
+      <GuideSection
+        id="download-kit"
+        titleId="download-kit-title"
+        copy={downloadKit}
+        className="bg-ink-50"
+        gridClassName="section grid gap-10 lg:grid-cols-2 lg:gap-16"
+      />
 
       <section id="newsletter" aria-labelledby="newsletter-title" className="section">
         <div
