@@ -1,19 +1,20 @@
+/**
+ * React Router's route config, made from the list of pages in src/content/routes.ts: a page is
+ * declared there once. A route module that serves more than one path (the AI coaching page)
+ * gets an id per path.
+ */
 import { type RouteConfig, index, route } from '@react-router/dev/routes';
+import { NOT_FOUND_PAGE, PUBLIC_PAGES, UTILITY_PAGES, type Page } from '../content/routes';
+
+const pages: readonly Page[] = [...PUBLIC_PAGES, ...UTILITY_PAGES];
+const file = (page: Page) => `routes/${page.module}.tsx`;
+const shared = (page: Page) => pages.filter((p) => p.module === page.module).length > 1;
 
 export default [
-  index('routes/home.tsx'),
-  route('about', 'routes/about.tsx'),
-  route('services', 'routes/services.tsx'),
-  route('ai', 'routes/ai.tsx', { id: 'ai' }),
-  route('ai-coaching', 'routes/ai.tsx', { id: 'ai-coaching' }),
-  route('book', 'routes/book.tsx'),
-  route('resources', 'routes/resources.tsx'),
-  route('contact', 'routes/contact.tsx'),
-  route('privacy', 'routes/privacy.tsx'),
-  route('terms', 'routes/terms.tsx'),
-  route('booking/respond', 'routes/booking-respond.tsx'),
-  route('booking/cancel', 'routes/booking-cancel.tsx'),
-  route('newsletter/confirm', 'routes/newsletter-confirm.tsx'),
-  route('newsletter/unsubscribe', 'routes/newsletter-unsubscribe.tsx'),
-  route('*', 'routes/not-found.tsx'),
+  ...pages.map((page) =>
+    page.path === '/'
+      ? index(file(page))
+      : route(page.path.slice(1), file(page), shared(page) ? { id: page.path.slice(1) } : {}),
+  ),
+  route('*', file(NOT_FOUND_PAGE)),
 ] satisfies RouteConfig;

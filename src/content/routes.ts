@@ -1,32 +1,50 @@
-/** Every public path of the site, in the order the sitemap lists them. */
-export const PUBLIC_PATHS = [
-  '/',
-  '/about',
-  '/services',
-  '/ai',
-  '/ai-coaching',
-  '/book',
-  '/resources',
-  '/contact',
-  '/privacy',
-  '/terms',
-] as const;
-
-/** The AI coaching page's two paths: the only pages whose CSP admits the voice provider. */
-export const AI_PATHS = ['/ai', '/ai-coaching'] as const;
-
 /**
- * The not-found page is prerendered at this path and served by the server, with
- * status 404, for every path it does not know.
+ * Every page of the site, declared once: its path and its route module (in src/app/routes).
+ * React Router's route config (src/app/routes.ts), the prerendered paths
+ * (react-router.config.ts), the sitemap and the tests are all made from these lists.
  */
-export const NOT_FOUND_PATH = '/404';
+export type Page = { readonly path: string; readonly module: string };
+
+/** The public pages, in the order the sitemap lists them. */
+export const PUBLIC_PAGES = [
+  { path: '/', module: 'home' },
+  { path: '/about', module: 'about' },
+  { path: '/services', module: 'services' },
+  { path: '/ai', module: 'ai' },
+  { path: '/ai-coaching', module: 'ai' },
+  { path: '/book', module: 'book' },
+  { path: '/resources', module: 'resources' },
+  { path: '/contact', module: 'contact' },
+  { path: '/privacy', module: 'privacy' },
+  { path: '/terms', module: 'terms' },
+] as const satisfies readonly Page[];
 
 /** Small pages reached from e-mail links (newsletter confirm/unsubscribe, booking actions). */
-export const UTILITY_PATHS: readonly string[] = [
-  '/booking/respond',
-  '/booking/cancel',
-  '/newsletter/confirm',
-  '/newsletter/unsubscribe',
+export const UTILITY_PAGES: readonly Page[] = [
+  { path: '/booking/respond', module: 'booking-respond' },
+  { path: '/booking/cancel', module: 'booking-cancel' },
+  { path: '/newsletter/confirm', module: 'newsletter-confirm' },
+  { path: '/newsletter/unsubscribe', module: 'newsletter-unsubscribe' },
 ];
+
+/**
+ * The not-found page: its route matches every path no other page has, it is prerendered at
+ * this path, and the server answers unknown paths with it and status 404.
+ */
+export const NOT_FOUND_PAGE = { path: '/404', module: 'not-found' } as const satisfies Page;
+
+type PublicPath = (typeof PUBLIC_PAGES)[number]['path'];
+
+/** Every public path of the site, in the order the sitemap lists them. */
+export const PUBLIC_PATHS: readonly PublicPath[] = PUBLIC_PAGES.map((page) => page.path);
+
+/** The AI coaching page's paths: the only pages whose CSP admits the voice provider. */
+export const AI_PATHS: readonly PublicPath[] = PUBLIC_PAGES.filter((page) => page.module === 'ai').map(
+  (page) => page.path,
+);
+
+export const NOT_FOUND_PATH = NOT_FOUND_PAGE.path;
+
+export const UTILITY_PATHS: readonly string[] = UTILITY_PAGES.map((page) => page.path);
 
 export const PRERENDER_PATHS = [...PUBLIC_PATHS, ...UTILITY_PATHS, NOT_FOUND_PATH];
