@@ -3,9 +3,12 @@ import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { compileHints } from './scripts/compile-hints.ts';
+import { plainDynamicImports } from './scripts/preload-helper.ts';
 
 export default defineConfig({
   plugins: [
+    // Vite's preload helper, which has nothing to preload here (see below), reduced to the import.
+    plainDynamicImports(),
     tailwindcss(),
     reactRouter(),
     compileHints({ appDirectory: fileURLToPath(new URL('./src/app', import.meta.url)) }),
