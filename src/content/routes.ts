@@ -35,16 +35,19 @@ export const NOT_FOUND_PAGE = { path: '/404', module: 'not-found' } as const sat
 
 type PublicPath = (typeof PUBLIC_PAGES)[number]['path'];
 
+// The lists below are marked pure so that a bundle using none of them (the not-found page's,
+// which needs NOT_FOUND_PATH alone) leaves out the whole table.
+
 /** Every public path of the site, in the order the sitemap lists them. */
-export const PUBLIC_PATHS: readonly PublicPath[] = PUBLIC_PAGES.map((page) => page.path);
+export const PUBLIC_PATHS: readonly PublicPath[] = /* @__PURE__ */ PUBLIC_PAGES.map((page) => page.path);
 
 /** The AI coaching page's paths: the only pages whose CSP admits the voice provider. */
-export const AI_PATHS: readonly PublicPath[] = PUBLIC_PAGES.filter((page) => page.module === 'ai').map(
-  (page) => page.path,
-);
+export const AI_PATHS: readonly PublicPath[] = /* @__PURE__ */ PUBLIC_PAGES.filter(
+  (page) => page.module === 'ai',
+).map((page) => page.path);
 
 export const NOT_FOUND_PATH = NOT_FOUND_PAGE.path;
 
-export const UTILITY_PATHS: readonly string[] = UTILITY_PAGES.map((page) => page.path);
+export const UTILITY_PATHS: readonly string[] = /* @__PURE__ */ UTILITY_PAGES.map((page) => page.path);
 
 export const PRERENDER_PATHS = [...PUBLIC_PATHS, ...UTILITY_PATHS, NOT_FOUND_PATH];
