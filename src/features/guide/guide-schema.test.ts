@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { consents } from '~/content/consents';
-import { toNewsletterRequest } from '../newsletter/newsletter-fields';
-import { NewsletterSchema } from '../newsletter/newsletter-schema';
 import { GuideSchema, toGuideRequest } from './guide-schema';
 
 describe('GuideSchema', () => {
@@ -24,18 +22,5 @@ describe('GuideSchema', () => {
     expect(GuideSchema.safeParse({ ...valid, consent: false }).success).toBe(false);
     expect(GuideSchema.safeParse({ ...valid, email: 'grace' }).success).toBe(false);
     expect(GuideSchema.safeParse({ ...valid, consentVersion: 'made-up' }).success).toBe(false);
-  });
-});
-
-describe('NewsletterSchema', () => {
-  it('requires first name, last name and e-mail, and sends sendConfirmation false', () => {
-    expect(NewsletterSchema.safeParse({ firstName: 'A', lastName: '', email: 'a@b.co' }).success).toBe(false);
-    const values = NewsletterSchema.parse({
-      firstName: ' Alan ',
-      lastName: 'Turing',
-      email: 'alan@example.org',
-    });
-    expect(values.firstName).toBe('Alan');
-    expect(toNewsletterRequest(values)).toMatchObject({ formType: 'newsletter', sendConfirmation: false });
   });
 });
