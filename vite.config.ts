@@ -7,8 +7,9 @@ import { plainDynamicImports } from './scripts/preload-helper.ts';
 
 export default defineConfig({
   plugins: [
-    // Vite's preload helper, which has nothing to preload here (see below), reduced to the import.
-    plainDynamicImports(),
+    // Vite's preload helper, which has nothing to preload here (see below), reduced to the import
+    // (decision 019). PLAIN_DYNAMIC_IMPORTS=false builds with Vite's own helper, to compare.
+    ...(process.env.PLAIN_DYNAMIC_IMPORTS === 'false' ? [] : [plainDynamicImports()]),
     tailwindcss(),
     reactRouter(),
     compileHints({ appDirectory: fileURLToPath(new URL('./src/app', import.meta.url)) }),
