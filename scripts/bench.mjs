@@ -25,6 +25,7 @@ import pg from 'pg';
 import { PUBLIC_PATHS } from '../src/content/routes.ts';
 import { runOutbox } from './bench-outbox.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
+import { buildSettings } from './build-settings.mjs';
 import { serverArgs } from './start-command.mjs';
 
 const ROOT = resolve('.');
@@ -324,7 +325,8 @@ async function runApiLoad(connections) {
     method: 'POST',
     connections,
     duration: LOAD_SECONDS,
-    headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${PORT}` },
+    // A browser on the site sends PUBLIC_URL's origin; the server accepts no other.
+    headers: { 'content-type': 'application/json', origin: new URL(buildSettings().publicUrl).origin },
     requests: [{ setupRequest: (req) => ({ ...req, body: contactBody((i += 1)) }) }],
   });
   return {
