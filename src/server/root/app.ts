@@ -95,8 +95,15 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
     ['Content-Security-Policy', contentSecurityPolicy({ https: config.https })],
     ['Cache-Control', 'no-store'],
   ] as const;
+  // Once closing, a request still in flight is answered with `Connection: close`, so its
+  // keep-alive connection ends with it instead of holding the close for the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     for (const [name, value] of apiHeaders) if (!reply.hasHeader(name)) reply.header(name, value);
+    if (closing) reply.header('connection', 'close');
     return payload;
   });
 
