@@ -3,60 +3,24 @@
  * loses none that it answered 200. After a restart every acknowledged submission is stored
  * and its e-mail is sent. Real processes (src/server/root/main.ts), real databases, real SMTP.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/kit/db/client';
-import { SECRET, bodies, createTestDatabase, postgresAvailable, startSmtpPeer } from './forms-support';
+import { bodies, createTestDatabase, postgresAvailable, startSmtpPeer } from './forms-support';
+import { exited, startServer } from './server-process';
 
 const pgUnavailable = await postgresAvailable();
 if (pgUnavailable) console.warn(`Skipping the Postgres crash test: ${pgUnavailable}`);
 
-function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/root/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      APP_SECRET: SECRET,
-      BENCH_DISABLE_RATE_LIMIT: 'true',
-      MIN_FILL_TIME_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += String(chunk);
-      const m = /Site ready at (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!.replace('localhost', '127.0.0.1') });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      out += String(chunk);
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((r) => child.once('exit', () => r()));
-}
+/** The load below comes from one client, at once: no rate limit, no minimum fill time. */
+const LOAD_ENV = { BENCH_DISABLE_RATE_LIMIT: 'true', MIN_FILL_TIME_MS: '0' };
 
 async function crashTest(dbEnv: Record<string, string>, openDb: () => ReturnType<typeof openDatabase>) {
   const smtp = await startSmtpPeer();
-  const env = { ...dbEnv, SMTP_URL: smtp.url };
+  const env = { ...dbEnv, SMTP_URL: smtp.url, ...LOAD_ENV };
   const first = await startServer(env);
   const acknowledged: string[] = [];
   let stop = false;
@@ -153,7 +117,7 @@ describe.skipIf(Boolean(pgUnavailable))('two server processes on one Postgres', 
   it('send each outbox e-mail exactly once', async () => {
     const smtp = await startSmtpPeer();
     const database = await createTestDatabase('twoprocs');
-    const env = { DATABASE_URL: database.url, SMTP_URL: smtp.url };
+    const env = { DATABASE_URL: database.url, SMTP_URL: smtp.url, ...LOAD_ENV };
     // Started together: one applies the migrations while the other waits on the lock.
     const servers = await Promise.all([
       startServer({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'forms-two-a-')) }),

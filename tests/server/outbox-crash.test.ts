@@ -4,7 +4,6 @@
  * not yet answered) are sent twice; every e-mail the relay had already accepted is recorded
  * and never repeated. Real processes (src/server/root/main.ts), PGlite, a real SMTP peer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,47 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/kit/db/client';
 import { enqueueEmails } from '../../src/server/kit/mail/outbox';
 import { SMTP_CONNECTIONS } from '../../src/server/kit/mail/transport';
-import { OWNER, SECRET } from './forms-support';
+import { OWNER } from './forms-support';
+import { exited, spawnServer } from './server-process';
 
 const RELAY_DELAY_MS = 1500;
-
-function startServer(env: Record<string, string>): { child: ChildProcess; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/root/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      APP_SECRET: SECRET,
-      OWNER_EMAIL: OWNER,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += String(chunk);
-      if (/Site ready at/.test(out)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      out += String(chunk);
-    });
-    child.on('exit', () => clearTimeout(timer));
-  });
-  return { child, ready };
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((r) => child.once('exit', () => r()));
-}
 
 /**
  * A relay that answers each message after a delay and notes, per Message-ID, when the whole
@@ -123,7 +85,7 @@ describe('a server killed while sending', () => {
       await database.close();
     }
 
-    let first: ReturnType<typeof startServer> | undefined;
+    let first: ReturnType<typeof spawnServer> | undefined;
     let killedAt = 0;
     let inFlightAtKill: string[] = [];
     const relay = await startRelay((count) => {
@@ -134,9 +96,9 @@ describe('a server killed while sending', () => {
         killedAt = Date.now();
       }
     });
-    const env = { DATA_DIR: dataDir, SMTP_URL: relay.url };
+    const env = { DATA_DIR: dataDir, SMTP_URL: relay.url, OWNER_EMAIL: OWNER };
     try {
-      first = startServer(env);
+      first = spawnServer(env);
       await exited(first.child);
       // What the dead process had handed over: the relay may still be reading bytes it wrote
       // just before the kill. Everything not yet answered was in flight.
@@ -146,7 +108,7 @@ describe('a server killed while sending', () => {
       expect(inFlightAtKill.length).toBeGreaterThan(0);
       expect(inFlightAtKill.length).toBeLessThanOrEqual(SMTP_CONNECTIONS);
 
-      const second = startServer(env);
+      const second = spawnServer(env);
       try {
         await second.ready;
         // The rows in flight fall due when their lease ends (one message's worst case).
