@@ -9,11 +9,9 @@ import { consents } from '../../src/content/consents';
 import {
   OWNER,
   bodies,
-  createTestDatabase,
+  startFormsTestbed,
   formToken,
-  makeFormsApp,
   postgresAvailable,
-  startSmtpPeer,
   type FormsTestApp,
   type SmtpPeer,
 } from './forms-support';
@@ -28,22 +26,13 @@ for (const [name, usePostgres] of [
   describe.skipIf(usePostgres && Boolean(pgUnavailable))(`the form endpoint on ${name}`, () => {
     let smtp: SmtpPeer;
     let t: FormsTestApp;
-    let dropDb: (() => Promise<void>) | undefined;
+    let close: (() => Promise<void>) | undefined;
 
     beforeAll(async () => {
-      smtp = await startSmtpPeer();
-      const env: Record<string, string> = { SMTP_URL: smtp.url };
-      if (usePostgres) {
-        const db = await createTestDatabase('endpoint');
-        env.DATABASE_URL = db.url;
-        dropDb = db.drop;
-      }
-      t = await makeFormsApp(env);
+      ({ smtp, t, close } = await startFormsTestbed('endpoint', usePostgres));
     });
     afterAll(async () => {
-      await t?.app.close();
-      await smtp?.close();
-      await dropDb?.();
+      await close?.();
     });
 
     async function mailsFor(submissionId: string, count: number) {

@@ -12,12 +12,10 @@ import {
   OWNER,
   SECRET,
   bodies,
-  createTestDatabase,
+  startFormsTestbed,
   formToken,
-  makeFormsApp,
   postgresAvailable,
   readyTokens,
-  startSmtpPeer,
   type FormsTestApp,
   type ReceivedMail,
   type SmtpPeer,
@@ -37,22 +35,13 @@ for (const [name, usePostgres] of [
   describe.skipIf(usePostgres && Boolean(pgUnavailable))(`hardened forms on ${name}`, () => {
     let smtp: SmtpPeer;
     let t: FormsTestApp;
-    let dropDb: (() => Promise<void>) | undefined;
+    let close: (() => Promise<void>) | undefined;
 
     beforeAll(async () => {
-      smtp = await startSmtpPeer();
-      const env: Record<string, string> = { SMTP_URL: smtp.url };
-      if (usePostgres) {
-        const db = await createTestDatabase('hardening');
-        env.DATABASE_URL = db.url;
-        dropDb = db.drop;
-      }
-      t = await makeFormsApp(env);
+      ({ smtp, t, close } = await startFormsTestbed('hardening', usePostgres));
     });
     afterAll(async () => {
-      await t?.app.close();
-      await smtp?.close();
-      await dropDb?.();
+      await close?.();
     });
 
     const json = (url: string, payload: unknown, headers: Record<string, string> = {}) =>

@@ -211,6 +211,31 @@ export const readyTokens: Record<string, string> = Object.fromEntries(
     ),
   ),
 );
+/**
+ * An SMTP peer and the app sending to it, on PGlite or on a throwaway Postgres database named
+ * after `label`; `close` ends all three.
+ */
+export async function startFormsTestbed(label: string, usePostgres: boolean) {
+  const smtp = await startSmtpPeer();
+  const env: Record<string, string> = { SMTP_URL: smtp.url };
+  let drop: (() => Promise<void>) | undefined;
+  if (usePostgres) {
+    const db = await createTestDatabase(label);
+    env.DATABASE_URL = db.url;
+    drop = db.drop;
+  }
+  const t = await makeFormsApp(env);
+  return {
+    smtp,
+    t,
+    async close() {
+      await t.app.close();
+      await smtp.close();
+      await drop?.();
+    },
+  };
+}
+
 /** Valid bodies of every form type, as the browser sends them (the traps filled as a person would). */
 export const bodies = {
   contact: (over: Record<string, unknown> = {}) => ({
