@@ -25,6 +25,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     site: StaticSite;
+    /** True from the start of a graceful close (`preClose`). */
+    closing(): boolean;
   }
 }
 
@@ -98,6 +100,7 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
   // Once closing, a request still in flight is answered with `Connection: close`, so its
   // keep-alive connection ends with it instead of holding the close for the keep-alive timeout.
   let closing = false;
+  app.decorate('closing', () => closing);
   app.addHook('preClose', async () => {
     closing = true;
   });

@@ -48,10 +48,6 @@ export async function registerForms(app: FastifyInstance, config: Config, option
   const retention = startRetentionSweeper(database, app.log);
   app.decorate('forms', { database, outbox, links, retention });
 
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
   app.addHook('onClose', async () => {
     retention.stop();
     await outbox.stop();
@@ -61,7 +57,7 @@ export async function registerForms(app: FastifyInstance, config: Config, option
 
   app.get('/readyz', async (_request, reply) => {
     try {
-      if (closing) throw new Error('closing');
+      if (app.closing()) throw new Error('closing');
       await database.ping();
       return { status: 'ready', database: database.driver };
     } catch {
