@@ -29,6 +29,27 @@ describe('signed tokens', () => {
     expect(await tokens.verify('confirm', none)).toEqual({ ok: false, reason: 'invalid' });
   });
 
+  it('accepts only the canonical spelling of a signature', async () => {
+    // The last of 43 characters holds 2 unused bits: each of its 3 other spellings decodes to
+    // the same bytes, and must still be refused.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const token = await tokens.sign('confirm', 'abc');
+    const legacy = Buffer.from('{"b":"x","a":"confirm","e":9999999999,"j":"y"}').toString('base64url');
+    const last = alphabet.indexOf(token.at(-1)!);
+    expect(last % 4).toBe(0);
+    for (const spare of [1, 2, 3]) {
+      const respelt = token.slice(0, -1) + alphabet[last + spare];
+      expect(Buffer.from(respelt.split('.')[2]!, 'base64url')).toEqual(
+        Buffer.from(token.split('.')[2]!, 'base64url'),
+      );
+      expect(await tokens.verify('confirm', respelt)).toEqual({ ok: false, reason: 'invalid' });
+    }
+    expect(tokens.verifyLegacyBookingLink(`${legacy}.${'A'.repeat(42)}B`)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
+  });
+
   it('expires, and still names what an expired token was made for', async () => {
     const issued = new Date('2026-01-01T12:00:00Z');
     const token = await tokens.sign('form-start', 'contact', {

@@ -76,9 +76,15 @@ export type SignedTokens = {
 
 /** Longest token accepted: far above any we make, far below anything costly to check. */
 export const MAX_TOKEN_LENGTH = 1024;
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
+/**
+ * A 32-byte HMAC is 43 base64url characters, the last carrying 2 unused bits. Decoders ignore
+ * them, so 4 spellings would pass for each signature; only the canonical one (those bits zero)
+ * is accepted: a token has exactly one spelling, and changing its last character forges nothing.
+ */
+const SIGNATURE = '[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]';
+const TOKEN_SHAPE = new RegExp(`^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.${SIGNATURE}$`);
 const REGISTERED = new Set(['aud', 'sub', 'iat', 'exp', 'jti', 'nbf', 'iss']);
-const LEGACY_BOOKING_LINK = /^([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{43})$/;
+const LEGACY_BOOKING_LINK = new RegExp(`^([A-Za-z0-9_-]{1,400})\\.(${SIGNATURE})$`);
 
 function verified(payload: JWTPayload): VerifiedToken | undefined {
   if (typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return undefined;
