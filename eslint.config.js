@@ -23,8 +23,9 @@ const serverCode = ['./src/server/**', './src/**/*.server.{ts,tsx}'];
  * The layers and arrows of docs/ARCHITECTURE.md, checked on resolved paths, so that `~/x`,
  * `../x` and `../../x` are the same import:
  *
- *   src/server/root (composition root) -> src/features/<name> -> src/server/kit -> src/lib, src/content
+ *   src/server/root (composition root) -> src/server/console -> src/features/<name> -> src/server/kit -> src/lib, src/content
  *   src/app (routes) -> src/features/<name> (browser side) -> src/components -> src/lib -> src/content
+ *   src/app (the console's route) -> src/console (the owner's console) -> src/components -> src/lib -> src/content
  *
  * Each zone lists what its files may NOT import; its message says which arrow that would break.
  */
@@ -56,9 +57,21 @@ const boundaryZones = [
   })),
   {
     target: './src/features',
-    from: ['./src/app', './src/server/root'],
+    from: ['./src/app', './src/server/root', './src/server/console', './src/console'],
     message:
-      'A feature never imports a route (src/app) or the composition root (src/server/root): they import the feature.',
+      'A feature never imports a route (src/app), the composition root (src/server/root) or the console (src/console, src/server/console): they import the feature.',
+  },
+  {
+    target: './src/console',
+    from: ['./src/features/**', './src/app/**', ...serverCode],
+    message:
+      'The console in the browser (src/console) imports only console, components, lib and content: never a feature, a route or server code; it talks to the server through its API (src/console/api.ts).',
+  },
+  {
+    target: './src/server/console',
+    from: ['./src/server/root', './src/app', './src/components'],
+    message:
+      'The console API (src/server/console) never imports the composition root, a route or a component: the root registers it.',
   },
   {
     // A feature's browser modules: everything but its `*.server.ts` files and tests.
@@ -74,9 +87,9 @@ const boundaryZones = [
   },
   {
     target: './src/server/kit',
-    from: ['./src/features', './src/server/root', './src/app', './src/components'],
+    from: ['./src/features', './src/server/root', './src/server/console', './src/console', './src/app', './src/components'],
     message:
-      'The server kit never imports a feature, the composition root, a route or a component: features build on it, not the other way round.',
+      'The server kit never imports a feature, the console, the composition root, a route or a component: they build on it, not the other way round.',
   },
 ];
 

@@ -13,6 +13,26 @@ const VOICE_PORT = Number(process.env.E2E_VOICE_PORT ?? PORT + 1);
 export const VOICE_BASE_URL = `http://127.0.0.1:${VOICE_PORT}`;
 const VOICE_SPECS = /voice-.*\.spec\.ts$/;
 
+/**
+ * The owner's console runs against a third server whose public URL is a host name: WebAuthn
+ * refuses IP-address origins, so its passkeys need `localhost`. Its own data folder and owner.
+ */
+const OWNER_PORT = Number(process.env.E2E_OWNER_PORT ?? PORT + 2);
+export const OWNER_BASE_URL = `http://localhost:${OWNER_PORT}`;
+export const OWNER_DATA_DIR = resolve('test-results/e2e-data-owner');
+export const OWNER_EMAIL = 'owner@example.com';
+/** The owner server's settings, which `npm run owner:link` needs too (tests/e2e/owner-support.ts). */
+export const OWNER_SERVER_ENV = {
+  E2E_PORT: String(OWNER_PORT),
+  E2E_DATA_DIR: OWNER_DATA_DIR,
+  PUBLIC_URL: OWNER_BASE_URL,
+  OWNER_EMAIL,
+  OWNER_EMAILS: 'partner@example.com',
+};
+const OWNER_SPECS = /owner-.*\.spec\.ts$/;
+/** Breaks the owner server's mail folder for a moment: runs alone, after the other console tests. */
+const OWNER_ALONE_SPECS = /owner-deliveries\.spec\.ts$/;
+
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
@@ -27,7 +47,19 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: VOICE_SPECS },
+    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: [VOICE_SPECS, OWNER_SPECS] },
+    {
+      name: 'owner',
+      testMatch: OWNER_SPECS,
+      testIgnore: OWNER_ALONE_SPECS,
+      use: { browserName: 'chromium', baseURL: OWNER_BASE_URL },
+    },
+    {
+      name: 'owner-alone',
+      testMatch: OWNER_ALONE_SPECS,
+      dependencies: ['owner'],
+      use: { browserName: 'chromium', baseURL: OWNER_BASE_URL },
+    },
     {
       name: 'voice',
       testMatch: VOICE_SPECS,
@@ -67,6 +99,15 @@ export default defineConfig({
         E2E_DATA_DIR: resolve('test-results/e2e-data-voice'),
         BUILD_DIR: VOICE_TEST_BUILD_DIR,
       },
+    },
+    {
+      command: 'node tests/e2e/support/start-server.mjs',
+      url: `http://127.0.0.1:${OWNER_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: OWNER_SERVER_ENV,
     },
   ],
 });

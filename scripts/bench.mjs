@@ -9,7 +9,12 @@
  *  4. Memory: the server's peak RSS under load, and the time from start to /readyz.
  *  5. The outbox: 10,000 queued e-mails drained to an SMTP sink in this process, by one
  *     instance (PGlite, Postgres) and by two sharing Postgres (scripts/bench-outbox.mjs).
- * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 8 minutes.
+ *  6. The owner's console: a million submissions seeded on PGlite and on Postgres, then the
+ *     inbox's first page, a filtered page, a search and one submission timed over HTTP, with
+ *     the server's peak RSS; then on the same database a whole-inbox CSV export (rows/s, peak
+ *     RSS), person look-ups and erasures, and a retention run with forms arriving meanwhile
+ *     (scripts/bench-console.ts).
+ * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 13 minutes.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +28,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import pg from 'pg';
 import { PUBLIC_PATHS } from '../src/content/routes.ts';
+import { runConsole } from './bench-console.ts';
 import { runOutbox } from './bench-outbox.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 import { buildSettings } from './build-settings.mjs';
@@ -35,7 +41,7 @@ const ORIGIN = `http://localhost:${PORT}`;
 const ROUTES = PUBLIC_PATHS;
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-// BENCH_ONLY=static (or lighthouse, api, outbox; comma-separated) runs those parts alone and writes no
+// BENCH_ONLY=static (or lighthouse, api, outbox, console; comma-separated) runs those parts alone and writes no
 // results file: for checking one figure while tuning.
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (part) => !ONLY || ONLY.has(part);
@@ -406,8 +412,9 @@ async function main() {
   // The outbox part alone needs neither the browser, wrk and nginx, nor a fresh build: it runs
   // the server from the sources (the same worker code the build bundles).
   const siteParts = ['lighthouse', 'static', 'api'].some(runs);
-  if (siteParts) {
-    ensureTools();
+  // The console part runs the build too: its peak RSS is the production server's.
+  if (siteParts) ensureTools();
+  if (siteParts || runs('console')) {
     const build = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(1);
   }
@@ -471,6 +478,16 @@ async function main() {
     });
   }
 
+  let consoleResult = null;
+  if (runs('console')) {
+    consoleResult = await runConsole({
+      serverArgs: serverArgs(),
+      withPostgres: withBenchDatabase,
+      port: PORT + 4,
+      count: Number(process.env.BENCH_CONSOLE_ROWS ?? 1_000_000),
+    });
+  }
+
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -485,6 +502,7 @@ async function main() {
     static: staticResult,
     api: [...pglite.rows, ...postgres.rows],
     outbox: outboxRows,
+    console: consoleResult,
     memory: siteParts ? { peakRssMb: peak, readyMs, firstStartMs } : null,
     durationS: Math.round((Date.now() - started) / 1000),
   };
@@ -529,6 +547,31 @@ async function main() {
     'seconds',
     'duplicates',
     'recordedSent',
+  ]);
+  table(
+    `Owner console (${(consoleResult?.servers[0]?.submissions ?? 0).toLocaleString('en-GB')} submissions, one request at a time)`,
+    consoleResult?.requests ?? [],
+    ['db', 'request', 'samples', 'p50Ms', 'p95Ms', 'maxMs', 'errors'],
+  );
+  table('Owner console server', consoleResult?.servers ?? [], [
+    'db',
+    'submissions',
+    'seedS',
+    'readyMs',
+    'peakRssMb',
+  ]);
+  table('Personal data (same database)', consoleResult?.personal ?? [], [
+    'db',
+    'exportRows',
+    'exportRowsPerS',
+    'exportPeakRssMb',
+    'lookupP95Ms',
+    'eraseMaxMs',
+    'erased',
+    'retentionS',
+    'retentionRemoved',
+    'submitDuringRetentionP99Ms',
+    'submitsDuringRetention',
   ]);
   table('Memory and start', results.memory ? [results.memory] : [], ['peakRssMb', 'readyMs', 'firstStartMs']);
 
@@ -606,6 +649,34 @@ function checkTargets(r) {
         o.duplicates === 0 && o.delivered === o.queued && o.recordedSent === o.queued,
       );
     }
+  }
+  for (const c of r.console?.requests ?? []) {
+    add(
+      `console ${c.db} ${c.request}: p95 <= 50 ms, 0 errors`,
+      `${c.p95Ms} ms (${c.samples} requests), ${c.errors}`,
+      c.p95Ms <= 50 && c.errors === 0 && c.samples > 0,
+    );
+  }
+  for (const s of r.console?.servers ?? []) {
+    add(`console ${s.db}: peak RSS <= 200 MB while measuring`, `${s.peakRssMb} MB`, s.peakRssMb <= 200);
+  }
+  for (const p of r.console?.personal ?? []) {
+    add(
+      `CSV export ${p.db}: >= 50,000 rows/s, peak RSS <= 250 MB`,
+      `${p.exportRowsPerS} rows/s (${p.exportRows} rows), ${p.exportPeakRssMb} MB`,
+      p.exportRowsPerS >= 50_000 && p.exportPeakRssMb <= 250 && p.exportRows > 0,
+    );
+    add(`person look-up ${p.db}: p95 <= 50 ms`, `${p.lookupP95Ms} ms`, p.lookupP95Ms <= 50);
+    add(
+      `erase one person ${p.db}: <= 100 ms`,
+      `${p.eraseMaxMs} ms (slowest of ${p.erased})`,
+      p.eraseMaxMs <= 100 && p.erased > 0,
+    );
+    add(
+      `form p99 during a retention run ${p.db}: < 50 ms`,
+      `${p.submitDuringRetentionP99Ms} ms (${p.submitsDuringRetention} submissions, run ${p.retentionS} s, ${p.retentionRemoved} removed)`,
+      p.submitDuringRetentionP99Ms < 50 && p.submitsDuringRetention > 0,
+    );
   }
   if (r.memory) {
     add('peak RSS <= 200 MB', `${r.memory.peakRssMb} MB`, r.memory.peakRssMb <= 200);

@@ -4,7 +4,7 @@
  * gets an id per path.
  */
 import { type RouteConfig, index, route } from '@react-router/dev/routes';
-import { NOT_FOUND_PAGE, PUBLIC_PAGES, UTILITY_PAGES, type Page } from '../content/routes';
+import { CONSOLE_PAGE, NOT_FOUND_PAGE, PUBLIC_PAGES, UTILITY_PAGES, type Page } from '../content/routes';
 
 const pages: readonly Page[] = [...PUBLIC_PAGES, ...UTILITY_PAGES];
 const file = (page: Page) => `routes/${page.module}.tsx`;
@@ -16,5 +16,7 @@ export default [
       ? index(file(page))
       : route(page.path.slice(1), file(page), shared(page) ? { id: page.path.slice(1) } : {}),
   ),
+  // The console's own pages are matched inside it (src/console).
+  route(`${CONSOLE_PAGE.path.slice(1)}/*`, file(CONSOLE_PAGE)),
   route('*', file(NOT_FOUND_PAGE)),
 ] satisfies RouteConfig;

@@ -129,6 +129,7 @@ export const bookingEmailCopy = {
   ownerRequestSubject: (reference: string, name: string) =>
     `New strategy session booking ${reference} from ${name}`,
   confirmedSubject: 'Your strategy session is confirmed',
+  rescheduledSubject: 'Your strategy session has moved',
   declinedSubject: (reference: string) => `About your strategy session request ${reference}`,
   cancelledApplicantSubject: (reference: string) => `Your strategy session ${reference} is cancelled`,
   cancelledOwnerSubject: (reference: string, name: string) => `Booking ${reference} cancelled by ${name}`,
@@ -164,6 +165,10 @@ export const bookingActionCopy = {
     `Confirmed for ${when}. The applicant has been sent a calendar invitation.`,
   declinedDone: 'Declined. The applicant has been told.',
   cancelledDone: 'Your booking is cancelled. We have let the team know.',
+  /** The owner cancelled from the console. */
+  ownerCancelledDone: 'Cancelled. The applicant has been told.',
+  rescheduledDone: (when: string) =>
+    `Moved to ${when}. The applicant has been sent the updated calendar invitation.`,
   refusals: {
     invalid: 'This link is not valid. Please use the link exactly as it appears in the e-mail.',
     expired: 'This link has expired. Please get in touch and we will sort it out.',

@@ -1,3 +1,4 @@
+import { retentionNotice } from './retention';
 import { site } from './site';
 import type { LegalSection, Seo } from './types';
 
@@ -92,13 +93,7 @@ export const privacySections: readonly LegalSection[] = [
     blocks: [
       {
         kind: 'ul',
-        items: [
-          'Guide and newsletter: until you unsubscribe or withdraw consent. We then keep only your e-mail address on a suppression list, so that we never write to you again by mistake.',
-          'Contact messages: 24 months after our last exchange with you, then deleted.',
-          'Bookings: 24 months after the session; if you paid us, the invoice records are kept for 6 years, as UK tax law requires.',
-          'AI voice calls: we do not keep recordings or transcripts. The voice provider processes the call while it runs and may keep call logs for a limited period under its own data processing terms.',
-          'Abuse protection data: the hashed IP address is erased from your submission within 25 hours of receiving it; the user agent is kept with the submission.',
-        ],
+        items: [...retentionNotice()],
       },
     ],
   },

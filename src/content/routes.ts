@@ -28,6 +28,13 @@ export const UTILITY_PAGES: readonly Page[] = [
 ];
 
 /**
+ * The owner's console: one route for `/owner` and every path under it, client-rendered. Its
+ * prerendered shell holds no personal data; the server answers every `/owner/...` path with it,
+ * `noindex` and never cached. Not in the sitemap.
+ */
+export const CONSOLE_PAGE = { path: '/owner', module: 'owner' } as const satisfies Page;
+
+/**
  * The not-found page: its route matches every path no other page has, it is prerendered at
  * this path, and the server answers unknown paths with it and status 404.
  */
@@ -50,4 +57,6 @@ export const NOT_FOUND_PATH = NOT_FOUND_PAGE.path;
 
 export const UTILITY_PATHS: readonly string[] = /* @__PURE__ */ UTILITY_PAGES.map((page) => page.path);
 
-export const PRERENDER_PATHS = [...PUBLIC_PATHS, ...UTILITY_PATHS, NOT_FOUND_PATH];
+export const CONSOLE_PATH = CONSOLE_PAGE.path;
+
+export const PRERENDER_PATHS = [...PUBLIC_PATHS, ...UTILITY_PATHS, CONSOLE_PATH, NOT_FOUND_PATH];

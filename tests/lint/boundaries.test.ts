@@ -20,11 +20,15 @@ const messages = {
   sibling: (feature: string) =>
     `A feature never imports another feature (this is src/features/${feature}): what two features share belongs in src/components, src/lib, src/content or src/server/kit.`,
   featureUpward:
-    'A feature never imports a route (src/app) or the composition root (src/server/root): they import the feature.',
+    'A feature never imports a route (src/app), the composition root (src/server/root) or the console (src/console, src/server/console): they import the feature.',
+  consoleBrowser:
+    'The console in the browser (src/console) imports only console, components, lib and content: never a feature, a route or server code; it talks to the server through its API (src/console/api.ts).',
+  consoleServer:
+    'The console API (src/server/console) never imports the composition root, a route or a component: the root registers it.',
   browser: 'Browser code never imports server code (*.server.ts, src/server).',
   app: 'src/app never imports server code (src/server, *.server.ts): its pages are prerendered and run in the browser.',
   serverKit:
-    'The server kit never imports a feature, the composition root, a route or a component: features build on it, not the other way round.',
+    'The server kit never imports a feature, the console, the composition root, a route or a component: they build on it, not the other way round.',
   processEnv: "'process.env' is restricted from being used. Only src/server/kit/config.ts reads process.env.",
 };
 
@@ -100,6 +104,25 @@ describe('lint: a wrong import is reported by the rule that forbids it', { timeo
     );
   });
 
+  it('a feature never imports the console, in the browser or on the server', async () => {
+    await expectOnlyZoneReport(
+      'src/features/booking/example.server.ts',
+      '~/server/console/audit',
+      messages.featureUpward,
+    );
+    await expectOnlyZoneReport('src/features/booking/example.tsx', '~/console/api', messages.featureUpward);
+  });
+
+  it('the console in the browser never imports a feature or server code; the console API never imports the root', async () => {
+    await expectOnlyZoneReport(
+      'src/console/example.tsx',
+      '~/features/booking/booking-dates',
+      messages.consoleBrowser,
+    );
+    await expectOnlyZoneReport('src/console/example.tsx', '~/server/console/inbox', messages.consoleBrowser);
+    await expectOnlyZoneReport('src/server/console/example.ts', '~/server/root/app', messages.consoleServer);
+  });
+
   it("a feature's browser code never imports server code: its own *.server.ts or the server kit", async () => {
     await expectOnlyZoneReport('src/features/contact/example.tsx', './contact.server', messages.browser);
     await expectOnlyZoneReport('src/features/contact/example.ts', '~/server/kit/config', messages.browser);
@@ -121,6 +144,7 @@ describe('lint: a wrong import is reported by the rule that forbids it', { timeo
       messages.serverKit,
     );
     await expectOnlyZoneReport('src/server/kit/mail/example.ts', '../../root/app', messages.serverKit);
+    await expectOnlyZoneReport('src/server/kit/mail/example.ts', '../../console/audit', messages.serverKit);
   });
 
   it('only src/server/kit/config.ts reads process.env', async () => {
@@ -150,6 +174,11 @@ describe('lint: the imports the arrows allow are not reported', { timeout: 60_00
       ['~/features/contact/contact-form', '~/components/ui/icon', '~/content/site'],
     ],
     ['src/server/kit/http/example.ts', ['../config', '~/lib/sanitize', '~/content/site']],
+    ['src/console/example.tsx', ['./api', '~/components/ui/icon', '~/lib/api-client', '~/content/site']],
+    [
+      'src/server/console/example.ts',
+      ['~/features/booking/booking-actions.server', '../kit/config', '~/console/api', '~/content/site'],
+    ],
     [
       'src/server/root/forms/example.ts',
       ['~/features/contact/contact.server', '../../kit/config', '~/lib/zod'],

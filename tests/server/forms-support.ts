@@ -27,6 +27,8 @@ export type SmtpPeer = {
   port: number;
   url: string;
   mails: ReceivedMail[];
+  /** Messages whose data the peer has begun to receive (a send in flight, answered or not). */
+  receiving(): number;
   /** Resolves once `count` messages have arrived in total. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Makes the peer refuse every message with a temporary failure (or accept again). */
@@ -40,11 +42,13 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
   let refusing = false;
   let delayMs = 0;
+  let receiving = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
+      receiving += 1;
       const chunks: Buffer[] = [];
       stream.on('error', () => {}); // the sender went away mid-message: nothing was accepted
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -75,6 +79,7 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     port: actual,
     url: `smtp://127.0.0.1:${actual}`,
     mails,
+    receiving: () => receiving,
     async waitFor(count, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       while (mails.length < count) {

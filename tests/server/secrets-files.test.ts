@@ -109,7 +109,8 @@ async function startupOutput(env: Record<string, string>): Promise<string> {
       const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
       const read = (chunk: Buffer) => {
         out += String(chunk);
-        if (out.includes('Site ready at')) {
+        // Fastify's own "listening" line comes after every start-up log line has been written.
+        if (out.includes('Site ready at') && out.includes('Server listening at')) {
           clearTimeout(timer);
           resolve();
         }
@@ -157,4 +158,41 @@ describe('the start-up notice about the embedded database', () => {
     },
     60_000,
   );
+});
+
+describe('the start-up warnings about settings left at their defaults', () => {
+  const ESSENTIALS = ['SMTP_URL', 'OWNER_EMAIL', 'MAIL_FROM', 'PUBLIC_URL'];
+  const warnings = (out: string) =>
+    out
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter(
+        (entry) => entry.level === 40 && ESSENTIALS.some((name) => entry.msg.startsWith(`${name} is `)),
+      );
+
+  it('names each of SMTP_URL, OWNER_EMAIL, MAIL_FROM and PUBLIC_URL left unset in production, once', async () => {
+    const out = await startupOutput({
+      NODE_ENV: 'production',
+      SMTP_URL: '',
+      OWNER_EMAIL: '',
+      MAIL_FROM: '',
+      PUBLIC_URL: '',
+    });
+    expect(warnings(out).map((w) => w.msg.split(' ')[0])).toEqual(ESSENTIALS);
+  }, 60_000);
+
+  it('is silent when they are set, and outside production', async () => {
+    const set = await startupOutput({
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      OWNER_EMAIL: 'owner@sterling.test',
+      MAIL_FROM: 'hello@sterling.test',
+      PUBLIC_URL: 'https://www.sterling.test',
+    });
+    expect(set).toContain('Site ready at');
+    expect(warnings(set)).toEqual([]);
+    const test = await startupOutput({ NODE_ENV: 'test', SMTP_URL: '', OWNER_EMAIL: '' });
+    expect(warnings(test)).toEqual([]);
+  }, 60_000);
 });

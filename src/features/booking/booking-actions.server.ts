@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { bookingActionCopy, sessionTypeLabels, SESSION_MINUTES, type SessionTime } from '~/content/booking';
 import type { ServerContext } from '~/server/kit/http/form-handler';
 import type { Links } from '~/server/kit/http/links';
-import type { Queryable } from '~/server/kit/db/client';
+import type { Queryable, Tx } from '~/server/kit/db/client';
 import { Refusal } from '~/server/kit/http/request-checks';
 import { submissions } from '~/server/kit/db/schema';
 import { enqueueEmails, type OutgoingEmail } from '~/server/kit/mail/outbox';
@@ -18,6 +18,8 @@ import {
   formatChoice,
   formatClock,
   formatUkDate,
+  isIsoDate,
+  latestBookableDate,
   startTimesFor,
   ukToday,
 } from './booking-dates';
@@ -30,7 +32,13 @@ import {
   type BookingView,
   type ConfirmedSlot,
 } from './booking-emails.server';
-import type { BookingStatus, LinkActAnswer, LinkRefusalReason, LinkView } from './booking-link-api';
+import type {
+  BookingStatus,
+  LinkActAnswer,
+  LinkActionName,
+  LinkRefusalReason,
+  LinkView,
+} from './booking-link-api';
 import { signLink, verifyLink, type LinkPayload } from './booking-links.server';
 import { CANCEL_PATH } from './booking-paths';
 import type { BookingRequest } from './booking-schema';
@@ -173,14 +181,15 @@ export async function inspectLink(
 
 type PerformContext = Pick<ServerContext, 'config' | 'db' | 'links'>;
 
+export type BookingActor = 'owner' | 'applicant';
+
 export async function performLink(
   ctx: PerformContext,
   token: unknown,
   input: { start?: unknown },
   now: Date,
 ): Promise<{ bookingId: string; status: BookingStatus; answer: LinkActAnswer }> {
-  const { config, links } = ctx;
-  const payload = await verified(links, token, now);
+  const payload = await verified(ctx.links, token, now);
 
   return ctx.db.transaction(async (tx) => {
     const locked = await loadBooking(tx, payload.b, true);
@@ -192,92 +201,205 @@ export async function performLink(
       .returning({ id: bookingLinkUses.tokenId });
     if (used.length === 0) throw new LinkRefusal('used', 409, refusals.used);
     const loaded = checkState(payload.a, locked, now);
-    const { row, details } = loaded;
-    const view: BookingView = { id: row.id, reference: row.reference, details };
-    const uid = calendarUid(row.id, config.publicUrl);
-    const emails: OutgoingEmail[] = [];
-    let status: BookingStatus;
-    let message: string;
-
-    if (payload.a === 'confirm-first' || payload.a === 'confirm-second') {
-      const window = chosenWindow(payload.a, row)!;
-      const start = typeof input.start === 'string' ? input.start : '';
-      if (!startTimesFor(window.time).includes(start)) {
-        throw new LinkRefusal('start', 400, 'Please choose a start time inside the chosen window.');
-      }
-      const slot = { date: window.date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
-      status = 'confirmed';
-      await tx
-        .update(bookings)
-        .set({
-          status,
-          confirmedChoice: payload.a === 'confirm-first' ? 1 : 2,
-          sessionDate: slot.date,
-          sessionStart: slot.start,
-          sessionEnd: slot.end,
-          calendarSequence: row.calendarSequence,
-          updatedAt: now,
-        })
-        .where(eq(bookings.id, row.id));
-      const cancel = await signLink(links.tokens, {
-        bookingId: row.id,
-        action: 'cancel',
-        expiresAt: endOfUkDay(slot.date),
-      });
-      emails.push(
-        confirmedEmail(view, slot, {
-          uid,
-          sequence: row.calendarSequence,
-          organizer: config.mailFrom,
-          now,
-          to: details.email,
-          replyTo: config.ownerEmail,
-          cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
-        }),
-      );
-      message = bookingActionCopy.confirmedDone(slotWords(slot));
-    } else if (payload.a === 'decline') {
-      status = 'declined';
-      await tx.update(bookings).set({ status, updatedAt: now }).where(eq(bookings.id, row.id));
-      emails.push(
-        declinedEmail(view, {
-          to: details.email,
-          replyTo: config.ownerEmail,
-          bookUrl: links.absolute('/book'),
-        }),
-      );
-      message = bookingActionCopy.declinedDone;
-    } else {
-      status = 'cancelled';
-      const slot = row.status === 'confirmed' ? slotOf(row) : undefined;
-      // A cancellation of an invite must carry a higher SEQUENCE than the invite it replaces.
-      const sequence = slot ? row.calendarSequence + 1 : row.calendarSequence;
-      await tx
-        .update(bookings)
-        .set({ status, calendarSequence: sequence, updatedAt: now })
-        .where(eq(bookings.id, row.id));
-      emails.push(
-        cancelledApplicantEmail(view, slot, {
-          uid,
-          sequence,
-          organizer: config.mailFrom,
-          now,
-          to: details.email,
-          replyTo: config.ownerEmail,
-          bookUrl: links.absolute('/book'),
-        }),
-        cancelledOwnerEmail(view, slot, { to: config.ownerEmail }),
-      );
-      message = bookingActionCopy.cancelledDone;
-    }
-
-    await tx.insert(bookingStatusEvents).values({
-      bookingId: row.id,
-      status,
-      at: now,
-      actor: payload.a === 'cancel' ? 'applicant' : 'owner',
-    });
-    await enqueueEmails(tx, row.submissionId, emails);
-    return { bookingId: row.id, status, answer: { status, message } };
+    const actor = payload.a === 'cancel' ? 'applicant' : 'owner';
+    const answer = await applyAction(tx, ctx, loaded, payload.a, input, now, actor);
+    return { bookingId: loaded.row.id, status: answer.status, answer };
   });
+}
+
+/**
+ * The owner's console doing what a link does (confirm a choice, decline, cancel): the same
+ * checks, the same change, the same e-mails, without a link. Refusals are `LinkRefusal`s.
+ */
+export async function performOwnerAction(
+  ctx: PerformContext,
+  bookingId: string,
+  action: LinkActionName,
+  input: { start?: unknown },
+  now: Date,
+): Promise<{ bookingId: string; reference: string; status: BookingStatus; answer: LinkActAnswer }> {
+  if (!UUID.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
+  return ctx.db.transaction(async (tx) => {
+    const locked = await loadBooking(tx, bookingId, true);
+    if (!locked) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
+    const loaded = checkState(action, locked, now);
+    const answer = await applyAction(tx, ctx, loaded, action, input, now, 'owner');
+    return { bookingId, reference: loaded.row.reference, status: answer.status, answer };
+  });
+}
+
+/**
+ * Moves a confirmed session to another day and start time: the applicant gets the invitation
+ * again with the same UID and a higher SEQUENCE (calendars update the event in place), and a
+ * cancel link valid until the end of the new day.
+ */
+export async function rescheduleBooking(
+  ctx: PerformContext,
+  bookingId: string,
+  input: { date?: unknown; start?: unknown },
+  now: Date,
+): Promise<{ bookingId: string; reference: string; status: BookingStatus; answer: LinkActAnswer }> {
+  if (!UUID.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
+  const date = typeof input.date === 'string' ? input.date : '';
+  const start = typeof input.start === 'string' ? input.start : '';
+  if (!isIsoDate(date) || date < ukToday(now) || date > latestBookableDate(now)) {
+    throw new LinkRefusal('past', 400, 'Please choose a date from today and within the next 12 months.');
+  }
+  if (!RESCHEDULE_START_TIMES.includes(start)) {
+    throw new LinkRefusal('start', 400, 'Please choose one of the offered start times.');
+  }
+  const { config, links } = ctx;
+  return ctx.db.transaction(async (tx) => {
+    const loaded = await loadBooking(tx, bookingId, true);
+    if (!loaded) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
+    const { row, details } = loaded;
+    const current = slotOf(row);
+    if (row.status !== 'confirmed' || !current) {
+      throw new LinkRefusal('closed', 409, 'Only a confirmed session can be moved.');
+    }
+    if (current.date < ukToday(now))
+      throw new LinkRefusal('past', 409, 'This session has already taken place.');
+    const slot = { date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
+    const sequence = row.calendarSequence + 1;
+    await tx
+      .update(bookings)
+      .set({
+        sessionDate: slot.date,
+        sessionStart: slot.start,
+        sessionEnd: slot.end,
+        calendarSequence: sequence,
+        updatedAt: now,
+      })
+      .where(eq(bookings.id, row.id));
+    await tx
+      .insert(bookingStatusEvents)
+      .values({ bookingId: row.id, status: 'rescheduled', at: now, actor: 'owner' });
+    const cancel = await signLink(links.tokens, {
+      bookingId: row.id,
+      action: 'cancel',
+      expiresAt: endOfUkDay(slot.date),
+    });
+    await enqueueEmails(tx, row.submissionId, [
+      confirmedEmail({ id: row.id, reference: row.reference, details }, slot, {
+        uid: calendarUid(row.id, config.publicUrl),
+        sequence,
+        organizer: config.mailFrom,
+        now,
+        to: details.email,
+        replyTo: config.ownerEmail,
+        cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+        rescheduled: true,
+      }),
+    ]);
+    return {
+      bookingId,
+      reference: row.reference,
+      status: 'confirmed' as const,
+      answer: { status: 'confirmed' as const, message: bookingActionCopy.rescheduledDone(slotWords(slot)) },
+    };
+  });
+}
+
+/** Every start time a session can be moved to: the quarter hours of every window. */
+export const RESCHEDULE_START_TIMES: readonly string[] = [
+  ...new Set((['morning', 'afternoon'] as const).flatMap((time) => startTimesFor(time))),
+];
+
+/**
+ * Moves a locked and checked booking to its new status, records the change with its time and
+ * actor, and queues the e-mails it causes: what a link and the console share.
+ */
+async function applyAction(
+  tx: Tx,
+  ctx: PerformContext,
+  loaded: Loaded,
+  action: LinkActionName,
+  input: { start?: unknown },
+  now: Date,
+  actor: BookingActor,
+): Promise<LinkActAnswer> {
+  const { config, links } = ctx;
+  const { row, details } = loaded;
+  const view: BookingView = { id: row.id, reference: row.reference, details };
+  const uid = calendarUid(row.id, config.publicUrl);
+  const emails: OutgoingEmail[] = [];
+  let status: BookingStatus;
+  let message: string;
+
+  if (action === 'confirm-first' || action === 'confirm-second') {
+    const window = chosenWindow(action, row)!;
+    const start = typeof input.start === 'string' ? input.start : '';
+    if (!startTimesFor(window.time).includes(start)) {
+      throw new LinkRefusal('start', 400, 'Please choose a start time inside the chosen window.');
+    }
+    const slot = { date: window.date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
+    status = 'confirmed';
+    await tx
+      .update(bookings)
+      .set({
+        status,
+        confirmedChoice: action === 'confirm-first' ? 1 : 2,
+        sessionDate: slot.date,
+        sessionStart: slot.start,
+        sessionEnd: slot.end,
+        calendarSequence: row.calendarSequence,
+        updatedAt: now,
+      })
+      .where(eq(bookings.id, row.id));
+    const cancel = await signLink(links.tokens, {
+      bookingId: row.id,
+      action: 'cancel',
+      expiresAt: endOfUkDay(slot.date),
+    });
+    emails.push(
+      confirmedEmail(view, slot, {
+        uid,
+        sequence: row.calendarSequence,
+        organizer: config.mailFrom,
+        now,
+        to: details.email,
+        replyTo: config.ownerEmail,
+        cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+      }),
+    );
+    message = bookingActionCopy.confirmedDone(slotWords(slot));
+  } else if (action === 'decline') {
+    status = 'declined';
+    await tx.update(bookings).set({ status, updatedAt: now }).where(eq(bookings.id, row.id));
+    emails.push(
+      declinedEmail(view, {
+        to: details.email,
+        replyTo: config.ownerEmail,
+        bookUrl: links.absolute('/book'),
+      }),
+    );
+    message = bookingActionCopy.declinedDone;
+  } else {
+    status = 'cancelled';
+    const slot = row.status === 'confirmed' ? slotOf(row) : undefined;
+    // A cancellation of an invite must carry a higher SEQUENCE than the invite it replaces.
+    const sequence = slot ? row.calendarSequence + 1 : row.calendarSequence;
+    await tx
+      .update(bookings)
+      .set({ status, calendarSequence: sequence, updatedAt: now })
+      .where(eq(bookings.id, row.id));
+    emails.push(
+      cancelledApplicantEmail(view, slot, {
+        uid,
+        sequence,
+        organizer: config.mailFrom,
+        now,
+        to: details.email,
+        replyTo: config.ownerEmail,
+        bookUrl: links.absolute('/book'),
+      }),
+    );
+    // The owner is told when the applicant cancels; a cancellation the owner made needs no e-mail to them.
+    if (actor === 'applicant') emails.push(cancelledOwnerEmail(view, slot, { to: config.ownerEmail }));
+    message = actor === 'applicant' ? bookingActionCopy.cancelledDone : bookingActionCopy.ownerCancelledDone;
+  }
+
+  await tx.insert(bookingStatusEvents).values({ bookingId: row.id, status, at: now, actor });
+  await enqueueEmails(tx, row.submissionId, emails);
+  return { status, message };
 }

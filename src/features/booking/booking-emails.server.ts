@@ -194,9 +194,10 @@ function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 
 export function confirmedEmail(
   b: BookingView,
   slot: ConfirmedSlot,
-  o: InviteOptions & { to: string; replyTo: string; cancelUrl: string },
+  o: InviteOptions & { to: string; replyTo: string; cancelUrl: string; rescheduled?: boolean },
 ): OutgoingEmail {
   const t = eventTexts(b);
+  const subject = o.rescheduled ? copy.rescheduledSubject : copy.confirmedSubject;
   const calendarEvent = {
     title: t.summary,
     details: t.description,
@@ -206,9 +207,14 @@ export function confirmedEmail(
   };
   const content: EmailContent = {
     preheader: `${slotText(slot)}. Reference ${b.reference}.`,
-    heading: copy.confirmedSubject,
+    heading: subject,
     blocks: [
-      { type: 'paragraph', text: `${greeting(b.details.firstName)} your strategy session is booked.` },
+      {
+        type: 'paragraph',
+        text: o.rescheduled
+          ? `${greeting(b.details.firstName)} your strategy session has moved to a new time. The attached invitation updates the one in your calendar.`
+          : `${greeting(b.details.firstName)} your strategy session is booked.`,
+      },
       {
         type: 'fields',
         rows: [
@@ -227,10 +233,10 @@ export function confirmedEmail(
     ],
   };
   return {
-    kind: 'booking.confirmed',
+    kind: o.rescheduled ? 'booking.rescheduled' : 'booking.confirmed',
     to: o.to,
     replyTo: o.replyTo,
-    subject: copy.confirmedSubject,
+    subject,
     content,
     attachments: [icsAttachment(b, slot, 'REQUEST', o)],
   };

@@ -41,7 +41,8 @@ export const bookingStatusEvents = pgTable(
     bookingId: uuid('booking_id')
       .notNull()
       .references(() => bookings.id),
-    status: text('status').$type<BookingStatus>().notNull(),
+    /** A status, or `rescheduled` when a confirmed session moved. */
+    status: text('status').$type<BookingStatus | 'rescheduled'>().notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     /** Who or what made the change: 'applicant', 'owner'. */
     actor: text('actor').notNull(),

@@ -179,3 +179,39 @@ describe('the generated secret in DATA_DIR/.app-secret', () => {
     expect(statSync(join(dir, '.app-secret')).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('who may sign in to the console, and what a production server was not told', () => {
+  it('lets OWNER_EMAIL and the OWNER_EMAILS list sign in, lower-cased, once each', () => {
+    const c = loadConfig({
+      ...base,
+      OWNER_EMAIL: 'Owner@Example.com',
+      OWNER_EMAILS: ' partner@example.com, OWNER@example.com ,',
+    });
+    expect(c.ownerEmails).toEqual(['owner@example.com', 'partner@example.com']);
+    expect(loadConfig(base).ownerEmails).toEqual(['owner@example.com']);
+  });
+
+  it('refuses an OWNER_EMAILS entry that is not an address, naming it', () => {
+    expect(() => loadConfig({ ...base, OWNER_EMAILS: 'a@example.com, not-an-address' })).toThrow(
+      /OWNER_EMAILS: "not-an-address" is not an e-mail address/,
+    );
+  });
+
+  it('lists SMTP_URL, OWNER_EMAIL, MAIL_FROM and PUBLIC_URL when left unset or empty', () => {
+    expect(loadConfig({ ...base, MAIL_FROM: ' ' }).essentialsAtDefault).toEqual([
+      'SMTP_URL',
+      'OWNER_EMAIL',
+      'MAIL_FROM',
+      'PUBLIC_URL',
+    ]);
+    expect(
+      loadConfig({
+        ...base,
+        SMTP_URL: 'smtp://relay.example.com',
+        OWNER_EMAIL: 'o@example.com',
+        MAIL_FROM: 'm@example.com',
+        PUBLIC_URL: 'https://www.example.com',
+      }).essentialsAtDefault,
+    ).toEqual([]);
+  });
+});

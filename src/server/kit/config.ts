@@ -49,6 +49,15 @@ const urlWithProtocol = (protocols: string[]) =>
       .optional(),
   );
 
+/** What a production server must be told; left unset, the site runs but mail does not reach anyone real. */
+export const ESSENTIALS = ['SMTP_URL', 'OWNER_EMAIL', 'MAIL_FROM', 'PUBLIC_URL'] as const;
+const ESSENTIAL_DEFAULTS: Record<(typeof ESSENTIALS)[number], string | undefined> = {
+  SMTP_URL: undefined,
+  OWNER_EMAIL: 'owner@example.com',
+  MAIL_FROM: 'hello@example.com',
+  PUBLIC_URL: 'http://localhost:3000',
+};
+
 const EnvSchema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
@@ -60,7 +69,7 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z
       .url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://www.example.com' })
-      .default('http://localhost:3000')
+      .default(ESSENTIAL_DEFAULTS.PUBLIC_URL!)
       .transform((v) => v.replace(/\/+$/, '')),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
@@ -69,11 +78,30 @@ const EnvSchema = z.object({
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']),
   MAIL_FROM: z.preprocess(
     emptyToUndefined,
-    z.email({ message: 'must be an e-mail address' }).default('hello@example.com'),
+    z.email({ message: 'must be an e-mail address' }).default(ESSENTIAL_DEFAULTS.MAIL_FROM!),
   ),
   OWNER_EMAIL: z.preprocess(
     emptyToUndefined,
-    z.email({ message: 'must be an e-mail address' }).default('owner@example.com'),
+    z.email({ message: 'must be an e-mail address' }).default(ESSENTIAL_DEFAULTS.OWNER_EMAIL!),
+  ),
+  /** Further addresses that may sign in to the owner's console, comma-separated (OWNER_EMAIL always may). */
+  OWNER_EMAILS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        const list = value
+          .split(',')
+          .map((entry) => entry.trim().toLowerCase())
+          .filter((entry) => entry !== '');
+        const bad = list.find((entry) => !z.email().safeParse(entry).success);
+        if (bad !== undefined) {
+          ctx.addIssue({ code: 'custom', message: `"${bad}" is not an e-mail address` });
+          return z.NEVER;
+        }
+        return list;
+      }),
   ),
   REDIS_URL: urlWithProtocol(['redis:', 'rediss:']),
   /** `false`, or the reverse proxies' addresses and CIDR ranges (parseTrustProxy). */
@@ -129,6 +157,13 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   ownerEmail: string;
+  /** Every address that may sign in to the console, lower-cased: OWNER_EMAIL and OWNER_EMAILS. */
+  ownerEmails: readonly string[];
+  /**
+   * The settings a production server must have that were left unset or at their default value
+   * (SMTP_URL, OWNER_EMAIL, MAIL_FROM, PUBLIC_URL): warned of at start and shown in the console.
+   */
+  essentialsAtDefault: readonly string[];
   redisUrl: string | undefined;
   /** The reverse proxies whose X-Forwarded-For is believed, or false: the socket's address is the client. */
   trustProxy: false | string[];
@@ -314,6 +349,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     ownerEmail: e.OWNER_EMAIL,
+    ownerEmails: [...new Set([e.OWNER_EMAIL.toLowerCase(), ...e.OWNER_EMAILS])],
+    essentialsAtDefault: ESSENTIALS.filter((name) => {
+      const value = {
+        SMTP_URL: e.SMTP_URL,
+        OWNER_EMAIL: e.OWNER_EMAIL,
+        MAIL_FROM: e.MAIL_FROM,
+        PUBLIC_URL: e.PUBLIC_URL,
+      }[name];
+      return value === undefined || value === ESSENTIAL_DEFAULTS[name];
+    }),
     redisUrl: e.REDIS_URL,
     trustProxy: e.TRUST_PROXY,
     appSecret: e.APP_SECRET ?? loadOrCreateSecret(dataDir),

@@ -1,6 +1,7 @@
 /** Starts the server: reads the configuration, builds the app, listens, and shuts down gracefully. */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from '../kit/config';
+import { configWarnings } from '../console/overview';
 
 async function main(): Promise<void> {
   let config;
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
       'The embedded database (PGlite in DATA_DIR) never forces its writes to disk (no fsync): a process crash loses no acknowledged submission, but a power loss or operating system crash can. Set DATABASE_URL to a PostgreSQL server for a real deployment.',
     );
   }
+  // Settings a production server must be given: warned of here and shown in the owner's console.
+  for (const warning of configWarnings(config)) app.log.warn(warning);
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = app.server.address();

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import { analyzeStaleTables } from './retention';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { ensurePrivateDir, isDataDirEntry } from '../config';
 import { openPgliteThread } from './pglite-thread';
@@ -114,7 +115,7 @@ export async function openDatabase({
   ]);
   const db = drizzlePglite(client as never) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-  return {
+  const database: Database = {
     db,
     driver: 'pglite',
     run: async ({ text }, params) => {
@@ -126,4 +127,8 @@ export async function openDatabase({
     },
     close: () => client.close(),
   };
+  // A database that never had planner statistics (PGlite runs no autovacuum) gets them before
+  // it serves: a few seconds once for a million rows, nothing for a small or analysed one.
+  await analyzeStaleTables(database);
+  return database;
 }

@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   ERROR_FIELDS,
   type ThreadError,
@@ -41,7 +42,8 @@ type OpenTransaction = { tx: Transaction; finish(commit: boolean): Promise<void>
 async function main() {
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir, { postgresqlconf });
+    // pg_trgm: the console's search index (drizzle/0003_console.sql).
+    pglite = await PGlite.create(dir, { postgresqlconf, extensions: { pg_trgm } });
   } catch (error) {
     port.postMessage({ ready: false, error: describeError(error) });
     return;

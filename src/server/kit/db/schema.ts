@@ -40,24 +40,45 @@ export const submissions = pgTable(
      * another body is refused (422) instead of answering another submission's id.
      */
     requestHash: text('request_hash'),
+    /** When the owner released it from spam ("Not spam"): its e-mails were queued then, once. */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    /**
+     * What the console's search looks in: names, e-mail address, company and message or notes,
+     * lower-cased; a trigram index (pg_trgm) finds any part of it among a million rows.
+     */
+    /** The e-mail address the visitor typed, lower-cased: how a person's rows are found. */
+    emailKey: text('email_key').generatedAlwaysAs(sql`lower(fields->>'email')`),
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower(coalesce(fields->>'firstName', '') || ' ' || coalesce(fields->>'lastName', '') || ' ' || coalesce(fields->>'email', '') || ' ' || coalesce(fields->>'company', '') || ' ' || coalesce(fields->>'message', '') || ' ' || coalesce(fields->>'notes', ''))`,
+    ),
   },
   (t) => [
     uniqueIndex('submissions_idempotency_key').on(t.formType, t.idempotencyKey),
     index('submissions_received_at').on(t.receivedAt),
+    // The console's pages, newest first: all forms, and one form (keyset paging on received_at, id).
+    index('submissions_inbox').on(t.spam, t.receivedAt.desc(), t.id.desc()),
+    index('submissions_inbox_form').on(t.formType, t.spam, t.receivedAt.desc(), t.id.desc()),
+    index('submissions_search').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('submissions_email_key').on(t.emailKey),
   ],
 );
 
-export const consentRecords = pgTable('consent_records', {
-  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  submissionId: uuid('submission_id')
-    .notNull()
-    .references(() => submissions.id),
-  /** Which consent and version, from src/content/consents.ts. */
-  consentId: text('consent_id').notNull(),
-  /** The exact wording shown to the visitor. */
-  wording: text('wording').notNull(),
-  givenAt: timestamp('given_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const consentRecords = pgTable(
+  'consent_records',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id),
+    /** Which consent and version, from src/content/consents.ts. */
+    consentId: text('consent_id').notNull(),
+    /** The exact wording shown to the visitor. */
+    wording: text('wording').notNull(),
+    givenAt: timestamp('given_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // A submission's consents (the console's detail, a person's data, erasure, retention).
+  (t) => [index('consent_records_submission').on(t.submissionId)],
+);
 
 export type StoredMessage = {
   replyTo?: string;
@@ -87,15 +108,20 @@ export const outbox = pgTable(
     audience: text('audience').$type<'visitor' | 'owner'>().notNull().default('owner'),
     message: jsonb('message').$type<StoredMessage>().notNull(),
     /**
-     * pending -> sent | failed | skipped. A claimed row stays pending with its next attempt
+     * pending -> sent | failed | skipped | suppressed. A claimed row stays pending with its next attempt
      * pushed out (a lease). `skipped`: not sent because its recipient already had one of its
-     * kind within the per-recipient window.
+     * kind within the per-recipient window. `suppressed`: not sent because its recipient is on
+     * the suppression list (unsubscribed or erased).
      */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     /** An error code only (e.g. ECONNREFUSED, 451): SMTP replies can quote addresses. */
     lastError: text('last_error'),
+    /** When the last send was tried (a success or a failure): the console's "last send failed". */
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    /** When retention removed the e-mail's text (RETENTION.emailBodyDays after sending); the record stays. */
+    bodyRemovedAt: timestamp('body_removed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
@@ -107,6 +133,15 @@ export const outbox = pgTable(
     index('outbox_visitor_sent')
       .on(t.sentAt)
       .where(sql`${t.audience} = 'visitor'`),
+    // A person's e-mails, by address; and sent e-mails whose text retention has still to remove.
+    index('outbox_to_address').on(sql`lower(${t.toAddress})`),
+    index('outbox_submission').on(t.submissionId),
+    index('outbox_bodies_kept')
+      .on(t.sentAt)
+      .where(sql`${t.status} = 'sent' and ${t.bodyRemovedAt} is null`),
+    index('outbox_unsent_bodies_kept')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('failed', 'skipped', 'suppressed') and ${t.bodyRemovedAt} is null`),
   ],
 );
 
@@ -136,3 +171,15 @@ export const usedTokens = pgTable(
   },
   (t) => [index('used_tokens_expires_at').on(t.expiresAt)],
 );
+
+/**
+ * Addresses that must never be written to again (unsubscribed, erased), kept only as a keyed
+ * hash (HMAC-SHA256 under APP_SECRET of the lower-cased address): the outbox checks every
+ * recipient against it before sending.
+ */
+export const suppressions = pgTable('suppressions', {
+  hash: text('hash').primaryKey(),
+  /** 'unsubscribed', 'erased'. */
+  reason: text('reason').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -171,6 +171,39 @@ export function recipientKey(secret: string, kind: string, address: string): str
   return `recipient:${kind}:${hash}`;
 }
 
+/**
+ * The keyed hash an address is kept by on the suppression list (`suppressions`): the list never
+ * holds an address, and the hash is useless without APP_SECRET.
+ */
+export function suppressionHash(secret: string, address: string): string {
+  return createHmac('sha256', secret).update(`suppress:${address.trim().toLowerCase()}`).digest('base64url');
+}
+
+/**
+ * The claimed rows whose recipient may be written to. A row to a suppressed address (someone who
+ * unsubscribed or was erased) is marked `suppressed` and never sent, whatever queued it: one
+ * look-up a round, by primary key.
+ */
+export async function dropSuppressed(db: Queryable, secret: string, rows: ClaimedRow[]): Promise<ClaimedRow[]> {
+  if (rows.length === 0) return rows;
+  const hashes = new Map(rows.map((row) => [Number(row.id), suppressionHash(secret, row.to_address)]));
+  const found = rowsOf<{ hash: string }>(
+    await db.execute(
+      sql`select hash from suppressions where hash in (${sql.join(
+        [...new Set(hashes.values())].map((h) => sql`${h}`),
+        sql`, `,
+      )})`,
+    ),
+  );
+  if (found.length === 0) return rows;
+  const suppressed = new Set(found.map((f) => f.hash));
+  const dropped = rows.filter((row) => suppressed.has(hashes.get(Number(row.id))!)).map((row) => Number(row.id));
+  await db.execute(
+    sql`update ${outbox} set status = 'suppressed', sent_at = null, last_error = null where id in (${idList(dropped)})`,
+  );
+  return rows.filter((row) => !dropped.includes(Number(row.id)));
+}
+
 /** The owner's alert: how many visitor e-mails wait, and that they leave as the hour passes. */
 export function capAlertEmail(to: string, waiting: number, cap: number): OutgoingEmail {
   const count = `${waiting} visitor e-mail${waiting === 1 ? '' : 's'}`;
@@ -486,7 +519,7 @@ export class SentMarks {
       this.pending = [];
       try {
         await this.db.execute(
-          sql`update ${outbox} set status = 'sent', sent_at = now(), last_error = null
+          sql`update ${outbox} set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null
               where id in (${idList(batch.map((m) => m.id))})`,
         );
         for (const m of batch) m.done();
@@ -513,7 +546,7 @@ export async function markFailure(
   const attempts = row.attempts;
   if (attempts >= retry.maxAttempts) {
     await db.execute(
-      sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null where id = ${id}`,
+      sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
     );
     if (row.audience === 'visitor')
       await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
@@ -522,7 +555,7 @@ export async function markFailure(
   }
   const delay = retry.retryDelayMs(attempts);
   await db.execute(
-    sql`update ${outbox} set last_error = ${code}, sent_at = null,
+    sql`update ${outbox} set last_error = ${code}, sent_at = null, last_attempt_at = now(),
           next_attempt_at = now() + ${`${delay} milliseconds`}::interval
         where id = ${id}`,
   );
@@ -612,7 +645,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   /** Claims due rows and sends them side by side; returns how many rows it claimed. */
   async function round(): Promise<number> {
-    const rows = await claimDue(db, settings.inFlight, settings.leaseMs);
+    const claimed = await claimDue(db, settings.inFlight, settings.leaseMs);
+    const rows = await dropSuppressed(db, settings.limits.secret, claimed);
+    if (rows.length < claimed.length) {
+      log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');
+    }
     const outcomes = await Promise.all(
       rows.map((row) =>
         sendOne(row, step).catch((error: unknown) => {
@@ -625,7 +662,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     );
     // The owner's cap alert was queued: it is due now.
     if (outcomes.includes('alerted')) signal.wake();
-    return rows.length;
+    return claimed.length;
   }
 
   async function run() {

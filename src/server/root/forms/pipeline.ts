@@ -1,6 +1,6 @@
 /**
  * Everything behind the forms, wired onto the app: the database (migrated at start), the
- * rate limit store, the outbox worker, the form endpoint and /readyz. On close (graceful
+ * rate limit store, the outbox worker, the form endpoint, the owner's console and /readyz. On close (graceful
  * shutdown) Fastify first finishes requests in flight; then the worker finishes its current
  * send, and the rate limit store and the database close.
  */
@@ -10,7 +10,9 @@ import { site } from '~/content/site';
 import { formHandlers } from './dispatch-table';
 import { formsApi } from './endpoint';
 import { createLinks, type Links } from '../../kit/http/links';
-import { memoryRateLimiter, redisRateLimiter } from './rate-limit';
+import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './rate-limit';
+import { consoleApi } from '../../console/plugin';
+import { startConsoleJobs, type ConsoleJobs } from '../../console/jobs';
 import type { Config } from '../../kit/config';
 import { openDatabase, type Database } from '../../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../../kit/db/retention';
@@ -26,7 +28,13 @@ export type FormsOptions = {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    forms: { database: Database; outbox: OutboxWorker; links: Links; retention: RetentionSweeper };
+    forms: {
+      database: Database;
+      outbox: OutboxWorker;
+      links: Links;
+      retention: RetentionSweeper;
+      consoleJobs: ConsoleJobs;
+    };
   }
 }
 
@@ -46,10 +54,13 @@ export async function registerForms(app: FastifyInstance, config: Config, option
     ...options.outbox,
   });
   const retention = startRetentionSweeper(database, app.log);
-  app.decorate('forms', { database, outbox, links, retention });
+  const wakeOutbox = () => outbox.wake();
+  const consoleJobs = startConsoleJobs({ db: database.db, config, links, log: app.log, wakeOutbox });
+  app.decorate('forms', { database, outbox, links, retention, consoleJobs });
 
   app.addHook('onClose', async () => {
     retention.stop();
+    consoleJobs.stop();
     await outbox.stop();
     await limiter.close();
     await database.close();
@@ -71,7 +82,17 @@ export async function registerForms(app: FastifyInstance, config: Config, option
     links,
     limiter,
     handlers: formHandlers,
-    wakeOutbox: () => outbox.wake(),
+    wakeOutbox,
+  });
+  // The owner's console (src/server/console): its API under /api/owner/.
+  await app.register(consoleApi, {
+    config,
+    db: database.db,
+    links,
+    limiter,
+    handlers: formHandlers,
+    clientKey: (request) => links.hashAddress(rateLimitSubject(request.ip)),
+    wakeOutbox,
   });
   outbox.start();
 }

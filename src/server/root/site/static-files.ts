@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
-import { NOT_FOUND_PATH } from '~/content/routes';
+import { CONSOLE_PATH, NOT_FOUND_PATH } from '~/content/routes';
 import {
   baseSecurityHeaders,
   contentSecurityPolicy,
@@ -126,8 +126,15 @@ function* walk(dir: string): Generator<string> {
   }
 }
 
+/** The console's page and the paths under it, all answered with the console's shell. */
+export function isConsolePath(urlPath: string): boolean {
+  return urlPath === CONSOLE_PATH || urlPath.startsWith(`${CONSOLE_PATH}/`);
+}
+
 function cacheControl(rel: string): string {
   if (rel.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
+  // The console's shell: never kept by a browser or proxy, like every answer it leads to.
+  if (rel === `${CONSOLE_PATH}/index.html`) return 'no-store';
   if (rel.endsWith('.html')) return 'no-cache';
   return 'public, max-age=3600, must-revalidate';
 }
@@ -170,6 +177,7 @@ export function loadStaticSite(opts: {
             }),
           ],
           ...(voice ? voiceSecurity : security),
+          ...(isHtml && urlPath === CONSOLE_PATH ? ([['X-Robots-Tag', 'noindex']] as [string, string][]) : []),
         ];
     const common: [string, string][] = [
       ['Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
@@ -208,6 +216,14 @@ export function loadStaticSite(opts: {
   }
   if (!notFound) throw new Error(`The build has no ${NOT_FOUND_PATH} page: run npm run build`);
   const notFoundEntry = notFound;
+  const consoleEntry = entries.get(CONSOLE_PATH);
+
+  /** The entry of a path: its own file, or the console's shell for a path under /owner/. */
+  function lookup(target: string): Entry | undefined {
+    const q = target.indexOf('?');
+    const path = q === -1 ? target : target.slice(0, q);
+    return entries.get(path) ?? (consoleEntry && isConsolePath(path) ? consoleEntry : undefined);
+  }
 
   function variantFor(entry: Entry, accept: string): Variant {
     return (
@@ -231,9 +247,7 @@ export function loadStaticSite(opts: {
   return {
     serve(req, res) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      const entry = entries.get(q === -1 ? url : url.slice(0, q));
+      const entry = lookup(req.url ?? '/');
       if (!entry) return false;
       send(req, res, entry);
       return true;
@@ -242,8 +256,7 @@ export function loadStaticSite(opts: {
       send(req, res, notFoundEntry);
     },
     rawResponse({ head, target, acceptEncoding, ifNoneMatch, close }) {
-      const q = target.indexOf('?');
-      const entry = entries.get(q === -1 ? target : target.slice(0, q));
+      const entry = lookup(target);
       if (!entry) return undefined;
       const date = currentDate(Date.now());
       if (ifNoneMatch === entry.etag) {

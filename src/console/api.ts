@@ -1,0 +1,231 @@
+/**
+ * The owner's console API: its paths and the shapes of its answers, shared by the console in
+ * the browser (src/console) and the server that answers it (src/server/console). Every path is
+ * under /api/owner/; every answer is JSON with `Cache-Control: no-store`; a request without a
+ * live session is answered 401 `{error}`, a cross-site one 403 `{error}`.
+ */
+
+export const OWNER_API = '/api/owner';
+
+/** The forms whose submissions the console lists (the dispatch table's form types). */
+export const FORM_TYPES = ['contact', 'booking', 'bitcoin_guide', 'newsletter'] as const;
+export type FormType = (typeof FORM_TYPES)[number];
+
+export const formTypeLabels: Record<FormType, string> = {
+  contact: 'Contact message',
+  booking: 'Strategy session',
+  bitcoin_guide: 'Guide download',
+  newsletter: 'Newsletter',
+};
+
+// --- Sign-in ---------------------------------------------------------------------------------
+
+/** POST /api/owner/sign-in {email}: always 202 with this message, whoever asks (unless 429). */
+export type SignInRequestAnswer = { message: string };
+/** POST /api/owner/sign-in/link {token}: 200 {email} and the session cookie; 400/410 {error}. */
+export type SignedIn = { email: string };
+
+/** GET /api/owner/session */
+export type SessionInfo = {
+  email: string;
+  /** Sentences for a banner: configuration left at its default in production. */
+  configWarnings: string[];
+  passkeys: number;
+};
+
+// --- Passkeys (WebAuthn; options and responses are @simplewebauthn's JSON types) ---------------
+// POST /api/owner/passkeys/register/options        -> {challengeId, options}
+// POST /api/owner/passkeys/register {challengeId, response, name} -> PasskeyInfo
+// GET  /api/owner/passkeys                          -> {passkeys: PasskeyInfo[]}
+// POST /api/owner/passkeys/:id/delete               -> {ok: true}
+// POST /api/owner/passkeys/authenticate/options     -> {challengeId, options}   (no session needed)
+// POST /api/owner/passkeys/authenticate {challengeId, response} -> SignedIn and the cookie
+export type PasskeyInfo = { id: string; name: string; createdAt: string; lastUsedAt: string | null };
+
+// POST /api/owner/sign-out             ends this session   -> {ok: true}
+// POST /api/owner/sign-out-everywhere  ends every session  -> {ok: true, ended: number}
+
+// --- Overview ----------------------------------------------------------------------------------
+
+/** GET /api/owner/overview */
+export type Overview = {
+  /** New (non-spam) submissions since the start of today and of this week (Monday), UK time. */
+  leads: { formType: FormType; today: number; week: number }[];
+  bookingsAwaitingAnswer: number;
+  spamHeld: number;
+  /** Why mail is not really being delivered, as sentences; empty when all is well. */
+  mailWarnings: string[];
+  configWarnings: string[];
+};
+
+// --- Inbox -------------------------------------------------------------------------------------
+
+export const SUBMISSION_STATUSES = ['received', 'spam'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/**
+ * GET /api/owner/submissions?form=&status=&from=&to=&q=&after=
+ * - form: a FormType; status: received (default) | spam | all;
+ * - from, to: UK dates YYYY-MM-DD (inclusive);
+ * - q: searched in names, e-mail addresses, companies and messages (case-insensitive);
+ * - after: the `next` cursor of the previous page. Newest first, 50 a page.
+ */
+export type SubmissionSummary = {
+  id: string;
+  formType: FormType;
+  receivedAt: string;
+  name: string;
+  email: string;
+  company: string | null;
+  /** The first 140 characters of the message or notes, if any. */
+  excerpt: string | null;
+  spam: boolean;
+  spamReason: string | null;
+};
+export type SubmissionPage = { items: SubmissionSummary[]; next: string | null };
+
+/** GET /api/owner/submissions/:id */
+export type SubmissionDetail = SubmissionSummary & {
+  /** Every field as the visitor sent it (validated), label and value, values as plain text. */
+  fields: { name: string; value: string }[];
+  consents: { consentId: string; wording: string; givenAt: string }[];
+  emails: DeliverySummary[];
+  /** Set when the submission was a booking request. */
+  bookingId: string | null;
+  releasedAt: string | null;
+};
+
+// POST /api/owner/submissions/:id/release    "Not spam": delivers it, exactly once -> {ok, emails}
+// POST /api/owner/submissions/:id/delete     removes a spam submission             -> {ok}
+// POST /api/owner/submissions/:id/mark-spam  moves a delivered one to spam         -> {ok}
+export type ReleaseAnswer = { ok: true; emails: number };
+
+export const spamReasonLabels: Record<string, string> = {
+  honeypot: 'Filled a field hidden from people',
+  'too-fast': 'Sent faster than a person can fill the form',
+  owner: 'Marked as spam by the owner',
+};
+
+// --- Bookings ----------------------------------------------------------------------------------
+
+export const BOOKING_VIEWS = ['requested', 'confirmed', 'declined', 'cancelled', 'past'] as const;
+export type BookingView = (typeof BOOKING_VIEWS)[number];
+
+/** GET /api/owner/bookings?view=requested (default) */
+export type BookingSummary = {
+  id: string;
+  reference: string;
+  submissionId: string;
+  status: 'requested' | 'confirmed' | 'declined' | 'cancelled';
+  /** True for a confirmed session whose day is over. */
+  past: boolean;
+  name: string;
+  email: string;
+  company: string | null;
+  sessionType: string;
+  /** The applicant's choices in UK words, with the value the confirm action takes. */
+  choices: { choice: 1 | 2; label: string; startTimes: { value: string; label: string }[] }[];
+  /** The confirmed slot, in UK words, and its parts. */
+  session: { label: string; date: string; start: string } | null;
+  history: { status: string; at: string; actor: string }[];
+  createdAt: string;
+};
+export type BookingList = { items: BookingSummary[] };
+
+// POST /api/owner/bookings/:id/confirm    {choice: 1|2, start: 'HH:MM'} -> {status, message}
+// POST /api/owner/bookings/:id/decline                                  -> {status, message}
+// POST /api/owner/bookings/:id/cancel                                   -> {status, message}
+// POST /api/owner/bookings/:id/reschedule {date: 'YYYY-MM-DD', start: 'HH:MM'} -> {status, message}
+export type BookingActAnswer = { status: string; message: string };
+
+/** Start times the owner may reschedule to (UK time, quarter hours that keep 45 minutes inside a window). */
+export type RescheduleOptions = { startTimes: { value: string; label: string }[] };
+
+// --- Deliveries --------------------------------------------------------------------------------
+
+export const DELIVERY_STATUSES = ['pending', 'failed', 'sent', 'skipped', 'suppressed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** GET /api/owner/deliveries?status=failed|pending|sent (default: failed and pending, and sent in the last 7 days) */
+export type DeliverySummary = {
+  id: number;
+  kind: string;
+  to: string;
+  subject: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  submissionId: string | null;
+};
+export type DeliveryList = { items: DeliverySummary[] };
+// POST /api/owner/deliveries/:id/retry -> {ok: true}   (a failed e-mail, or one waiting to retry after an error, is sent again now)
+
+// --- Audit log ---------------------------------------------------------------------------------
+
+/** GET /api/owner/audit?after= : newest first, 50 a page. */
+export type AuditEntry = { id: number; at: string; actor: string; action: string; target: string | null };
+export type AuditPage = { items: AuditEntry[]; next: string | null };
+
+// --- Personal data (subscribers, exports, people, retention) -----------------------------------
+
+/** GET /api/owner/subscribers?status=confirmed (default) | pending | unsubscribed &after= */
+export type SubscriberSummary = {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  status: string;
+  createdAt: string;
+  confirmedAt: string | null;
+  unsubscribedAt: string | null;
+};
+export type SubscriberPage = { items: SubscriberSummary[]; next: string | null };
+
+/** GET /api/owner/suppressions?after= : hashes only (never an address), newest first. */
+export type SuppressionPage = {
+  items: { hash: string; reason: string; createdAt: string }[];
+  next: string | null;
+};
+
+// Downloads (GET, Content-Disposition: attachment; CSV per RFC 4180, UTF-8 with a BOM, formulas neutralised):
+//   /api/owner/exports/submissions.csv?<the inbox's filters: form, status, from, to, q>
+//   /api/owner/exports/subscribers.csv          the confirmed newsletter subscribers
+//   /api/owner/people/export.json?email=        everything held about one person (subject access)
+
+/** GET /api/owner/people?email= : everything held about one person, counted and listed. */
+export type PersonView = {
+  email: string;
+  suppressed: boolean;
+  submissions: { id: string; formType: string; receivedAt: string; spam: boolean }[];
+  consents: { consentId: string; wording: string; givenAt: string }[];
+  bookings: { id: string; reference: string; status: string }[];
+  subscriptions: { status: string; createdAt: string }[];
+  emails: { id: number; kind: string; status: string; createdAt: string; bodyRemoved: boolean }[];
+  emlFiles: string[];
+};
+
+/** POST /api/owner/people/erase {email}: deletes it all, keeps a keyed hash on the suppression list. */
+export type ErasureAnswer = {
+  ok: true;
+  counts: {
+    submissions: number;
+    consents: number;
+    bookings: number;
+    subscriptions: number;
+    emails: number;
+    emlFiles: number;
+  };
+};
+
+/** GET /api/owner/retention: the periods the privacy notice states, and the last runs. POST /api/owner/retention/run runs it now. */
+export type RetentionView = {
+  periods: {
+    contactMonths: number;
+    bookingMonthsAfterSession: number;
+    spamDays: number;
+    emailBodyDays: number;
+  };
+  runs: { id: number; startedAt: string; finishedAt: string | null; counts: Record<string, number> | null }[];
+};

@@ -1,0 +1,280 @@
+/**
+ * The inbox: every submission, newest first, filtered by form, status and dates and searched.
+ * The filters and the page ("Older" follows the server's keyset cursor) live in the address's
+ * query, so a reload or a shared address shows the same list.
+ */
+import type { FormEvent } from 'react';
+import { Link, useLocation } from 'react-router';
+import { consoleCopy, inboxCopy as copy } from '~/content/console';
+import { FORM_TYPES, formTypeLabels, OWNER_API, type SubmissionPage, type SubmissionSummary } from './api';
+import { withQuery } from './http';
+import { page, useQuery } from './paths';
+import {
+  Badge,
+  DateTime,
+  Field,
+  Loaded,
+  PageHeading,
+  TableBox,
+  td,
+  th,
+  useResource,
+  type Resource,
+} from './ui';
+
+const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
+
+/** The list's status line: how many are shown (or that it is loading), read out when it changes. */
+export function ListStatus<T extends { items: unknown[]; next?: string | null }>({
+  resource,
+  count,
+}: {
+  resource: Resource<T>;
+  count: (n: number, more: boolean) => string;
+}) {
+  return (
+    <p role="status" className="mt-4 text-sm text-ink-700">
+      {resource.state === 'ready' ? count(resource.data.items.length, !!resource.data.next) : ''}
+    </p>
+  );
+}
+
+/** "Older" (the next page by the cursor) and "Newest" (back to the first page), as links. */
+export function Pager({
+  next,
+  params,
+  labels,
+}: {
+  next: string | null;
+  params: URLSearchParams;
+  labels: { older: string; newest: string };
+}) {
+  const first = new URLSearchParams(params);
+  first.delete('after');
+  const older = new URLSearchParams(params);
+  if (next) older.set('after', next);
+  if (!next && !params.get('after')) return null;
+  return (
+    <nav aria-label={consoleCopy.pagesLabel} className="mt-4 flex flex-wrap gap-3">
+      {params.get('after') ? (
+        <Link to={{ search: first.toString() }} className="btn btn-secondary">
+          {labels.newest}
+        </Link>
+      ) : null}
+      {next ? (
+        <Link to={{ search: older.toString() }} className="btn btn-secondary">
+          {labels.older}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next: URLSearchParams) => void }) {
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const name of FILTERS) {
+      const value = String(data.get(name) ?? '').trim();
+      if (value) next.set(name, value);
+    }
+    onApply(next);
+  }
+  const active = FILTERS.some((name) => params.get(name));
+  return (
+    <form
+      role="search"
+      aria-label={copy.filtersHeading}
+      onSubmit={submit}
+      className="card mt-6 grid gap-x-4 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr]"
+    >
+      <Field
+        label={copy.search}
+        hint={copy.searchHint}
+
+        className="sm:col-span-2 lg:col-span-1"
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="search"
+            name="q"
+            defaultValue={params.get('q') ?? ''}
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label={copy.form}>
+        {(control) => (
+          <select {...control} name="form" defaultValue={params.get('form') ?? ''} className="field-input">
+            <option value="">{copy.anyForm}</option>
+            {FORM_TYPES.map((form) => (
+              <option key={form} value={form}>
+                {formTypeLabels[form]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={copy.status}>
+        {(control) => (
+          <select
+            {...control}
+            name="status"
+            defaultValue={params.get('status') ?? 'received'}
+            className="field-input"
+          >
+            {Object.entries(copy.statuses).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={copy.from}>
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            name="from"
+            defaultValue={params.get('from') ?? ''}
+            className="field-input"
+          />
+        )}
+      </Field>
+      <Field label={copy.to}>
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            name="to"
+            defaultValue={params.get('to') ?? ''}
+            className="field-input"
+          />
+        )}
+      </Field>
+      <div className="flex flex-wrap gap-3 sm:col-span-2 lg:col-span-5">
+        <button type="submit" className="btn btn-primary">
+          {copy.apply}
+        </button>
+        {active ? (
+          <button type="button" className="btn btn-secondary" onClick={() => onApply(new URLSearchParams())}>
+            {copy.clear}
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** A person as a list shows them: the name, then the address. */
+export function Sender({
+  item,
+  to,
+  back,
+}: {
+  item: Pick<SubmissionSummary, 'name' | 'email' | 'company'>;
+  /** The submission's page, when the name links to it; `back` is the list to return to. */
+  to?: string;
+  back?: string;
+}) {
+  const name = item.name || item.email;
+  return (
+    <>
+      <span className="block font-medium">
+        {to ? (
+          <Link to={to} state={{ back }} className="text-link">
+            {name}
+          </Link>
+        ) : (
+          name
+        )}
+      </span>
+      <span className="block break-all text-ink-600">{item.email}</span>
+      {item.company ? <span className="block text-ink-600">{item.company}</span> : null}
+    </>
+  );
+}
+
+export function InboxPage() {
+  const [params, setParams] = useQuery();
+  const location = useLocation();
+  const query = Object.fromEntries(
+    ['form', 'status', 'from', 'to', 'q', 'after'].map((k) => [k, params.get(k)]),
+  );
+  const [list, reload] = useResource<SubmissionPage>(withQuery('/submissions', query));
+
+  return (
+    <>
+      <PageHeading title={copy.title}>{copy.title}</PageHeading>
+      <Filters key={params.toString()} params={params} onApply={(next) => setParams(next)} />
+      <p className="mt-2">
+        <a
+          href={withQuery(`${OWNER_API}/exports/submissions.csv`, { ...query, after: null })}
+          download
+          className="text-link"
+        >
+          {copy.download}
+        </a>
+      </p>
+      <ListStatus resource={list} count={copy.count} />
+      <Loaded resource={list} reload={reload}>
+        {(data) =>
+          data.items.length === 0 ? null : (
+            <>
+              <TableBox label={copy.tableLabel}>
+                <table className="w-full min-w-[40rem] border-collapse">
+                  <caption className="sr-only">{copy.tableLabel}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col" className={th}>
+                        {copy.from_}
+                      </th>
+                      <th scope="col" className={th}>
+                        {copy.received}
+                      </th>
+                      <th scope="col" className={th}>
+                        {copy.formColumn}
+                      </th>
+                      <th scope="col" className={th}>
+                        {copy.excerpt}
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((item) => (
+                      <tr key={item.id}>
+                        <td className={td}>
+                          <Sender
+                            item={item}
+                            to={page(`inbox/${item.id}`)}
+                            back={`${location.pathname}${location.search}`}
+                          />
+                        </td>
+                        <td className={`${td} whitespace-nowrap`}>
+                          <DateTime iso={item.receivedAt} />
+                        </td>
+                        <td className={td}>
+                          {formTypeLabels[item.formType] ?? item.formType}
+                          {item.spam ? (
+                            <span className="ml-2">
+                              <Badge tone="bad">{copy.spamBadge}</Badge>
+                            </span>
+                          ) : null}
+                        </td>
+                        <td className={`${td} max-w-xs break-words text-ink-700`}>{item.excerpt ?? ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableBox>
+              <Pager next={data.next} params={params} labels={copy} />
+            </>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}

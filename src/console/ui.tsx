@@ -1,0 +1,407 @@
+/**
+ * What every console page is built from: loading a resource of the API, the page heading that
+ * takes focus when the page opens, the live regions that announce what an action did, a
+ * confirmation dialog for what cannot be undone, dates in UK time, and tables that scroll inside
+ * themselves on a narrow screen.
+ */
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import type { ApiResult } from '~/lib/api-client';
+import { consoleCopy } from '~/content/console';
+import { getJson } from './http';
+
+// --- Loading --------------------------------------------------------------------------------------
+
+export type Resource<T> =
+  { state: 'loading' } | { state: 'error'; error: string; status: number } | { state: 'ready'; data: T };
+
+/** GETs `path` of the console API (again whenever it changes, or on `reload`). */
+export function useResource<T>(path: string): [Resource<T>, () => void] {
+  const [loaded, setLoaded] = useState<{ path: string; resource: Resource<T> }>({
+    path,
+    resource: { state: 'loading' },
+  });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    void getJson<T>(path, controller.signal).then((result: ApiResult<T>) => {
+      if (controller.signal.aborted) return;
+      setLoaded({
+        path,
+        resource: result.ok
+          ? { state: 'ready', data: result.data }
+          : { state: 'error', error: result.error, status: result.status },
+      });
+    });
+    return () => controller.abort();
+  }, [path, round]);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  // A reload keeps what is shown until the new answer; another path starts from "loading".
+  return [loaded.path === path ? loaded.resource : { state: 'loading' }, reload];
+}
+
+/** The loading line, or the error with a way to try again, or the page's content. */
+export function Loaded<T>({
+  resource,
+  reload,
+  children,
+}: {
+  resource: Resource<T>;
+  reload: () => void;
+  children: (data: T) => ReactNode;
+}) {
+  if (resource.state === 'ready') return children(resource.data);
+  if (resource.state === 'loading') return <p className="mt-6 text-ink-600">{consoleCopy.loading}</p>;
+  return (
+    <div className="mt-6 rounded-lg border border-danger-700 bg-white p-4">
+      <p className="text-danger-700">{resource.error}</p>
+      <button type="button" className="btn btn-secondary mt-3" onClick={reload}>
+        {consoleCopy.tryAgain}
+      </button>
+    </div>
+  );
+}
+
+// --- Headings and announcements -------------------------------------------------------------------
+
+/** The page's h1. It takes focus when the page opens, so a screen reader reads where it is. */
+export function PageHeading({ children, title }: { children: ReactNode; title: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} | ${consoleCopy.brand}`;
+    ref.current?.focus();
+  }, [title]);
+  return (
+    <h1 ref={ref} tabIndex={-1} className="text-2xl font-bold text-ink-900 outline-none md:text-3xl">
+      {children}
+    </h1>
+  );
+}
+
+export type Notice = { tone: 'success' | 'error'; text: string };
+
+const NoticeContext = createContext<(notice: Notice | null) => void>(() => {});
+
+/** Shows (and announces) what the last action did; `null` clears it. */
+export function useNotify() {
+  return useContext(NoticeContext);
+}
+
+/**
+ * The console's two live regions, always in the page (a region added with its message is not
+ * read out): successes politely, failures as alerts. A message stays until the next action or
+ * page; a page opened by an action (e.g. back to the list after a delete) starts with the
+ * message that action left in the navigation's state.
+ */
+export function NoticeProvider({
+  children,
+  resetKey,
+  initial,
+}: {
+  children: ReactNode;
+  resetKey: string;
+  initial: Notice | null;
+}) {
+  const [notice, setNotice] = useState<Notice | null>(initial);
+  const [shownFor, setShownFor] = useState(resetKey);
+  if (shownFor !== resetKey) {
+    setShownFor(resetKey);
+    setNotice(initial);
+  }
+  const notify = useCallback((next: Notice | null) => {
+    // The same message twice is read out again only if the region changes in between.
+    setNotice(null);
+    if (next) requestAnimationFrame(() => setNotice(next));
+  }, []);
+  return (
+    <NoticeContext.Provider value={notify}>
+      <div role="status">
+        {notice?.tone === 'success' ? (
+          <p className="mb-4 rounded-lg border border-success-700 bg-success-100 px-4 py-3 text-success-800">
+            {notice.text}
+          </p>
+        ) : null}
+      </div>
+      <div role="alert">
+        {notice?.tone === 'error' ? (
+          <p className="mb-4 rounded-lg border border-danger-700 bg-white px-4 py-3 text-danger-700">
+            {notice.text}
+          </p>
+        ) : null}
+      </div>
+      {children}
+    </NoticeContext.Provider>
+  );
+}
+
+/** The notice a navigation carries in its state, if any. */
+export function noticeOf(state: unknown): Notice | null {
+  const notice = (state as { notice?: Notice } | null)?.notice;
+  return notice && typeof notice.text === 'string' ? notice : null;
+}
+
+/** Runs a POST and shows its outcome: the success text, or the server's error. */
+export function useAction() {
+  const notify = useNotify();
+  const [busy, setBusy] = useState<string | null>(null);
+  const run = useCallback(
+    async <T,>(key: string, request: () => Promise<ApiResult<T>>, success: (data: T) => string | null) => {
+      setBusy(key);
+      const result = await request();
+      setBusy(null);
+      if (!result.ok) {
+        // 401 has already sent the console back to the sign-in page.
+        if (result.status !== 401) notify({ tone: 'error', text: result.error });
+        return undefined;
+      }
+      const text = success(result.data);
+      if (text) notify({ tone: 'success', text });
+      return result.data;
+    },
+    [notify],
+  );
+  return { busy, run };
+}
+
+// --- Confirmation -------------------------------------------------------------------------------------
+
+/**
+ * A button that asks first: a modal dialog (the browser's own, which keeps focus inside it and
+ * closes on Escape) with the consequence spelled out, the action, and a way out.
+ */
+export function ConfirmButton({
+  label,
+  title,
+  text,
+  confirmLabel,
+  cancelLabel = consoleCopy.cancel,
+  onConfirm,
+  disabled,
+  className = 'btn btn-secondary',
+  describedBy,
+}: {
+  label: string;
+  title: string;
+  text: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+  className?: string;
+  /** Names what the button acts on, for a list of many alike (e.g. the row's heading). */
+  describedBy?: string;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  const close = () => {
+    dialog.current?.close();
+  };
+  return (
+    <>
+      <button
+        ref={trigger}
+        type="button"
+        className={className}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        aria-haspopup="dialog"
+        onClick={() => dialog.current?.showModal()}
+      >
+        {label}
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-text`}
+        className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-ink-200 bg-white p-6 text-ink-900 shadow-xl backdrop:bg-ink-900/50"
+        onClose={() => trigger.current?.focus()}
+      >
+        <h2 id={`${id}-title`} className="text-lg font-bold">
+          {title}
+        </h2>
+        <p id={`${id}-text`} className="mt-2 text-ink-700">
+          {text}
+        </p>
+        <div className="mt-6 flex flex-wrap justify-end gap-3">
+          <button type="button" className="btn btn-secondary" onClick={close}>
+            {cancelLabel}
+          </button>
+          <button
+            type="button"
+            className="btn bg-danger-700 text-white hover:bg-ink-900"
+            onClick={() => {
+              close();
+              onConfirm();
+            }}
+          >
+            {confirmLabel ?? label}
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+// --- Dates ----------------------------------------------------------------------------------------------
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** A moment in UK time ("3 Jun 2025, 14:05"). */
+export function formatDateTime(iso: string): string {
+  return dateTimeFormat.format(new Date(iso));
+}
+
+export function DateTime({ iso }: { iso: string | null }) {
+  if (!iso) return <>{consoleCopy.none}</>;
+  return <time dateTime={iso}>{formatDateTime(iso)}</time>;
+}
+
+// --- Layout pieces ------------------------------------------------------------------------------------
+
+/**
+ * A table that scrolls sideways inside its own box on a narrow screen (the page never does);
+ * the box is focusable so the keyboard can scroll it, and named by the table's caption.
+ */
+export function TableBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      // Focusable so the keyboard can scroll it sideways (axe: scrollable-region-focusable).
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+      tabIndex={0}
+      className="mt-4 max-w-full overflow-x-auto rounded-lg border border-ink-200 bg-white"
+    >
+      {children}
+    </div>
+  );
+}
+
+export const th = 'border-b border-ink-200 bg-ink-50 px-3 py-2 text-left text-sm font-semibold text-ink-700';
+export const td = 'border-b border-ink-100 px-3 py-2 align-top text-sm text-ink-900';
+
+/** A warning banner: its heading and sentences. */
+export function Banner({
+  heading,
+  items,
+  children,
+}: {
+  heading: string;
+  items: readonly string[];
+  children?: ReactNode;
+}) {
+  if (items.length === 0) return null;
+  return (
+    <section className="mt-6 rounded-lg border-l-4 border-brand-700 bg-brand-50 px-4 py-3">
+      <h2 className="font-semibold text-ink-900">{heading}</h2>
+      <ul className="mt-1 list-disc pl-5 text-ink-800">
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+      {children}
+    </section>
+  );
+}
+
+/** A small coloured label (a status). */
+export function Badge({
+  tone,
+  children,
+}: {
+  tone: 'neutral' | 'good' | 'bad' | 'warn';
+  children: ReactNode;
+}) {
+  const tones = {
+    neutral: 'bg-ink-100 text-ink-800',
+    good: 'bg-success-100 text-success-800',
+    bad: 'bg-white text-danger-700 ring-1 ring-danger-700',
+    warn: 'bg-brand-100 text-brand-800',
+  };
+  return (
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${tones[tone]}`}
+    >
+      {children}
+    </span>
+  );
+}
+
+// --- Fields ---------------------------------------------------------------------------------------------
+
+export type ControlProps = {
+  id: string;
+  required?: boolean;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+};
+
+/**
+ * One labelled control, drawn as the site's field kit draws its fields (src/components/form:
+ * label, optional hint, the error in a line kept in the page and tied to the control). The
+ * console keeps its own copy: importing the kit would split the public forms' shared chunk and
+ * add a request to the home page's first load.
+ */
+export function Field({
+  label,
+  hint,
+  error,
+  validated = false,
+  required,
+  className,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string;
+  /** The field is checked on submit: its error line is kept in the page (an alert). */
+  validated?: boolean;
+  required?: boolean;
+  className?: string;
+  children: (control: ControlProps) => ReactNode;
+}) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : '', validated ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const control: ControlProps = {
+    id,
+    required,
+    ...(validated ? { 'aria-invalid': !!error } : {}),
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+  };
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="field-label">
+        {label}
+        {hint ? (
+          <span id={`${id}-hint`} className="ml-1 font-normal text-ink-600">
+            ({hint})
+          </span>
+        ) : null}
+      </label>
+      {children(control)}
+      {validated ? (
+        <p id={`${id}-error`} role="alert" className="field-error min-h-5">
+          {error}
+        </p>
+      ) : (
+        <div className="mb-3" />
+      )}
+    </div>
+  );
+}

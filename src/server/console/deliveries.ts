@@ -1,0 +1,80 @@
+/**
+ * Deliveries: the outbox as the owner sees it. Waiting and failed e-mails and those sent in the
+ * last seven days, each with its last error code (never an SMTP reply's text, which can quote
+ * addresses); a failed one can be sent again.
+ */
+import { and, desc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { DeliveryStatus, DeliverySummary } from '~/console/api';
+import type { Queryable } from '../kit/db/client';
+import { outbox } from '../kit/db/schema';
+import { Refusal } from '../kit/http/request-checks';
+
+const RECENT_DAYS = 7;
+const LIST_LIMIT = 200;
+
+const columns = {
+  id: outbox.id,
+  kind: outbox.kind,
+  to: outbox.toAddress,
+  subject: sql<string>`${outbox.message}->>'subject'`,
+  status: outbox.status,
+  attempts: outbox.attempts,
+  lastError: outbox.lastError,
+  createdAt: outbox.createdAt,
+  sentAt: outbox.sentAt,
+  submissionId: outbox.submissionId,
+};
+
+export async function deliverySummaries(
+  db: Queryable,
+  where: SQL | undefined,
+  limit = LIST_LIMIT,
+): Promise<DeliverySummary[]> {
+  const rows = await db.select(columns).from(outbox).where(where).orderBy(desc(outbox.id)).limit(limit);
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    status: r.status as DeliveryStatus,
+    createdAt: r.createdAt.toISOString(),
+    sentAt: r.sentAt ? r.sentAt.toISOString() : null,
+  }));
+}
+
+/** `status` one of pending, failed, sent, skipped, suppressed; or none: waiting, failed and recently sent. */
+export function deliveryFilter(status: unknown, now = new Date()): SQL | undefined {
+  const recent = gt(outbox.createdAt, new Date(now.getTime() - RECENT_DAYS * 24 * 3600_000));
+  if (status === undefined || status === '') {
+    return or(inArray(outbox.status, ['pending', 'failed']), and(eq(outbox.status, 'sent'), recent));
+  }
+  if (status === 'pending' || status === 'failed') return eq(outbox.status, status);
+  if (status === 'sent' || status === 'skipped' || status === 'suppressed')
+    return and(eq(outbox.status, status), recent);
+  throw new Refusal(400, { error: 'The status filter is not valid.' });
+}
+
+/**
+ * Sends an e-mail again now: a failed one goes back to the queue with a fresh set of attempts;
+ * one waiting for its next attempt after an error (the relay refused it) is due at once.
+ */
+export async function retryDelivery(db: Queryable, id: number): Promise<void> {
+  const updated = await db
+    .update(outbox)
+    .set({
+      status: 'pending',
+      attempts: sql`case when ${outbox.status} = 'failed' then 0 else ${outbox.attempts} end`,
+      nextAttemptAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(outbox.id, id),
+        or(
+          eq(outbox.status, 'failed'),
+          and(eq(outbox.status, 'pending'), sql`${outbox.lastError} is not null`),
+        ),
+      ),
+    )
+    .returning({ id: outbox.id });
+  if (updated.length === 0) {
+    throw new Refusal(409, { error: 'Only an e-mail whose sending failed can be sent again.' });
+  }
+}

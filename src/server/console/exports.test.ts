@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { csvStream, safeCell } from './exports';
+
+async function text(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('safeCell: a cell no spreadsheet runs as a formula', () => {
+  it.each(['=1+1', '+44 20', '-5', '@SUM(A1)', '\tx', '\rx'])('prefixes %j with a quote', (value) => {
+    expect(safeCell(value)).toBe(`'${value}`);
+  });
+
+  it('leaves ordinary text, and a formula character later in the cell, as it is', () => {
+    expect(safeCell('Ada Lovelace')).toBe('Ada Lovelace');
+    expect(safeCell('a=b')).toBe('a=b');
+    expect(safeCell(" '=already")).toBe(" '=already");
+  });
+
+  it('writes nothing for null and undefined, ISO time for a date, JSON for an object', () => {
+    expect(safeCell(null)).toBe('');
+    expect(safeCell(undefined)).toBe('');
+    expect(safeCell(new Date('2026-01-02T03:04:05Z'))).toBe('2026-01-02T03:04:05.000Z');
+    expect(safeCell({ a: 1 })).toBe('{"a":1}');
+    expect(safeCell(-3)).toBe("'-3");
+  });
+});
+
+describe('csvStream', () => {
+  it('writes a BOM, a header, CRLF rows, and quotes what needs quoting', async () => {
+    const rows = (async function* () {
+      yield { a: 'plain', b: 'comma, "quote"\nnewline' };
+      yield { a: '=cmd', b: null };
+    })();
+    const out = await text(
+      csvStream(
+        [
+          { key: 'a', header: 'A' },
+          { key: 'b', header: 'B' },
+        ],
+        rows,
+      ),
+    );
+    expect(out).toBe('\uFEFFA,B\r\nplain,"comma, ""quote""\nnewline"\r\n\'=cmd,\r\n');
+  });
+});

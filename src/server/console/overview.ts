@@ -1,0 +1,111 @@
+/**
+ * The overview, and the warnings that must never be silent: settings a production server left at
+ * their defaults, and mail that is not really being delivered (written to files, the last send
+ * failed, e-mails waiting longer than 15 minutes).
+ */
+import { and, eq, gt, sql } from 'drizzle-orm';
+import { FORM_TYPES, type FormType, type Overview } from '~/console/api';
+import { bookings } from '~/features/booking/tables.server';
+import type { Config } from '../kit/config';
+import type { Queryable } from '../kit/db/client';
+import { outbox, submissions } from '../kit/db/schema';
+
+export const WAITING_MINUTES = 15;
+
+const ESSENTIAL_WARNINGS: Record<string, string> = {
+  SMTP_URL: 'SMTP_URL is not set: e-mails are being written to files, not sent.',
+  OWNER_EMAIL:
+    'OWNER_EMAIL is left at its default: leads are e-mailed to owner@example.com, which nobody reads.',
+  MAIL_FROM:
+    'MAIL_FROM is left at its default: e-mails go out from hello@example.com and will be refused or marked as spam.',
+  PUBLIC_URL: 'PUBLIC_URL is left at its default: links in e-mails point at http://localhost:3000.',
+};
+
+/** Production settings left at their defaults, as sentences (empty outside production). */
+export function configWarnings(config: Pick<Config, 'env' | 'essentialsAtDefault'>): string[] {
+  if (config.env !== 'production') return [];
+  return config.essentialsAtDefault.map((name) => ESSENTIAL_WARNINGS[name] ?? `${name} is not set.`);
+}
+
+export const FILES_NOT_SENT = 'E-mails are being written to files, not sent: set SMTP_URL to a mail relay.';
+
+export async function mailWarnings(
+  db: Queryable,
+  config: Pick<Config, 'smtpUrl' | 'env'>,
+): Promise<string[]> {
+  const out: string[] = [];
+  if (!config.smtpUrl && config.env === 'production') out.push(FILES_NOT_SENT);
+  const [last] = await db
+    .select({ status: outbox.status, lastError: outbox.lastError, sentAt: outbox.sentAt })
+    .from(outbox)
+    .where(sql`${outbox.lastAttemptAt} is not null`)
+    .orderBy(sql`${outbox.lastAttemptAt} desc`)
+    .limit(1);
+  if (last && last.lastError && !last.sentAt) {
+    out.push(`The last send failed (${last.lastError}). See Deliveries.`);
+  }
+  const [waiting] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(outbox)
+    .where(
+      and(
+        eq(outbox.status, 'pending'),
+        sql`${outbox.createdAt} < now() - make_interval(mins => ${WAITING_MINUTES})`,
+      ),
+    );
+  if (waiting && waiting.count > 0) {
+    out.push(
+      `${waiting.count} e-mail${waiting.count === 1 ? ' has' : 's have'} been waiting longer than ${WAITING_MINUTES} minutes. See Deliveries.`,
+    );
+  }
+  return out;
+}
+
+export async function overview(db: Queryable, config: Config): Promise<Overview> {
+  // Today and this week (from Monday) in UK time; counted with the inbox's index on (form, spam, received_at).
+  const ukNow = sql`(now() at time zone 'Europe/London')`;
+  const today = sql`(date_trunc('day', ${ukNow}) at time zone 'Europe/London')`;
+  const week = sql`(date_trunc('week', ${ukNow}) at time zone 'Europe/London')`;
+  const rows = await db
+    .select({
+      formType: submissions.formType,
+      today: sql<number>`count(*) filter (where ${submissions.receivedAt} >= ${today})::int`,
+      week: sql<number>`count(*)::int`,
+    })
+    .from(submissions)
+    .where(and(eq(submissions.spam, false), sql`${submissions.receivedAt} >= least(${today}, ${week})`))
+    .groupBy(submissions.formType);
+  const [spam] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(submissions)
+    .where(eq(submissions.spam, true));
+  const [waiting] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(bookings)
+    .where(eq(bookings.status, 'requested'));
+  const byForm = new Map(rows.map((r) => [r.formType, r]));
+  return {
+    leads: FORM_TYPES.map((formType: FormType) => ({
+      formType,
+      today: byForm.get(formType)?.today ?? 0,
+      week: byForm.get(formType)?.week ?? 0,
+    })),
+    bookingsAwaitingAnswer: waiting?.count ?? 0,
+    spamHeld: spam?.count ?? 0,
+    mailWarnings: await mailWarnings(db, config),
+    // A missing SMTP_URL is the mail warning above; the other settings are listed here.
+    configWarnings: configWarnings({
+      ...config,
+      essentialsAtDefault: config.essentialsAtDefault.filter((n) => n !== 'SMTP_URL'),
+    }),
+  };
+}
+
+/** Spam held in the 24 hours before `now`: the daily digest's count. */
+export async function spamSince(db: Queryable, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(submissions)
+    .where(and(eq(submissions.spam, true), gt(submissions.receivedAt, since)));
+  return row?.count ?? 0;
+}

@@ -1,0 +1,202 @@
+/**
+ * The daily retention job: what the privacy notice promises, with the periods it reads
+ * (src/content/retention.ts). Contact messages go 24 months after they arrived, bookings 24
+ * months after the session, spam after 30 days; people who unsubscribed are reduced to a keyed
+ * hash on the suppression list; the text of e-mails (outbox rows and .eml files) goes 30 days
+ * after sending while the record that one was sent stays. Every run is a row of
+ * `retention_runs` with its counts, shown in the console.
+ *
+ * It works in batches of a few hundred rows, one short statement each, with a pause between
+ * them: a form submission waits for at most one batch, never for the whole run (on PGlite,
+ * which runs one statement at a time, this is what keeps the forms answering).
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { RETENTION, type RetentionPeriods } from '~/content/retention';
+import type { Db, Queryable } from '../kit/db/client';
+import { suppressionHash } from '../kit/mail/outbox';
+import { retentionRuns } from './tables';
+
+export type RetentionCounts = {
+  spam: number;
+  contact: number;
+  bookings: number;
+  unsubscribed: number;
+  emailBodies: number;
+  emlFiles: number;
+};
+
+export type RetentionOptions = { batchSize?: number; pauseMs?: number; periods?: RetentionPeriods };
+
+function rowsOf<T>(result: unknown): T[] {
+  const r = result as { rows?: T[] } | T[];
+  return Array.isArray(r) ? r : (r.rows ?? []);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Deletes submissions with everything that hangs off them; returns the .eml names of their e-mails. */
+async function deleteSubmissions(tx: Queryable, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const list = sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const mails = rowsOf<{ id: number; kind: string }>(
+    await tx.execute(sql`delete from outbox where submission_id in (${list}) returning id, kind`),
+  );
+  await tx.execute(
+    sql`delete from booking_link_uses where booking_id in (select id from bookings where submission_id in (${list}))`,
+  );
+  await tx.execute(
+    sql`delete from booking_status_events where booking_id in (select id from bookings where submission_id in (${list}))`,
+  );
+  await tx.execute(sql`delete from bookings where submission_id in (${list})`);
+  await tx.execute(sql`delete from consent_records where submission_id in (${list})`);
+  await tx.execute(sql`delete from submissions where id in (${list})`);
+  return mails.map((m) => emlName(Number(m.id), m.kind));
+}
+
+function emlName(id: number, kind: string): string {
+  return `${String(id).padStart(8, '0')}-${kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`;
+}
+
+export async function runRetention(
+  db: Db,
+  secret: string,
+  mailDir: string,
+  now = new Date(),
+  { batchSize = 500, pauseMs = 5, periods = RETENTION }: RetentionOptions = {},
+): Promise<RetentionCounts> {
+  const [run] = await db.insert(retentionRuns).values({ startedAt: now }).returning({ id: retentionRuns.id });
+  const counts: RetentionCounts = {
+    spam: 0,
+    contact: 0,
+    bookings: 0,
+    unsubscribed: 0,
+    emailBodies: 0,
+    emlFiles: 0,
+  };
+  const files: string[] = [];
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const ukToday = sql`(${at} at time zone 'Europe/London')::date`;
+
+  /** Runs `pick` (ids of a batch) and deletes them until a batch comes back short. */
+  async function inBatches(pick: () => ReturnType<typeof sql>): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await db.transaction(async (tx) => {
+        const ids = rowsOf<{ id: string }>(await tx.execute(pick())).map((r) => r.id);
+        files.push(...(await deleteSubmissions(tx, ids)));
+        return ids.length;
+      });
+      total += deleted;
+      if (deleted < batchSize) return total;
+      await pause(pauseMs);
+    }
+  }
+
+  counts.spam = await inBatches(
+    () => sql`select id from submissions
+              where spam and received_at < ${at} - make_interval(days => ${periods.spamDays})
+              limit ${batchSize}`,
+  );
+  counts.contact = await inBatches(
+    () => sql`select id from submissions
+              where form_type = 'contact' and not spam and received_at < ${at} - make_interval(months => ${periods.contactMonths})
+              limit ${batchSize}`,
+  );
+  // A booking's day: the session once confirmed, else the latest day it asked for.
+  counts.bookings = await inBatches(
+    () => sql`select s.id from bookings b join submissions s on s.id = b.submission_id
+              where coalesce(b.session_date, greatest(b.first_choice_date, coalesce(b.second_choice_date, b.first_choice_date)))
+                    < ${ukToday} - make_interval(months => ${periods.bookingMonthsAfterSession})
+              limit ${batchSize}`,
+  );
+
+  // Unsubscribed: the address's keyed hash joins the suppression list; its rows go.
+  for (;;) {
+    const people = rowsOf<{ email: string }>(
+      await db.execute(
+        sql`select email from newsletter_subscribers where status = 'unsubscribed' limit ${batchSize}`,
+      ),
+    );
+    if (people.length === 0) break;
+    await db.transaction(async (tx) => {
+      const emails = people.map((p) => p.email);
+      const list = sql.join(
+        emails.map((e) => sql`${e}`),
+        sql`, `,
+      );
+      const hashes = sql.join(
+        emails.map((e) => sql`(${suppressionHash(secret, e)}, 'unsubscribed')`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`insert into suppressions (hash, reason) values ${hashes} on conflict (hash) do nothing`,
+      );
+      const ids = rowsOf<{ id: string }>(
+        await tx.execute(
+          sql`select id from submissions where form_type = 'newsletter' and email_key in (${list})`,
+        ),
+      ).map((r) => r.id);
+      files.push(...(await deleteSubmissions(tx, ids)));
+      await tx.execute(sql`delete from newsletter_subscribers where email in (${list})`);
+    });
+    counts.unsubscribed += people.length;
+    if (people.length < batchSize) break;
+    await pause(pauseMs);
+  }
+
+  // E-mail text: the record stays (kind, recipient, status, times), the message is emptied.
+  // Sent ones by their sending time, the others (failed, skipped, suppressed) by when they were queued.
+  const stub = JSON.stringify({ subject: '', content: { preheader: '', heading: '', blocks: [] } });
+  const cutoff = sql`${at} - make_interval(days => ${periods.emailBodyDays})`;
+  for (const due of [
+    sql`status = 'sent' and body_removed_at is null and sent_at < ${cutoff}`,
+    sql`status in ('failed', 'skipped', 'suppressed') and body_removed_at is null and created_at < ${cutoff}`,
+  ]) {
+    for (;;) {
+      const emptied = rowsOf<{ id: number; kind: string }>(
+        await db.execute(sql`
+          update outbox set message = ${stub}::jsonb, body_removed_at = ${at}
+          where id in (select id from outbox where ${due} limit ${batchSize})
+          returning id, kind`),
+      );
+      counts.emailBodies += emptied.length;
+      files.push(...emptied.map((m) => emlName(Number(m.id), m.kind)));
+      if (emptied.length < batchSize) break;
+      await pause(pauseMs);
+    }
+  }
+
+  for (const name of files) {
+    try {
+      await rm(join(mailDir, name));
+      counts.emlFiles += 1;
+    } catch {
+      // Sent through a relay: there was no file.
+    }
+  }
+  await db
+    .update(retentionRuns)
+    .set({ finishedAt: new Date(), counts })
+    .where(sql`${retentionRuns.id} = ${run!.id}`);
+  return counts;
+}
+
+/** The last runs, newest first, for the console. */
+export async function retentionHistory(db: Queryable, limit = 10) {
+  const rows = await db
+    .select()
+    .from(retentionRuns)
+    .orderBy(sql`${retentionRuns.id} desc`)
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    startedAt: r.startedAt.toISOString(),
+    finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
+    counts: r.counts ?? null,
+  }));
+}

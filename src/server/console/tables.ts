@@ -1,0 +1,72 @@
+/**
+ * The console's own tables: the owner's sessions, passkeys and WebAuthn challenges, and the
+ * audit log of every owner action. No table holds a secret in the clear: a session is found by
+ * the SHA-256 of its cookie, a sign-in link is a signed token (src/server/kit/http/signed-tokens.ts).
+ */
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const ownerSessions = pgTable(
+  'owner_sessions',
+  {
+    /** SHA-256 (base64url) of the random cookie value: a stolen table opens no session. */
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    /** How it began: 'link', 'passkey'. */
+    method: text('method').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Moved forward at most once a minute; the idle expiry counts from it. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('owner_sessions_created_at').on(t.createdAt)],
+);
+
+export const ownerPasskeys = pgTable('owner_passkeys', {
+  /** The credential id, base64url. */
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  /** The COSE public key, base64url. */
+  publicKey: text('public_key').notNull(),
+  counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+  transports: jsonb('transports').$type<string[]>(),
+  deviceType: text('device_type'),
+  backedUp: boolean('backed_up').notNull().default(false),
+  name: text('name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+});
+
+/** A WebAuthn challenge waiting for its answer: used once, valid five minutes. */
+export const ownerChallenges = pgTable('owner_challenges', {
+  id: text('id').primaryKey(),
+  /** 'register' (with the session's owner) or 'authenticate'. */
+  purpose: text('purpose').notNull(),
+  challenge: text('challenge').notNull(),
+  email: text('email'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The owner's address (the console's own user), or 'system'. */
+    actor: text('actor').notNull(),
+    /** e.g. 'sign-in.link', 'submission.release', 'booking.confirm', 'delivery.retry'. */
+    action: text('action').notNull(),
+    /** What it acted on: a record id or a booking reference; never a visitor's personal data. */
+    target: text('target'),
+    /** Counts and method names only. */
+    detail: jsonb('detail'),
+  },
+  (t) => [index('audit_log_at').on(t.at)],
+);
+
+/** Every run of the daily retention job, with what it removed (counts only). */
+export const retentionRuns = pgTable('retention_runs', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  counts: jsonb('counts').$type<Record<string, number>>(),
+});

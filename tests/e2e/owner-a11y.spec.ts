@@ -1,0 +1,123 @@
+/**
+ * The console for everyone: every page axe-clean and without sideways scrolling at 1280 and
+ * 375 px, and a whole round (sign in, move between pages, filter, open a submission, a dialog)
+ * with the keyboard alone, focus moving to each page's heading.
+ */
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
+import { expect, gotoHydrated, test } from './support/fixtures';
+import { EXPECTED_CONSOLE_ERRORS, ownerLink, sendContact, signIn, uniqueTag } from './owner-support';
+
+test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
+
+const PAGES = [
+  ['/owner', 'Overview'],
+  ['/owner/inbox', 'Inbox'],
+  ['/owner/spam', 'Spam'],
+  ['/owner/bookings', 'Bookings'],
+  ['/owner/deliveries', 'Deliveries'],
+  ['/owner/subscribers', 'Subscribers'],
+  ['/owner/suppressions', 'Suppression list'],
+  ['/owner/people', 'People'],
+  ['/owner/retention', 'Retention'],
+  ['/owner/audit', 'Audit log'],
+  ['/owner/security', 'Security'],
+] as const;
+
+async function noSidewaysScroll(page: Page, what: string) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, what).toBeLessThanOrEqual(0);
+}
+
+for (const width of [1280, 375]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+
+    test('the sign-in page has no violations', async ({ page }) => {
+      await gotoHydrated(page, '/owner');
+      await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the console' })).toBeFocused();
+      await expectNoAxeViolations(page);
+      await noSidewaysScroll(page, 'sign-in');
+    });
+
+    test('every console page has no violations and no sideways scroll', async ({ page, request }) => {
+      const tag = uniqueTag('axe');
+      await sendContact(request, {
+        firstName: 'Axe',
+        lastName: tag,
+        email: `${tag}@example.org`,
+        message: 'Hello',
+      });
+      await signIn(page);
+      for (const [path, heading] of PAGES) {
+        await gotoHydrated(page, path);
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();
+        await expect(page.getByText('Loading…')).toHaveCount(0);
+        await expectNoAxeViolations(page);
+        await noSidewaysScroll(page, path);
+      }
+      // A person with everything held, and the erase dialog open.
+      await gotoHydrated(page, `/owner/people?email=${tag}@example.org`);
+      await expect(page.getByRole('heading', { level: 2, name: `${tag}@example.org` })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await noSidewaysScroll(page, 'a person');
+      await gotoHydrated(page, `/owner/inbox?q=${tag}`);
+      await page.getByRole('link', { name: `Axe ${tag}` }).click();
+      await expect(page.getByRole('heading', { level: 1, name: `Axe ${tag}` })).toBeFocused();
+      await expectNoAxeViolations(page);
+      await noSidewaysScroll(page, 'submission');
+    });
+  });
+}
+
+test('keyboard only: sign in, move between pages, filter the inbox, open a submission', async ({
+  page,
+  request,
+}) => {
+  const tag = uniqueTag('keys');
+  await sendContact(request, {
+    firstName: 'Key',
+    lastName: tag,
+    email: `${tag}@example.org`,
+    message: 'Typed',
+  });
+  const link = new URL(await ownerLink());
+  await gotoHydrated(page, `${link.pathname}${link.search}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Finish signing in' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeFocused();
+
+  // Tab to the navigation's "Inbox" and follow it: focus lands on the new page's heading.
+  const inboxLink = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Inbox' });
+  for (let i = 0; i < 20 && !(await inboxLink.evaluate((el) => el === document.activeElement)); i += 1)
+    await page.keyboard.press('Shift+Tab');
+  await expect(inboxLink).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeFocused();
+
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Search')).toBeFocused();
+  await page.keyboard.type(tag);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: '1 submission shown.' })).toBeVisible();
+  const result = page.getByRole('link', { name: `Key ${tag}` });
+  for (let i = 0; i < 30 && !(await result.evaluate((el) => el === document.activeElement)); i += 1)
+    await page.keyboard.press('Tab');
+  await expect(result).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: `Key ${tag}` })).toBeFocused();
+
+  // A dialog opens from the keyboard, keeps focus inside, and Escape gives focus back.
+  await page.getByRole('button', { name: 'Mark as spam' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Moved to spam.' })).toBeVisible();
+  const remove = page.getByRole('button', { name: 'Delete' });
+  await remove.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Delete this submission?' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(remove).toBeFocused();
+});

@@ -1,0 +1,169 @@
+/**
+ * The owner's console at work in real Chromium, against the server's real pipeline and outbox:
+ * a lead sent through the public contact form found in the inbox; a spam submission released
+ * ("Not spam") and its e-mail written; a spam submission deleted; a booking confirmed and then
+ * rescheduled, the applicant getting the updated invite; a failed e-mail sent again.
+ */
+import ICAL from 'ical.js';
+import { expectNoAxeViolations } from './support/axe';
+import { expect, gotoHydrated, test } from './support/fixtures';
+import {
+  EXPECTED_CONSOLE_ERRORS,
+  OWNER_EMAIL,
+  readMails,
+  requestBooking,
+  sendContact,
+  signIn,
+  uniqueTag,
+  waitForMailsTo,
+} from './owner-support';
+
+test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
+
+test('a lead sent through the public contact form is found in the inbox, with its consent and e-mail', async ({
+  page,
+}) => {
+  const tag = uniqueTag('lovelace');
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': `198.51.100.${(Date.now() % 200) + 20}` });
+  await gotoHydrated(page, '/contact');
+  const form = page.getByRole('form', { name: 'Send Us a Message' });
+  await form.getByLabel('First Name').fill('Ada');
+  await form.getByLabel('Last Name').fill(tag);
+  await form.getByLabel('Email').fill(`${tag}@example.org`);
+  await form.getByLabel('Company').fill('Analytical Engines Ltd');
+  await form.getByLabel('Subject').selectOption('speaking');
+  await form.getByLabel('Message').fill('We would like a <b>workshop</b> for our advisers.');
+  await form.getByRole('checkbox', { name: /collecting my data/ }).check();
+  await form.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page.getByText('Message sent successfully!', { exact: true })).toBeVisible();
+
+  await signIn(page, '/owner/inbox');
+  await page.getByLabel('Search').fill(tag);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}`));
+  await expect(page.getByRole('status').filter({ hasText: '1 submission shown.' })).toBeVisible();
+
+  // A reload keeps the filter.
+  await page.reload();
+  await expect(page.getByLabel('Search')).toHaveValue(tag);
+  await page.getByRole('link', { name: `Ada ${tag}` }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: `Ada ${tag}` })).toBeFocused();
+  // Visitor text is text: the markup typed into the message is shown, not rendered.
+  await expect(page.getByText('We would like a <b>workshop</b> for our advisers.')).toBeVisible();
+  await expect(page.locator('main b')).toHaveCount(0);
+  const consents = page.getByRole('region', { name: 'Consents' });
+  await expect(consents.getByText(/collecting my data/)).toBeVisible();
+  const emails = page.getByRole('region', { name: 'E-mails' });
+  await expect(emails.getByRole('rowheader', { name: /enquiry from Ada/ })).toBeVisible();
+  await expect(emails.getByRole('cell', { name: 'Sent' })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // "Mark as spam" moves it to Spam.
+  await page.getByRole('button', { name: 'Mark as spam' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Moved to spam.' })).toBeVisible();
+  await expect(page.getByText('Marked as spam by the owner')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the inbox' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'No submissions match.' })).toBeVisible();
+});
+
+test('"Not spam" delivers a held submission once: its e-mail goes out', async ({ page, request }) => {
+  const tag = uniqueTag('hopper');
+  await sendContact(request, {
+    firstName: 'Grace',
+    lastName: tag,
+    email: `${tag}@example.org`,
+    message: `Held by the honeypot ${tag}`,
+    spam: true,
+  });
+  const ownerMail = () => readMails().filter((m) => m.text.includes(tag));
+  expect(ownerMail()).toHaveLength(0);
+
+  await signIn(page, '/owner/spam');
+  const row = page.getByRole('row', { name: new RegExp(tag) });
+  await expect(row.getByText('Filled a field hidden from people')).toBeVisible();
+  await row.getByRole('button', { name: 'Not spam' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Released. 1 e-mail queued.' })).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  await expect.poll(() => ownerMail().length, { message: 'the released e-mail' }).toBe(1);
+  expect(ownerMail()[0]!.header('to')).toContain(OWNER_EMAIL);
+
+  // Released means delivered: it is in the inbox now, and sent once only.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Inbox' }).click();
+  await page.getByLabel('Search').fill(tag);
+  await page.keyboard.press('Enter');
+  await page.getByRole('link', { name: `Grace ${tag}` }).click();
+  await expect(page.getByText('Released from spam')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark as spam' })).toBeVisible();
+  expect(ownerMail()).toHaveLength(1);
+});
+
+test('"Delete" asks first, then removes a spam submission', async ({ page, request }) => {
+  const tag = uniqueTag('babbage');
+  await sendContact(request, {
+    firstName: 'Charles',
+    lastName: tag,
+    email: `${tag}@example.org`,
+    message: 'Buy cheap things',
+    spam: true,
+  });
+  await signIn(page, '/owner/spam');
+  const row = page.getByRole('row', { name: new RegExp(tag) });
+  await row.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this submission?' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(row.getByRole('button', { name: 'Delete' })).toBeFocused();
+  await expect(row).toBeVisible();
+
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The submission was deleted.' })).toBeVisible();
+  await expect(row).toHaveCount(0);
+});
+
+test('a booking is confirmed, then rescheduled: the applicant gets the invite moved, same UID, higher SEQUENCE', async ({
+  page,
+  request,
+}) => {
+  const tag = uniqueTag('booking');
+  const email = `${tag}@example.org`;
+  const { reference } = await requestBooking(request, { lastName: tag, email });
+
+  await signIn(page, '/owner/bookings');
+  const card = page.getByRole('article', { name: new RegExp(reference) });
+  await expect(card.getByRole('listitem').filter({ hasText: 'First choice:' })).toBeVisible();
+  await card.getByLabel('Day').selectOption({ index: 0 });
+  await card.getByLabel('Start time').selectOption({ index: 1 });
+  await card.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /confirmed/i })).toBeVisible();
+  const [confirmed] = await waitForMailsTo(email, 'Your strategy session is confirmed');
+
+  await page.getByRole('link', { name: 'Confirmed' }).click();
+  await expect(page).toHaveURL(/view=confirmed/);
+  const booked = page.getByRole('article', { name: new RegExp(reference) });
+  const target = new Date(Date.now() + 20 * 24 * 3600_000).toISOString().slice(0, 10);
+  await booked.getByLabel('New date').fill(target);
+  await booked.getByLabel('New start time').selectOption('10:00');
+  await booked.getByRole('button', { name: 'Reschedule and tell the applicant' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /moved|rescheduled/i })).toBeVisible();
+  const [moved] = await waitForMailsTo(email, 'Your strategy session has moved');
+
+  const event = (mail: typeof moved) => {
+    const ics = mail!.attachments.find((a) => a.filename.endsWith('.ics'));
+    if (!ics) throw new Error('no invite attached');
+    return new ICAL.Component(ICAL.parse(ics.content)).getFirstSubcomponent('vevent')!;
+  };
+  const before = event(confirmed);
+  const after = event(moved);
+  expect(after.getFirstPropertyValue('uid')).toBe(before.getFirstPropertyValue('uid'));
+  expect(Number(after.getFirstPropertyValue('sequence'))).toBeGreaterThan(
+    Number(before.getFirstPropertyValue('sequence') ?? 0),
+  );
+
+  // Its history names each change.
+  await booked.getByText('History').click();
+  await expect(booked.getByText('Rescheduled', { exact: true })).toBeVisible();
+});

@@ -1,0 +1,170 @@
+/**
+ * What the console's browser tests share: the e-mails the owner server wrote as .eml files,
+ * signing in with a link from `npm run owner:link` (the script the owner runs on the server's
+ * machine), leads sent through the public form endpoint, and a booking request.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { OWNER_BASE_URL, OWNER_DATA_DIR, OWNER_EMAIL, OWNER_SERVER_ENV } from '../../playwright.config';
+import { addDays, earliestBookableDate } from '../../src/features/booking/booking-dates';
+import { parseMail, type ParsedMail } from '../server/forms-mime';
+import { expect, gotoHydrated } from './support/fixtures';
+
+export { OWNER_EMAIL };
+/** A further address that may sign in (OWNER_EMAILS): the test that ends every session uses it. */
+export const SECOND_OWNER = 'partner@example.com';
+export const MAIL_DIR = join(OWNER_DATA_DIR, 'mail');
+
+/**
+ * Console errors the console's pages cause on purpose: the browser logs every 4xx answer, and
+ * the console asks the server who is signed in (401 when nobody is) before it shows anything.
+ * A used sign-in link is answered 409.
+ */
+export const EXPECTED_CONSOLE_ERRORS =
+  /^Failed to load resource: the server responded with a status of (401|409)/;
+
+export type Eml = ParsedMail & { file: string };
+
+export function readMails(): Eml[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(MAIL_DIR).filter((n) => n.endsWith('.eml'));
+  } catch {
+    return [];
+  }
+  return names.sort().map((file) => ({ ...parseMail(readFileSync(join(MAIL_DIR, file), 'utf8')), file }));
+}
+
+/** E-mails to `to` whose subject contains `subject`. */
+export function mailsTo(to: string, subject: string): Eml[] {
+  return readMails().filter(
+    (m) => (m.header('to') ?? '').includes(to) && (m.header('subject') ?? '').includes(subject),
+  );
+}
+
+/** Waits (polling the mail folder, as Playwright's expect.poll does) for `count` such e-mails. */
+export async function waitForMailsTo(to: string, subject: string, count = 1): Promise<Eml[]> {
+  await expect
+    .poll(() => mailsTo(to, subject).length, {
+      message: `${count} e-mail(s) to ${to}: ${subject}`,
+      timeout: 15_000,
+    })
+    .toBeGreaterThanOrEqual(count);
+  return mailsTo(to, subject);
+}
+
+/** The console's sign-in link in an e-mail's text. */
+export function signInLinkIn(mail: ParsedMail): string {
+  const url = /(https?:\/\/\S+\/owner\/sign-in\?token=[\w.-]+)/.exec(mail.text)?.[1];
+  if (!url) throw new Error(`no sign-in link in "${mail.header('subject')}"`);
+  return url;
+}
+
+const run = promisify(execFile);
+
+/** A fresh single-use sign-in link, as `npm run owner:link` prints it on the server's machine. */
+export async function ownerLink(email = OWNER_EMAIL): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/owner-link.ts', email], {
+    env: {
+      ...process.env,
+      ...OWNER_SERVER_ENV,
+      DATA_DIR: OWNER_DATA_DIR,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+    },
+  });
+  return stdout.trim();
+}
+
+/** Signs the page's browser context in (the link from owner:link, pressed on its page). */
+export async function signIn(page: Page, path = '/owner', email = OWNER_EMAIL): Promise<void> {
+  const link = new URL(await ownerLink(email));
+  await gotoHydrated(page, `${link.pathname}${link.search}`);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeFocused();
+  if (path !== '/owner') await openConsole(page, path);
+}
+
+/** Opens a console page by its address and waits until its heading has focus. */
+export async function openConsole(page: Page, path: string): Promise<void> {
+  await gotoHydrated(page, path);
+  await expect(page.locator('h1')).toBeFocused();
+}
+
+const sameOrigin = { Origin: OWNER_BASE_URL };
+
+/** A signed fill-time token, as a form fetches it on first focus. */
+async function formToken(request: APIRequestContext, formType: string): Promise<string> {
+  const issued = await request.post('/api/form-token', { data: { formType }, headers: sameOrigin });
+  expect(issued.status()).toBe(200);
+  const { token } = (await issued.json()) as { token: string };
+  // The e2e server's minimum fill time is 50 ms.
+  await new Promise((r) => setTimeout(r, 200));
+  return token;
+}
+
+let visitor = 0;
+/** Its own client address per request, so the form rate limit counts each test apart. */
+function clientAddress(): string {
+  visitor += 1;
+  return `203.0.113.${((process.pid * 7 + visitor * 13 + Math.floor(Math.random() * 50)) % 250) + 1}`;
+}
+
+/** A contact message through the public endpoint; `spam` fills the honeypot, which holds it. */
+export async function sendContact(
+  request: APIRequestContext,
+  o: { firstName: string; lastName: string; email: string; message: string; spam?: boolean },
+): Promise<string> {
+  const res = await request.post('/api/send-contact-email', {
+    headers: { ...sameOrigin, 'x-forwarded-for': clientAddress() },
+    data: {
+      formType: 'contact',
+      firstName: o.firstName,
+      lastName: o.lastName,
+      email: o.email,
+      company: 'Analytical Engines Ltd',
+      subject: 'speaking',
+      message: o.message,
+      consent: true,
+      website: o.spam ? 'http://spam.example' : '',
+      formToken: await formToken(request, 'contact'),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** A strategy-session request; answers with its reference. */
+export async function requestBooking(request: APIRequestContext, o: { lastName: string; email: string }) {
+  const first = addDays(earliestBookableDate(new Date()), 10);
+  const res = await request.post('/api/send-contact-email', {
+    headers: { ...sameOrigin, 'x-forwarded-for': clientAddress(), 'Idempotency-Key': `owner-${o.lastName}` },
+    data: {
+      formType: 'booking',
+      sessionType: 'zoom',
+      firstChoiceDate: first,
+      firstChoiceTime: 'morning',
+      secondChoiceDate: addDays(first, 2),
+      secondChoiceTime: 'afternoon',
+      firstName: 'Grace',
+      lastName: o.lastName,
+      email: o.email,
+      phone: '+44 20 7946 0321',
+      company: 'Compilers Ltd',
+      role: 'Rear Admiral',
+      notes: '',
+      website: '',
+      formToken: await formToken(request, 'booking'),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as { id: string; reference: string };
+}
+
+/** A unique tag for one test's names and addresses. */
+export function uniqueTag(label: string): string {
+  return `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}

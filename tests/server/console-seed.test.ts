@@ -1,0 +1,210 @@
+/**
+ * The bench's console seed (scripts/console-seed.ts) against what the forms really store: a few
+ * thousand rows on PGlite, migrated by the server's own code, each row's fields read back
+ * through its form's schema (a row the schema would change or refuse is a seed that drifted from
+ * the form), and what hangs off the rows checked against the pipeline's own rules.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORM_TYPES } from '../../src/console/api';
+import { consents } from '../../src/content/consents';
+import { createBookingSchema } from '../../src/features/booking/booking-schema';
+import { REFERENCE_PATTERN } from '../../src/features/booking/booking-reference';
+import { ContactSchema } from '../../src/features/contact/contact-schema';
+import { GuideSchema } from '../../src/features/guide/guide-schema';
+import { NewsletterSchema } from '../../src/features/newsletter/newsletter-schema';
+import { inboxPage } from '../../src/server/console/inbox';
+import { openDatabase, type Db } from '../../src/server/kit/db/client';
+import { formHandlers } from '../../src/server/root/forms/dispatch-table';
+import {
+  FORM_SHARES,
+  SPAM_DAYS,
+  SPAM_PER_THOUSAND,
+  SPAN_DAYS,
+  seedConsole,
+  type Query,
+} from '../../scripts/console-seed';
+
+const COUNT = 4000;
+const NOW = new Date('2026-03-02T10:30:00Z');
+const DAY_MS = 86_400_000;
+
+type Row = {
+  id: string;
+  form_type: string;
+  fields: Record<string, unknown>;
+  received_at: Date;
+  spam: boolean;
+  spam_reason: string | null;
+  ip_hash: string | null;
+  idempotency_key: string | null;
+  response: { reference?: string } | null;
+};
+
+let dataDir: string;
+let pglite: PGlite;
+let query: Query;
+let rows: Row[];
+let indexesBefore: string[];
+let statisticsAfterSeed: number;
+
+const indexNames = async () =>
+  (await query(`select indexname from pg_indexes where schemaname = 'public' order by indexname`)).rows.map(
+    (r) => String(r.indexname),
+  );
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'console-seed-'));
+  // The server's own migrations, then the seed on the closed database (as the bench does).
+  const database = await openDatabase({ dataDir });
+  await database.close();
+  pglite = await PGlite.create(join(dataDir, 'pglite'), { extensions: { pg_trgm } });
+  query = (text) => pglite.query(text) as ReturnType<Query>;
+  indexesBefore = await indexNames();
+  await seedConsole(query, { count: COUNT, now: NOW, chunk: 1500, autovacuum: false });
+  rows = (await query('select * from submissions')).rows as Row[];
+  statisticsAfterSeed = Number(
+    (await query(`select count(*)::int as n from pg_stats where tablename = 'submissions'`)).rows[0]?.n,
+  );
+});
+
+afterAll(async () => {
+  await pglite?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the console seed', () => {
+  it('covers exactly the forms of the dispatch table', () => {
+    expect([...FORM_TYPES].sort()).toEqual(Object.keys(formHandlers).sort());
+    expect(Object.keys(FORM_SHARES).sort()).toEqual(Object.keys(formHandlers).sort());
+  });
+
+  it("stores each form's fields exactly as its schema returns them", () => {
+    const schemaOf = (row: Row) => {
+      switch (row.form_type) {
+        case 'contact':
+          return ContactSchema;
+        case 'bitcoin_guide':
+          return GuideSchema;
+        case 'newsletter':
+          return NewsletterSchema;
+        case 'booking':
+          // A booking's dates are checked against the day it was sent.
+          return createBookingSchema(() => new Date(row.received_at));
+        default:
+          throw new Error(`unexpected form ${row.form_type}`);
+      }
+    };
+    const drifted: unknown[] = [];
+    for (const row of rows) {
+      const parsed = schemaOf(row).safeParse(row.fields);
+      if (!parsed.success)
+        drifted.push({ form: row.form_type, issues: parsed.error.issues, fields: row.fields });
+      else if (JSON.stringify(sorted(parsed.data)) !== JSON.stringify(sorted(row.fields)))
+        drifted.push({ form: row.form_type, stored: row.fields, schema: parsed.data });
+    }
+    expect(drifted.slice(0, 3)).toEqual([]);
+    // Each form's rows use every optional part somewhere: a second choice, notes, a company address.
+    const bookings = rows.filter((r) => r.form_type === 'booking');
+    expect(bookings.some((r) => r.fields.secondChoiceDate !== '')).toBe(true);
+    expect(bookings.some((r) => r.fields.secondChoiceDate === '')).toBe(true);
+    expect(bookings.some((r) => r.fields.notes !== '')).toBe(true);
+  });
+
+  it('mixes forms, spam and two years of arrivals as described', async () => {
+    for (const [form, share] of Object.entries(FORM_SHARES)) {
+      const n = rows.filter((r) => r.form_type === form).length;
+      expect(n / COUNT).toBeGreaterThan((share / 1000) * 0.8);
+      expect(n / COUNT).toBeLessThan((share / 1000) * 1.2);
+    }
+    const spam = rows.filter((r) => r.spam);
+    expect(spam.length / COUNT).toBeGreaterThan((SPAM_PER_THOUSAND / 1000) * 0.6);
+    expect(spam.length / COUNT).toBeLessThan((SPAM_PER_THOUSAND / 1000) * 1.4);
+    expect(new Set(spam.map((r) => r.spam_reason))).toEqual(new Set(['honeypot', 'too-fast']));
+    expect(rows.filter((r) => !r.spam).every((r) => r.spam_reason === null)).toBe(true);
+
+    const ages = rows.map((r) => (NOW.getTime() - new Date(r.received_at).getTime()) / DAY_MS);
+    expect(Math.min(...ages)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...ages)).toBeLessThanOrEqual(SPAN_DAYS);
+    expect(Math.max(...ages)).toBeGreaterThan(SPAN_DAYS - 30);
+    for (const row of spam)
+      expect(NOW.getTime() - new Date(row.received_at).getTime()).toBeLessThan(SPAM_DAYS * DAY_MS);
+    // Stored in the order they arrived, as a live table is (the planner's correlation is near 1).
+    await query('analyze submissions');
+    const order = await query(
+      `select correlation from pg_stats where tablename = 'submissions' and attname = 'received_at'`,
+    );
+    expect(Number(order.rows[0]?.correlation)).toBeGreaterThan(0.95);
+    // The hourly sweep clears a hashed client address once it is a day old: none older is left.
+    for (const row of rows) {
+      const old = NOW.getTime() - new Date(row.received_at).getTime() > DAY_MS;
+      expect(row.ip_hash === null).toBe(old);
+    }
+    // Different people: many distinct addresses, in more than one style.
+    const emails = new Set(rows.map((r) => r.fields.email));
+    expect(emails.size).toBeGreaterThan(COUNT * 0.5);
+    expect([...emails].some((e) => String(e).endsWith('.co.uk'))).toBe(true);
+    expect([...emails].some((e) => String(e).endsWith('@gmail.com'))).toBe(true);
+  });
+
+  it('writes the consents, bookings and e-mails that go with delivered submissions', async () => {
+    const delivered = rows.filter((r) => !r.spam);
+    const consented = delivered.filter((r) => r.form_type === 'contact' || r.form_type === 'bitcoin_guide');
+    const records = (await query('select submission_id, consent_id, wording, given_at from consent_records'))
+      .rows;
+    expect(records).toHaveLength(consented.length);
+    const wording = new Map<string, string>(Object.values(consents).map((c) => [c.id, c.text]));
+    for (const record of records) expect(record.wording).toBe(wording.get(String(record.consent_id)));
+
+    const requests = delivered.filter((r) => r.form_type === 'booking');
+    const bookings = (await query('select submission_id, reference, status from bookings')).rows;
+    expect(bookings).toHaveLength(requests.length);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const booking of bookings) {
+      expect(String(booking.reference)).toMatch(REFERENCE_PATTERN);
+      expect(byId.get(String(booking.submission_id))?.response?.reference).toBe(booking.reference);
+    }
+    expect(rows.filter((r) => r.spam).every((r) => r.idempotency_key === null && r.response === null)).toBe(
+      true,
+    );
+
+    const mail = (
+      await query(`select status, count(*)::int as n, count(distinct submission_id)::int as submissions
+                   from outbox where audience = 'owner' group by status`)
+    ).rows;
+    // Every delivered submission's e-mails went out; nothing waits for the outbox worker.
+    expect(mail).toEqual([{ status: 'sent', n: delivered.length, submissions: delivered.length }]);
+  });
+
+  it('puts back every index the migrations made', async () => {
+    expect(await indexNames()).toEqual(indexesBefore);
+  });
+
+  it('leaves PGlite without planner statistics, as PGlite (no autovacuum) leaves a live database', () => {
+    expect(statisticsAfterSeed).toBe(0);
+  });
+
+  it('is what the inbox lists and finds', async () => {
+    const db = drizzle(pglite) as unknown as Db;
+    const first = await inboxPage(db, { status: 'received' });
+    expect(first.items).toHaveLength(50);
+    const found = await inboxPage(db, { status: 'all', q: 'smith' });
+    expect(found.items.length).toBeGreaterThan(0);
+    for (const item of found.items) {
+      expect(
+        `${item.name} ${item.email} ${item.company ?? ''} ${item.excerpt ?? ''}`.toLowerCase(),
+      ).toContain('smith');
+    }
+  });
+});
+
+function sorted(value: unknown): unknown {
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
