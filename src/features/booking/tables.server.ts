@@ -4,35 +4,63 @@
  * status change is a row of `booking_status_events`, and every e-mail link that was acted on
  * is a row of `booking_link_uses`, which is what makes a link single use.
  */
-import { bigint, date, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 // Relative: drizzle-kit loads this file without the ~ alias.
 import { submissions } from '../../server/kit/db/schema';
 import type { BookingStatus } from './booking-link-api';
 
-export const bookings = pgTable('bookings', {
-  id: uuid('id').primaryKey(),
-  submissionId: uuid('submission_id')
-    .notNull()
-    .unique()
-    .references(() => submissions.id),
-  /** BK-XXXXXX, shown to people. */
-  reference: text('reference').notNull().unique(),
-  status: text('status').$type<BookingStatus>().notNull().default('requested'),
-  sessionType: text('session_type').notNull(),
-  firstChoiceDate: date('first_choice_date', { mode: 'string' }).notNull(),
-  firstChoiceTime: text('first_choice_time').notNull(),
-  secondChoiceDate: date('second_choice_date', { mode: 'string' }),
-  secondChoiceTime: text('second_choice_time'),
-  /** Set on confirmation: which choice, and the 45-minute slot in UK wall-clock time. */
-  confirmedChoice: integer('confirmed_choice'),
-  sessionDate: date('session_date', { mode: 'string' }),
-  sessionStart: text('session_start'),
-  sessionEnd: text('session_end'),
-  /** iCalendar SEQUENCE of the last invite or cancellation sent. */
-  calendarSequence: integer('calendar_sequence').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey(),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .unique()
+      .references(() => submissions.id),
+    /** BK-XXXXXX, shown to people. */
+    reference: text('reference').notNull().unique(),
+    status: text('status').$type<BookingStatus>().notNull().default('requested'),
+    sessionType: text('session_type').notNull(),
+    firstChoiceDate: date('first_choice_date', { mode: 'string' }).notNull(),
+    firstChoiceTime: text('first_choice_time').notNull(),
+    secondChoiceDate: date('second_choice_date', { mode: 'string' }),
+    secondChoiceTime: text('second_choice_time'),
+    /** Set on confirmation: which choice, and the 45-minute slot in UK wall-clock time. */
+    confirmedChoice: integer('confirmed_choice'),
+    sessionDate: date('session_date', { mode: 'string' }),
+    sessionStart: text('session_start'),
+    sessionEnd: text('session_end'),
+    /** iCalendar SEQUENCE of the last invite or cancellation sent. */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('bookings_retention_day').on(bookingDay(t))],
+);
+
+/**
+ * The day a booking's retention counts from (the privacy notice: 24 months after the session):
+ * the session once confirmed, else the latest day it asked for. Indexed, so the daily job finds
+ * the few that are due without reading every booking.
+ */
+export function bookingDay(t: {
+  sessionDate: AnyPgColumn;
+  firstChoiceDate: AnyPgColumn;
+  secondChoiceDate: AnyPgColumn;
+}): SQL {
+  return sql`coalesce(${t.sessionDate}, greatest(${t.firstChoiceDate}, coalesce(${t.secondChoiceDate}, ${t.firstChoiceDate})))`;
+}
 
 export const bookingStatusEvents = pgTable(
   'booking_status_events',
@@ -50,12 +78,17 @@ export const bookingStatusEvents = pgTable(
   (t) => [index('booking_status_events_booking').on(t.bookingId, t.at)],
 );
 
-export const bookingLinkUses = pgTable('booking_link_uses', {
-  /** The random id inside the signed token. */
-  tokenId: text('token_id').primaryKey(),
-  bookingId: uuid('booking_id')
-    .notNull()
-    .references(() => bookings.id),
-  action: text('action').notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const bookingLinkUses = pgTable(
+  'booking_link_uses',
+  {
+    /** The random id inside the signed token. */
+    tokenId: text('token_id').primaryKey(),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    action: text('action').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // A booking's link uses, read when it is erased or deleted (and by the key's own check then).
+  (t) => [index('booking_link_uses_booking').on(t.bookingId)],
+);

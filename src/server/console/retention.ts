@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { RETENTION, type RetentionPeriods } from '~/content/retention';
 import type { Db, Queryable } from '../kit/db/client';
+import { bookingDay, bookings } from '~/features/booking/tables.server';
 import { suppressionHash } from '../kit/mail/outbox';
 import { retentionRuns } from './tables';
 
@@ -107,11 +108,13 @@ export async function runRetention(
               where form_type = 'contact' and not spam and received_at < ${at} - make_interval(months => ${periods.contactMonths})
               limit ${batchSize}`,
   );
-  // A booking's day: the session once confirmed, else the latest day it asked for.
+  // A booking's day (bookingDay): walked in the order of its index, which stops at the first
+  // booking still kept instead of reading every booking.
+  const day = bookingDay(bookings);
   counts.bookings = await inBatches(
-    () => sql`select s.id from bookings b join submissions s on s.id = b.submission_id
-              where coalesce(b.session_date, greatest(b.first_choice_date, coalesce(b.second_choice_date, b.first_choice_date)))
-                    < ${ukToday} - make_interval(months => ${periods.bookingMonthsAfterSession})
+    () => sql`select ${bookings.submissionId} as id from ${bookings}
+              where ${day} < ${ukToday} - make_interval(months => ${periods.bookingMonthsAfterSession})
+              order by ${day}
               limit ${batchSize}`,
   );
 
@@ -153,9 +156,11 @@ export async function runRetention(
   // Sent ones by their sending time, the others (failed, skipped, suppressed) by when they were queued.
   const stub = JSON.stringify({ subject: '', content: { preheader: '', heading: '', blocks: [] } });
   const cutoff = sql`${at} - make_interval(days => ${periods.emailBodyDays})`;
+  // Each in the order of its partial index (outbox_bodies_kept, outbox_unsent_bodies_kept): without
+  // the order, a planner that expects many due rows reads the whole outbox to find a few.
   for (const due of [
-    sql`status = 'sent' and body_removed_at is null and sent_at < ${cutoff}`,
-    sql`status in ('failed', 'skipped', 'suppressed') and body_removed_at is null and created_at < ${cutoff}`,
+    sql`status = 'sent' and body_removed_at is null and sent_at < ${cutoff} order by sent_at`,
+    sql`status in ('failed', 'skipped', 'suppressed') and body_removed_at is null and created_at < ${cutoff} order by created_at`,
   ]) {
     for (;;) {
       const emptied = rowsOf<{ id: number; kind: string }>(

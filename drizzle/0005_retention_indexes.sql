@@ -1,0 +1,2 @@
+CREATE INDEX "booking_link_uses_booking" ON "booking_link_uses" USING btree ("booking_id");--> statement-breakpoint
+CREATE INDEX "bookings_retention_day" ON "bookings" USING btree (coalesce("session_date", greatest("first_choice_date", coalesce("second_choice_date", "first_choice_date"))));
