@@ -346,6 +346,10 @@ describe.each(drivers)('personal data on $name', (driver) => {
     expect(rows[0]!.Company).toBe('A, "B" & C');
     expect(rows[0]!.Message).toBe('two\nlines');
     expect(rows.every((r) => r.Form === 'contact' && r.Status === 'received')).toBe(true);
+    expect(rows.map((r) => r['Received at (UTC)'])).toEqual(
+      rows.map((r) => new Date(r['Received at (UTC)']!).toISOString()),
+    );
+    expect(rows.every((r) => /^[0-9a-f-]{36}$/.test(r.Id!))).toBe(true);
 
     const subs = await call('GET', '/api/owner/exports/subscribers.csv');
     expect(subs.statusCode).toBe(200);

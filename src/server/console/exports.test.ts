@@ -30,8 +30,9 @@ describe('safeCell: a cell no spreadsheet runs as a formula', () => {
 describe('csvStream', () => {
   it('writes a BOM, a header, CRLF rows, and quotes what needs quoting', async () => {
     const rows = (async function* () {
-      yield { a: 'plain', b: 'comma, "quote"\nnewline' };
-      yield { a: '=cmd', b: null };
+      yield [{ a: 'plain', b: 'comma, "quote"\nnewline' }];
+      yield [];
+      yield [{ a: '=cmd', b: null }];
     })();
     const out = await text(
       csvStream(
