@@ -5,7 +5,7 @@
  * indexes are in drizzle/0003_console.sql. Also one submission whole, and the spam actions:
  * "Not spam" (delivers it exactly once), "Delete", "Mark as spam".
  */
-import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   FORM_TYPES,
   type FormType,
@@ -17,7 +17,7 @@ import { fieldLabel, HIDDEN_FIELDS } from '~/content/submission-fields';
 import { bookingLinkUses, bookingStatusEvents, bookings } from '~/features/booking/tables.server';
 import type { Config } from '../kit/config';
 import type { Db, Queryable } from '../kit/db/client';
-import { consentRecords, outbox, submissions } from '../kit/db/schema';
+import { consentRecords, outbox, SEARCH_PUNCTUATION, searchKey, submissions } from '../kit/db/schema';
 import type { FormHandler } from '../kit/http/form-handler';
 import type { Links } from '../kit/http/links';
 import { Refusal } from '../kit/http/request-checks';
@@ -69,6 +69,8 @@ export function readInboxQuery(query: Record<string, unknown>): InboxQuery {
   }
   return { form: form as FormType | undefined, status, from, to, q, after };
 }
+
+const PUNCTUATION = new RegExp(SEARCH_PUNCTUATION, 'g');
 
 /** `%text%` for LIKE, its own % _ and \ taken literally. */
 function containsPattern(q: string): string {
@@ -129,7 +131,13 @@ export function inboxConditions(query: InboxQuery): SQL[] {
   if (query.form) conditions.push(eq(submissions.formType, query.form));
   if (query.from) conditions.push(sql`${submissions.receivedAt} >= ${ukStartOf(query.from)}`);
   if (query.to) conditions.push(sql`${submissions.receivedAt} < ${ukStartOf(query.to)} + interval '1 day'`);
-  if (query.q) conditions.push(sql`${submissions.searchText} like ${containsPattern(query.q)}`);
+  if (query.q) {
+    conditions.push(sql`${submissions.searchText} like ${containsPattern(query.q)}`);
+    // What the trigram index can narrow by (SEARCH_PUNCTUATION): true of every row the line above
+    // matches, since leaving characters out of both texts keeps a match a match.
+    const key = query.q.toLowerCase().replace(PUNCTUATION, '');
+    if (key !== '') conditions.push(sql`${searchKey(submissions.searchText)} like ${`%${key}%`}`);
+  }
   if (query.after) {
     conditions.push(
       sql`(${submissions.receivedAt}, ${submissions.id}) < (${query.after.at}::timestamptz, ${query.after.id}::uuid)`,
@@ -138,14 +146,66 @@ export function inboxConditions(query: InboxQuery): SQL[] {
   return conditions;
 }
 
-export async function inboxPage(db: Queryable, query: InboxQuery): Promise<SubmissionPage> {
-  const conditions = inboxConditions(query);
-  const rows = await db
+/**
+ * A search reads the newest rows of its view in order before it asks the trigram index. A term
+ * found in more than about one row in 500 fills a page within the newest `recent` rows, and
+ * reading newest first stops at the page's end; the index would fetch every row holding the
+ * term, scattered over the whole table, before it could sort them (on PGlite, a file read each).
+ * It looks at the newest `first` rows before that: a term with one match or none there is rare,
+ * and goes to the index at once, where its few rows are cheap to fetch. Either way the page is
+ * the same rows; `false` asks the index at once.
+ */
+export type SearchWindows = { first: number; recent: number } | false;
+export const SEARCH_WINDOWS: SearchWindows = { first: 5_000, recent: 25_000 };
+
+/** A search's page from the newest `within` rows of the view alone. */
+async function recentMatches(db: Queryable, query: InboxQuery, within: number) {
+  const recent = db
+    .select({ id: submissions.id, receivedAt: submissions.receivedAt, searchText: submissions.searchText })
+    .from(submissions)
+    .where(and(...inboxConditions({ ...query, q: undefined })))
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id))
+    .limit(within)
+    .as('recent');
+  const hits = db
+    .select({ id: recent.id })
+    .from(recent)
+    .where(sql`${recent.searchText} like ${containsPattern(query.q!)}`)
+    .orderBy(desc(recent.receivedAt), desc(recent.id))
+    .limit(PAGE_SIZE + 1);
+  return db
     .select(summaryColumns)
     .from(submissions)
-    .where(and(...conditions))
-    .orderBy(desc(submissions.receivedAt), desc(submissions.id))
-    .limit(PAGE_SIZE + 1);
+    .where(inArray(submissions.id, hits))
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id));
+}
+
+/** A search's page: from the newest rows when they fill it, else by the index (above). */
+async function searchPage(db: Queryable, query: InboxQuery, windows: SearchWindows) {
+  if (!windows) return undefined;
+  const first = await recentMatches(db, query, windows.first);
+  if (first.length > PAGE_SIZE) return first;
+  if (first.length > 1) {
+    const recent = await recentMatches(db, query, windows.recent);
+    if (recent.length > PAGE_SIZE) return recent;
+  }
+  return undefined;
+}
+
+export async function inboxPage(
+  db: Queryable,
+  query: InboxQuery,
+  windows: SearchWindows = SEARCH_WINDOWS,
+): Promise<SubmissionPage> {
+  const found = query.q ? await searchPage(db, query, windows) : undefined;
+  const rows =
+    found ??
+    (await db
+      .select(summaryColumns)
+      .from(submissions)
+      .where(and(...inboxConditions(query)))
+      .orderBy(desc(submissions.receivedAt), desc(submissions.id))
+      .limit(PAGE_SIZE + 1));
   const items = rows.slice(0, PAGE_SIZE);
   const last = items[items.length - 1];
   return {
