@@ -38,8 +38,8 @@ import { configWarnings, overview } from './overview';
 import {
   confirmedSubscribers,
   csvStream,
-  SUBMISSION_COLUMNS,
-  SUBSCRIBER_COLUMNS,
+  SUBMISSION_HEADERS,
+  SUBSCRIBER_HEADERS,
   submissionRows,
 } from './exports';
 import { erasePerson, findPerson, personView, subjectAccessJson } from './people';
@@ -399,14 +399,14 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
       });
       const day = clock().toISOString().slice(0, 10);
       return download(reply, `submissions-${day}.csv`, 'text/csv; charset=utf-8').send(
-        csvStream(SUBMISSION_COLUMNS, submissionRows(db, query)),
+        csvStream(SUBMISSION_HEADERS, submissionRows(db, query)),
       );
     });
     owned.get(`${OWNER_API}/exports/subscribers.csv`, async (request, reply) => {
       await audit(db, who(request), 'export.subscribers');
       const day = clock().toISOString().slice(0, 10);
       return download(reply, `subscribers-${day}.csv`, 'text/csv; charset=utf-8').send(
-        csvStream(SUBSCRIBER_COLUMNS, confirmedSubscribers(db)),
+        csvStream(SUBSCRIBER_HEADERS, confirmedSubscribers(db)),
       );
     });
     owned.get(`${OWNER_API}/people`, async (request, reply) => {
