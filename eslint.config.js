@@ -80,14 +80,23 @@ const boundaryZones = [
     message: 'Browser code never imports server code (*.server.ts, src/server).',
   },
   {
+    // A route's loader may read content at build time (src/content/*.server.ts, src/app/*.server.ts):
+    // the pages are prerendered, and React Router fails the build if such a module reaches the browser.
     target: './src/app',
-    from: serverCode,
+    from: ['./src/server/**', './src/features/**/*.server.{ts,tsx}'],
     message:
-      'src/app never imports server code (src/server, *.server.ts): its pages are prerendered and run in the browser.',
+      "src/app never imports server code (src/server, a feature's *.server.ts): its pages are prerendered and run in the browser.",
   },
   {
     target: './src/server/kit',
-    from: ['./src/features', './src/server/root', './src/server/console', './src/console', './src/app', './src/components'],
+    from: [
+      './src/features',
+      './src/server/root',
+      './src/server/console',
+      './src/console',
+      './src/app',
+      './src/components',
+    ],
     message:
       'The server kit never imports a feature, the console, the composition root, a route or a component: they build on it, not the other way round.',
   },

@@ -28,6 +28,8 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import pg from 'pg';
 import { PUBLIC_PATHS } from '../src/content/routes.ts';
+import { articlePath } from '../src/content/articles.ts';
+import { readArticleFiles } from './articles.ts';
 import { runConsole } from './bench-console.ts';
 import { runOutbox } from './bench-outbox.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
@@ -38,7 +40,8 @@ const ROOT = resolve('.');
 const PORT = Number(process.env.BENCH_PORT ?? 3000);
 const NGINX_PORT = PORT + 1;
 const ORIGIN = `http://localhost:${PORT}`;
-const ROUTES = PUBLIC_PATHS;
+// Every public page, and an article (they are all one route and one layout: the newest stands for them).
+const ROUTES = [...PUBLIC_PATHS, articlePath(readArticleFiles()[0].slug)];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 // BENCH_ONLY=static (or lighthouse, api, outbox, console; comma-separated) runs those parts alone and writes no

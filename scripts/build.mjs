@@ -2,7 +2,8 @@
 /**
  * The production build: the React Router build (every public path prerendered), then the
  * files the server needs from it, made once here rather than at every start:
- *  - build assets generated from content (sitemap, robots, extra files from scripts/assets/),
+ *  - build assets generated from content (sitemap, robots, the Atom feed, extra files from scripts/assets/),
+ *  - the feed's link in every page's head,
  *  - the sha256 of every inline script of every HTML file (the CSP allows exactly those),
  *  - brotli and gzip variants of every compressible file,
  *  - the server bundle (`server/main.mjs`, scripts/build-server.mjs),
@@ -40,7 +41,19 @@ async function* walk(dir) {
   }
 }
 
-const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|ics|map|webmanifest)$/;
+/**
+ * Every page's head links the articles' Atom feed (scripts/build-assets.ts). Added here, to the
+ * prerendered HTML, rather than by the root route's links: that would add its bytes to every
+ * page's JavaScript. React leaves a tag it did not render in the head alone when it hydrates.
+ */
+const FEED_LINK =
+  '<link rel="alternate" type="application/atom+xml" title="Sterling Sats articles" href="/feed.xml">';
+function linkFeed(html) {
+  if (html.includes(FEED_LINK)) return html;
+  return html.replace('</head>', `${FEED_LINK}</head>`);
+}
+
+const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|ics|map|webmanifest|data)$/;
 const inlineScript = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
 
 const scriptHashes = {};
@@ -50,7 +63,7 @@ for await (const file of walk(CLIENT_DIR)) {
   const rel = '/' + relative(CLIENT_DIR, file).split(sep).join('/');
   let body = await readFile(file);
   if (file.endsWith('.html')) {
-    const html = deferHydration(body.toString('utf8'));
+    const html = linkFeed(deferHydration(body.toString('utf8')));
     body = Buffer.from(html, 'utf8');
     await writeFile(file, body);
     const hashes = new Set();

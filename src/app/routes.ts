@@ -4,7 +4,7 @@
  * gets an id per path.
  */
 import { type RouteConfig, index, route } from '@react-router/dev/routes';
-import { CONSOLE_PAGE, NOT_FOUND_PAGE, PUBLIC_PAGES, UTILITY_PAGES, type Page } from '../content/routes';
+import { ARTICLES_PAGE, CONSOLE_PAGE, NOT_FOUND_PAGE, PUBLIC_PAGES, UTILITY_PAGES, type Page } from '../content/routes';
 
 const pages: readonly Page[] = [...PUBLIC_PAGES, ...UTILITY_PAGES];
 const file = (page: Page) => `routes/${page.module}.tsx`;
@@ -16,6 +16,8 @@ export default [
       ? index(file(page))
       : route(page.path.slice(1), file(page), shared(page) ? { id: page.path.slice(1) } : {}),
   ),
+  // The list of articles and every article (src/content/articles): one route.
+  route(`${ARTICLES_PAGE.path.slice(1)}/*`, file(ARTICLES_PAGE)),
   // The console's own pages are matched inside it (src/console).
   route(`${CONSOLE_PAGE.path.slice(1)}/*`, file(CONSOLE_PAGE)),
   route('*', file(NOT_FOUND_PAGE)),

@@ -1,5 +1,5 @@
 import { site } from './site';
-import type { Article, Seo } from './types';
+import type { Seo } from './types';
 
 export const resourcesSeo: Seo = {
   title: 'Wealth building resources',
@@ -64,36 +64,30 @@ export const masterclass = {
 export const articlesSection = {
   title: 'Latest Articles',
   intro:
-    'Full articles are sent to subscribers of The Smart Money Newsletter first; the online archive will follow.',
-  viewAll: { label: 'View All', href: '#newsletter', srSuffix: ' articles in The Smart Money Newsletter' },
+    'Considered, UK-focused writing on Bitcoin and long-term wealth. Subscribers to The Smart Money Newsletter hear about each new article first.',
+  viewAll: { label: 'View All', href: '/resources/articles', srSuffix: ' articles' },
   readLabel: 'Read Article',
-  readHref: '#newsletter',
+  /** How many of the newest articles the Resources page shows. */
+  count: 3,
 };
 
-/** The spec's three static articles. */
-export const articles: readonly Article[] = [
-  {
-    type: 'Article',
-    date: '2025-06-15',
-    title: 'The 1-5% Question: Sizing a Bitcoin Allocation',
-    excerpt:
-      'Why most long-term frameworks start small, how to decide where in that range you belong, and the rebalancing rules that keep a position from running your plan.',
-  },
-  {
-    type: 'Article',
-    date: '2025-06-08',
-    title: 'Bitcoin and UK Tax: What Every Higher-Rate Taxpayer Should Know',
-    excerpt:
-      'Capital gains, the annual exemption, same-day and 30-day matching, and the records HMRC expects you to keep, explained without the jargon.',
-  },
-  {
-    type: 'Article',
-    date: '2025-05-28',
-    title: 'Lifestyle Creep: Why £100k Can Feel Like Not Enough',
-    excerpt:
-      'The quiet way rising income turns into rising spending, and the simple habits that turn a high salary into lasting wealth.',
-  },
-];
+/** The list of all articles (/resources/articles) and each article's page. */
+export const articlesPage = {
+  seo: {
+    title: 'Articles',
+    description:
+      'Every article from Sterling Sats: UK-focused education on Bitcoin allocation, tax and building long-term wealth.',
+  } satisfies Seo,
+  eyebrow: 'Resources',
+  title: 'Articles',
+  intro:
+    'UK-focused education on Bitcoin and long-term wealth, newest first. General education only, never personal advice.',
+  readLabel: 'Read Article',
+  articleEyebrow: 'Article',
+  backLabel: 'All articles',
+  /** The Atom feed's title. */
+  feedTitle: 'Sterling Sats articles',
+};
 
 export const downloadKit = {
   eyebrow: 'Download kit',

@@ -28,6 +28,13 @@ export const UTILITY_PAGES: readonly Page[] = [
 ];
 
 /**
+ * The articles: one route for the list (`/resources/articles`) and every article under it
+ * (`/resources/articles/<slug>`, one Markdown file each in src/content/articles). The paths of
+ * the articles are read from those files at build time (react-router.config.ts, the sitemap).
+ */
+export const ARTICLES_PAGE = { path: '/resources/articles', module: 'articles' } as const satisfies Page;
+
+/**
  * The owner's console: one route for `/owner` and every path under it, client-rendered. Its
  * prerendered shell holds no personal data; the server answers every `/owner/...` path with it,
  * `noindex` and never cached. Not in the sitemap.
@@ -59,4 +66,4 @@ export const UTILITY_PATHS: readonly string[] = /* @__PURE__ */ UTILITY_PAGES.ma
 
 export const CONSOLE_PATH = CONSOLE_PAGE.path;
 
-export const PRERENDER_PATHS = [...PUBLIC_PATHS, ...UTILITY_PATHS, CONSOLE_PATH, NOT_FOUND_PATH];
+export const PRERENDER_PATHS = [...PUBLIC_PATHS, ARTICLES_PAGE.path, ...UTILITY_PATHS, CONSOLE_PATH, NOT_FOUND_PATH];

@@ -55,13 +55,6 @@ export type PlanCard<I extends IconName = IconName> = {
 export type Testimonial = { readonly quote: string; readonly author: string; readonly title: string };
 
 /** The spec's article: title, excerpt, date, type. `date` is ISO (YYYY-MM-DD). */
-export type Article = {
-  readonly title: string;
-  readonly excerpt: string;
-  readonly date: string;
-  readonly type: 'Article';
-};
-
 export type Feature<I extends IconName = IconName> = {
   readonly icon: I;
   readonly title: string;

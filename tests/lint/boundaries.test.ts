@@ -26,7 +26,7 @@ const messages = {
   consoleServer:
     'The console API (src/server/console) never imports the composition root, a route or a component: the root registers it.',
   browser: 'Browser code never imports server code (*.server.ts, src/server).',
-  app: 'src/app never imports server code (src/server, *.server.ts): its pages are prerendered and run in the browser.',
+  app: "src/app never imports server code (src/server, a feature's *.server.ts): its pages are prerendered and run in the browser.",
   serverKit:
     'The server kit never imports a feature, the console, the composition root, a route or a component: they build on it, not the other way round.',
   processEnv: "'process.env' is restricted from being used. Only src/server/kit/config.ts reads process.env.",
@@ -173,6 +173,8 @@ describe('lint: the imports the arrows allow are not reported', { timeout: 60_00
       'src/app/routes/example.tsx',
       ['~/features/contact/contact-form', '~/components/ui/icon', '~/content/site'],
     ],
+    // A loader reads content at build time (decision 022).
+    ['src/app/routes/example.tsx', ['~/content/articles.server', '~/app/articles.server']],
     ['src/server/kit/http/example.ts', ['../config', '~/lib/sanitize', '~/content/site']],
     ['src/console/example.tsx', ['./api', '~/components/ui/icon', '~/lib/api-client', '~/content/site']],
     [

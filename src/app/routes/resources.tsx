@@ -1,6 +1,8 @@
 import { ArrowRight, BookOpen, CircleCheck } from 'lucide-react';
+import type { Route } from './+types/resources';
+import { ARTICLES } from '~/app/articles.server';
+import { metaOf } from '~/content/articles.server';
 import {
-  articles,
   articlesSection,
   downloadKit,
   featuredResource,
@@ -39,7 +41,12 @@ export const meta = () =>
     ],
   });
 
-export default function Resources() {
+/** The newest articles, read at build time (the page is prerendered). */
+export function loader() {
+  return { articles: ARTICLES.slice(0, articlesSection.count).map(metaOf) };
+}
+
+export default function Resources({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHero eyebrow={resourcesHero.eyebrow} title={resourcesHero.title} intro={resourcesHero.intro} />
@@ -104,9 +111,9 @@ export default function Resources() {
           </a>
         </div>
         <ArticleList
-          articles={articles}
+          articles={loaderData.articles}
           readLabel={articlesSection.readLabel}
-          readHref={articlesSection.readHref}
+          arrow={<ArrowRight aria-hidden="true" className="size-4" />}
         />
       </section>
 

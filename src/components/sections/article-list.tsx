@@ -1,5 +1,4 @@
-import { ArrowRight } from 'lucide-react';
-import type { Article } from '~/content/types';
+import { articlePath, type ArticleMeta } from '~/content/articles';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -9,37 +8,43 @@ export function formatShortDate(iso: string): string {
   return `${day} ${MONTHS[(month ?? 1) - 1]} ${year}`;
 }
 
+/**
+ * Cards of articles (the spec's Article display: type, date, title, excerpt), each linking to its
+ * page. The link's arrow is the caller's: an icon imported here would be shared by the Resources
+ * page and the articles' route, and split into a chunk of its own that the home page would load
+ * too (decision 022).
+ */
 export function ArticleList({
   articles,
   readLabel,
-  readHref,
+  arrow,
 }: {
-  articles: readonly Article[];
+  articles: readonly ArticleMeta[];
   readLabel: string;
-  readHref: string;
+  arrow: React.ReactNode;
 }) {
   return (
     <ul className="mt-10 grid gap-6 md:grid-cols-3">
       {articles.map((article) => (
-        <li key={article.title}>
+        <li key={article.slug}>
           <article className="card flex h-full flex-col">
             <p className="flex items-center gap-3 text-sm">
               <span className="rounded-full bg-brand-100 px-2.5 py-0.5 font-semibold text-brand-800">
-                {article.type}
+                Article
               </span>
               <time dateTime={article.date} className="text-ink-600">
                 {formatShortDate(article.date)}
               </time>
             </p>
             <h3 className="mt-4 text-lg leading-snug font-semibold text-ink-900">{article.title}</h3>
-            <p className="mt-3 flex-1 leading-relaxed text-ink-700">{article.excerpt}</p>
+            <p className="mt-3 flex-1 leading-relaxed text-ink-700">{article.summary}</p>
             <a
-              href={readHref}
+              href={articlePath(article.slug)}
               className="mt-6 inline-flex items-center gap-1.5 self-start rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline"
             >
               {readLabel}
               <span className="sr-only">: {article.title}</span>
-              <ArrowRight aria-hidden="true" className="size-4" />
+              {arrow}
             </a>
           </article>
         </li>

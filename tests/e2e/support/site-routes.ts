@@ -1,3 +1,9 @@
+import { readArticleFiles } from '../../../scripts/articles';
+import { articlePath, ARTICLES_PATH } from '../../../src/content/articles';
+
+/** The articles as their Markdown files hold them, newest first. */
+export const ARTICLES = readArticleFiles();
+
 /** Every page of the site with its h1 and copy the spec requires there (its contract wording). */
 export type RouteCheck = { path: string; h1: string | RegExp; copy: readonly string[] };
 
@@ -94,6 +100,16 @@ export const SITE_ROUTES: readonly RouteCheck[] = [
     h1: 'Terms of Service',
     copy: ['educational content only, not regulated financial advice'],
   },
+  {
+    path: ARTICLES_PATH,
+    h1: 'Articles',
+    copy: ARTICLES.flatMap((a) => [a.title, `${a.readingMinutes} min read`]),
+  },
+  ...ARTICLES.map((a) => ({
+    path: articlePath(a.slug),
+    h1: a.title,
+    copy: [`${a.readingMinutes} min read`, 'not regulated financial advice', 'All articles'],
+  })),
 ];
 
 /** The 404 page's wording; the console error it logs names the missing path. */

@@ -34,6 +34,13 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.webmanifest': 'application/manifest+json',
   '.map': 'application/json; charset=utf-8',
+  // React Router's data for a prerendered page, fetched when a link to it is followed in the app.
+  '.data': 'text/x-script',
+};
+
+/** Files whose name, not only their extension, says what they are. */
+const NAMED_TYPES: Record<string, string> = {
+  '/feed.xml': 'application/atom+xml; charset=utf-8',
 };
 
 /** Files a browser only ever uses as subresources, never renders as a document (decision 010). */
@@ -48,6 +55,7 @@ const SUBRESOURCES = new Set([
   '.ico',
   '.woff2',
   '.map',
+  '.data',
 ]);
 
 type Variant = {
@@ -135,7 +143,7 @@ function cacheControl(rel: string): string {
   if (rel.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
   // The console's shell: never kept by a browser or proxy, like every answer it leads to.
   if (rel === `${CONSOLE_PATH}/index.html`) return 'no-store';
-  if (rel.endsWith('.html')) return 'no-cache';
+  if (rel.endsWith('.html') || rel.endsWith('.data')) return 'no-cache';
   return 'public, max-age=3600, must-revalidate';
 }
 
@@ -177,10 +185,12 @@ export function loadStaticSite(opts: {
             }),
           ],
           ...(voice ? voiceSecurity : security),
-          ...(isHtml && urlPath === CONSOLE_PATH ? ([['X-Robots-Tag', 'noindex']] as [string, string][]) : []),
+          ...(isHtml && urlPath === CONSOLE_PATH
+            ? ([['X-Robots-Tag', 'noindex']] as [string, string][])
+            : []),
         ];
     const common: [string, string][] = [
-      ['Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
+      ['Content-Type', NAMED_TYPES[rel] ?? CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
       ['Cache-Control', cacheControl(rel)],
       ['ETag', etag],
       ...documentHeaders,

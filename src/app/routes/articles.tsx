@@ -1,0 +1,122 @@
+/**
+ * The articles: `/resources/articles`, the list of all of them newest first, and
+ * `/resources/articles/<slug>`, one article. One route (a splat) serves both, so the route
+ * manifest every page loads grows by one entry (decision 022). Every path is prerendered; the
+ * loader runs at build time only and renders the Markdown there.
+ */
+import { ArrowLeft } from 'lucide-react';
+import { data } from 'react-router';
+import type { Route } from './+types/articles';
+import { ARTICLES } from '~/app/articles.server';
+import { ARTICLES_PATH, articlePath } from '~/content/articles';
+import { metaOf } from '~/content/articles.server';
+import { articlesPage } from '~/content/resources';
+import { site } from '~/content/site';
+import { formatLongDate } from '~/lib/uk-dates';
+import { PageHero } from '~/components/sections/page-hero';
+import { absoluteUrl, pageMeta } from '~/lib/seo';
+
+export function loader({ params }: Route.LoaderArgs) {
+  const slug = params['*'] ?? '';
+  if (slug === '') return { kind: 'list' as const, list: ARTICLES.map(metaOf) };
+  const article = ARTICLES.find((a) => a.slug === slug);
+  if (!article) throw data(null, { status: 404 });
+  return { kind: 'article' as const, article };
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => {
+  if (!loaderData) return [];
+  if (loaderData.kind === 'list') return pageMeta({ path: ARTICLES_PATH, ...articlesPage.seo });
+  const { article } = loaderData;
+  const path = articlePath(article.slug);
+  return pageMeta({
+    path,
+    title: article.title,
+    description: article.summary,
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline: article.title,
+        description: article.summary,
+        datePublished: article.date,
+        dateModified: article.date,
+        wordCount: article.words,
+        inLanguage: 'en-GB',
+        mainEntityOfPage: absoluteUrl(path),
+        url: absoluteUrl(path),
+        image: absoluteUrl('/og-image.png'),
+        author: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
+        publisher: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
+      },
+    ],
+  });
+};
+
+export default function Articles({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === 'list') {
+    return (
+      <>
+        <PageHero eyebrow={articlesPage.eyebrow} title={articlesPage.title} intro={articlesPage.intro} />
+        <div className="mx-auto max-w-6xl px-4 pb-20">
+          {/* The archive: one article a row, newest first (the Resources page shows the newest as cards). */}
+          <ol className="grid gap-6">
+            {loaderData.list.map((article) => (
+              <li key={article.slug}>
+                <article className="card">
+                  <p className="flex flex-wrap gap-x-3 text-sm text-ink-600">
+                    <time dateTime={article.date}>{formatLongDate(article.date)}</time>
+                    <span aria-hidden="true">·</span>
+                    <span>{article.readingMinutes} min read</span>
+                  </p>
+                  <h2 className="mt-2 text-xl font-semibold text-ink-900">
+                    <a href={articlePath(article.slug)} className="hover:text-brand-800 hover:underline">
+                      {article.title}
+                    </a>
+                  </h2>
+                  <p className="mt-2 leading-relaxed text-ink-700">{article.summary}</p>
+                </article>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </>
+    );
+  }
+  const { article } = loaderData;
+  return (
+    <>
+      <PageHero
+        width="prose"
+        eyebrow={articlesPage.articleEyebrow}
+        title={article.title}
+        intro={article.summary}
+      >
+        <p className="mt-4 flex flex-wrap gap-x-3 text-sm text-ink-600">
+          <time dateTime={article.date}>{formatLongDate(article.date)}</time>
+          <span aria-hidden="true">·</span>
+          <span>{article.readingMinutes} min read</span>
+        </p>
+      </PageHero>
+      <div className="mx-auto max-w-3xl px-4 pb-20">
+        <p className="rounded-xl border border-ink-100 bg-ink-50 p-4 text-sm leading-relaxed text-ink-700">
+          {site.disclaimer}
+        </p>
+        <div
+          className="article-body mt-10"
+          // The text is the repository's own Markdown, rendered at build time.
+          dangerouslySetInnerHTML={{ __html: article.html }}
+        />
+        <p className="mt-12">
+          <a
+            href={ARTICLES_PATH}
+            className="inline-flex items-center gap-1.5 rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline"
+          >
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            {articlesPage.backLabel}
+          </a>
+        </p>
+      </div>
+    </>
+  );
+}

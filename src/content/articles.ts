@@ -1,0 +1,19 @@
+/**
+ * Where the articles live and what a list shows of one. The articles themselves are Markdown
+ * files in src/content/articles, read at build time (src/content/articles.server.ts).
+ */
+export type ArticleMeta = {
+  readonly slug: string;
+  readonly title: string;
+  /** YYYY-MM-DD. */
+  readonly date: string;
+  readonly summary: string;
+  readonly words: number;
+  /** At 200 words a minute, rounded up. */
+  readonly readingMinutes: number;
+};
+
+export type ArticleDoc = ArticleMeta & { readonly html: string };
+
+export const ARTICLES_PATH = '/resources/articles';
+export const articlePath = (slug: string) => `${ARTICLES_PATH}/${slug}`;
