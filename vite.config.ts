@@ -5,6 +5,9 @@ import { defineConfig } from 'vite';
 import { compileHints } from './scripts/compile-hints.ts';
 import { plainDynamicImports } from './scripts/preload-helper.ts';
 
+/** The modules of the browser's `site` chunk: the site's identity, the pages' meta and its settings. */
+const SITE_CHUNK = ['/src/content/site.ts', '/src/lib/seo.ts', '/src/lib/env.ts'];
+
 export default defineConfig({
   plugins: [
     // Vite's preload helper, which has nothing to preload here (see below), reduced to the import
@@ -21,6 +24,21 @@ export default defineConfig({
     // No preload helper in every page's first load: the few lazy chunks (toast area, the guide
     // form's schema, the voice SDK) are fetched on use, where a short waterfall costs nothing.
     modulePreload: false,
+  },
+  environments: {
+    client: {
+      build: {
+        rollupOptions: {
+          output: {
+            // The site's identity and the pages' meta helpers travel in one chunk (decision 022).
+            // The root layout imports the first and every route's meta the second, so every page
+            // loads both; apart, they were a second file in every page's first load and a second
+            // file name in every route's entry of the route manifest.
+            manualChunks: (id) => (SITE_CHUNK.some((file) => id.endsWith(file)) ? 'site' : undefined),
+          },
+        },
+      },
+    },
   },
   server: { port: 5173 },
 });
