@@ -30,7 +30,18 @@ describe('the articles in the repository', () => {
     }
     const tax = articles.find((a) => a.slug === 'bitcoin-and-uk-tax-for-higher-rate-taxpayers')!;
     expect(tax.html).toContain('href="https://www.gov.uk/hmrc-internal-manuals/cryptoassets-manual"');
-    expect(tax.html).toContain('£3,000');
+    // The 2025/26 figures each article relies on.
+    for (const figure of [
+      '£3,000',
+      '<strong>18%</strong>',
+      '<strong>24%</strong>',
+      '30 October 2024',
+      '£50,270',
+    ])
+      expect(tax.html).toContain(figure);
+    const creep = articles.find((a) => a.slug === 'lifestyle-creep-why-100k-can-feel-like-not-enough')!;
+    for (const figure of ['£12,570', '£1 for every £2', '£100,000', '£125,140'])
+      expect(creep.html).toContain(figure);
   });
 
   it('link only to pages that exist', () => {
