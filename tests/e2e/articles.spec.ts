@@ -83,11 +83,14 @@ test('the Atom feed lists every article and parses as Atom', async ({ page, requ
         title: text(root, 'title'),
         id: text(root, 'id'),
         updated: text(root, 'updated'),
+        author: text(root.getElementsByTagNameNS(ns, 'author')[0]!, 'name'),
         self: link(root, 'self'),
+        alternate: link(root, 'alternate'),
         entries: [...root.getElementsByTagNameNS(ns, 'entry')].map((entry) => ({
           title: text(entry, 'title'),
           id: text(entry, 'id'),
           link: link(entry, 'alternate'),
+          published: text(entry, 'published'),
           updated: text(entry, 'updated'),
           summary: text(entry, 'summary'),
         })),
@@ -100,12 +103,15 @@ test('the Atom feed lists every article and parses as Atom', async ({ page, requ
   expect(feed.title).toBe('Sterling Sats articles');
   expect(feed.id).toBe('http://localhost:3000/resources/articles');
   expect(feed.self).toBe('http://localhost:3000/feed.xml');
+  expect(feed.alternate).toBe('http://localhost:3000/resources/articles');
+  expect(feed.author).toBe('Sterling Sats');
   expect(feed.updated).toBe(`${ARTICLES[0]!.date}T00:00:00.000Z`);
   expect(feed.entries).toEqual(
     ARTICLES.map((a) => ({
       title: a.title,
       id: `http://localhost:3000/resources/articles/${a.slug}`,
       link: `http://localhost:3000/resources/articles/${a.slug}`,
+      published: `${a.date}T00:00:00.000Z`,
       updated: `${a.date}T00:00:00.000Z`,
       summary: a.summary,
     })),

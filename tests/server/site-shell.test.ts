@@ -5,6 +5,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readArticleFiles } from '../../scripts/articles';
+import { ARTICLES_PATH, articlePath } from '../../src/content/articles';
 import { AI_PATHS, PUBLIC_PATHS } from '../../src/content/routes';
 import { listenTestApp, SERVER_MODES } from './over-http';
 import { expectDocumentHeaders, expectSubresourceHeaders } from './security-expectations';
@@ -144,6 +146,34 @@ describe.each(SERVER_MODES)('the server shell over the production build, $mode',
     const robots = await t.call({ method: 'GET', url: '/robots.txt' });
     expect(robots.statusCode).toBe(200);
     expect(robots.body).toContain(`Sitemap: ${t.config.publicUrl}/sitemap.xml`);
+  });
+
+  it('answers the list of articles and every article with its page and its data, and /feed.xml as Atom', async () => {
+    for (const path of [ARTICLES_PATH, ...readArticleFiles().map((a) => articlePath(a.slug))]) {
+      const res = await t.call({ method: 'GET', url: path });
+      expect(res.statusCode, path).toBe(200);
+      expect(res.headers['content-type'], path).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      expectDocumentHeaders(res.headers, path);
+      expect(res.body, path).toContain(`<link rel="canonical" href="${t.config.publicUrl}${path}"/>`);
+      expect(res.body, path).toMatch(
+        /<head>[\s\S]*<link rel="alternate" type="application\/atom\+xml"[^>]*href="\/feed\.xml">[\s\S]*<\/head>/,
+      );
+      // What the app fetches when a link to the page is followed.
+      const data = await t.call({ method: 'GET', url: `${path}.data` });
+      expect(data.statusCode, `${path}.data`).toBe(200);
+      expect(data.headers['content-type'], `${path}.data`).toBe('text/x-script');
+      expect(data.headers['cache-control'], `${path}.data`).toBe('no-cache');
+      expectSubresourceHeaders(data.headers, `${path}.data`);
+    }
+    const feed = await t.call({ method: 'GET', url: '/feed.xml' });
+    expect(feed.statusCode).toBe(200);
+    expect(feed.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(feed.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
+    expect(feed.body).toMatch(
+      /^<\?xml version="1\.0" encoding="utf-8"\?>\s*<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom">/,
+    );
+    expectDocumentHeaders(feed.headers, '/feed.xml');
   });
 
   it('serves the Open Graph image, the avatar and the favicon', async () => {
