@@ -2,8 +2,8 @@
  * The server shell over the production build, read over real sockets in both of the server's
  * modes (with the static fast path and with Node alone): the same answers either way.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readArticleFiles } from '../../scripts/articles';
 import { ARTICLES_PATH, articlePath } from '../../src/content/articles';
@@ -13,6 +13,18 @@ import { expectDocumentHeaders, expectSubresourceHeaders } from './security-expe
 
 type TestApp = Awaited<ReturnType<typeof listenTestApp>>;
 const isAiPage = (path: string) => (AI_PATHS as readonly string[]).includes(path);
+
+it('keeps the Markdown and front-matter libraries out of every browser file of the build', () => {
+  const assets = join(resolve(process.env.BUILD_DIR || 'build'), 'client/assets');
+  const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const file of scripts) {
+    const source = readFileSync(join(assets, file), 'utf8');
+    // Error messages of marked and of js-yaml (gray-matter's parser), which any bundle of them holds.
+    expect(source, file).not.toContain('marked(): input parameter');
+    expect(source, file).not.toContain('end of the stream or a document separator is expected');
+  }
+});
 
 describe.each(SERVER_MODES)('the server shell over the production build, $mode', ({ env }) => {
   let t: TestApp;
