@@ -8,7 +8,7 @@
 export const OWNER_API = '/api/owner';
 
 /** The forms whose submissions the console lists (the dispatch table's form types). */
-export const FORM_TYPES = ['contact', 'booking', 'bitcoin_guide', 'newsletter'] as const;
+export const FORM_TYPES = ['contact', 'booking', 'bitcoin_guide', 'newsletter', 'masterclass'] as const;
 export type FormType = (typeof FORM_TYPES)[number];
 
 export const formTypeLabels: Record<FormType, string> = {
@@ -16,6 +16,7 @@ export const formTypeLabels: Record<FormType, string> = {
   booking: 'Strategy session',
   bitcoin_guide: 'Guide download',
   newsletter: 'Newsletter',
+  masterclass: 'Masterclass registration',
 };
 
 // --- Sign-in ---------------------------------------------------------------------------------
@@ -229,3 +230,70 @@ export type RetentionView = {
   };
   runs: { id: number; startedAt: string; finishedAt: string | null; counts: Record<string, number> | null }[];
 };
+
+// --- Masterclasses (events) ----------------------------------------------------------------------
+
+export const EVENT_STATUSES = ['draft', 'published', 'cancelled'] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+export type EventMode = 'online' | 'in-person';
+
+/**
+ * What the owner types to create or change an event. Times are UK wall-clock times,
+ * `YYYY-MM-DDTHH:MM` (what `<input type="datetime-local">` gives); the server turns them into
+ * instants in Europe/London. `registrationOpensAt` empty: open from publication;
+ * `registrationClosesAt` empty: closes at the start.
+ */
+export type EventInput = {
+  title: string;
+  summary: string;
+  startsAt: string;
+  endsAt: string;
+  mode: EventMode;
+  /** Required in person (the address), ignored online. */
+  place: string;
+  /** Online: the joining link (https), sent only to registered attendees. Ignored in person. */
+  joinUrl: string;
+  capacity: number;
+  registrationOpensAt: string;
+  registrationClosesAt: string;
+};
+
+/** GET /api/owner/events : every event, the latest start first. */
+export type EventSummary = EventInput & {
+  id: string;
+  status: EventStatus;
+  /** The same times as ISO instants. */
+  startsAtIso: string;
+  endsAtIso: string;
+  /** Over (its end has passed). */
+  past: boolean;
+  registered: number;
+  waitlisted: number;
+  updatedAt: string;
+};
+export type EventList = { items: EventSummary[] };
+
+export type Attendee = {
+  registrationId: string;
+  submissionId: string;
+  name: string;
+  email: string;
+  company: string;
+  status: 'registered' | 'waitlisted' | 'cancelled';
+  registeredAt: string;
+  /** When a waitlisted registration was given a place. */
+  promotedAt: string | null;
+  cancelledAt: string | null;
+};
+
+/** GET /api/owner/events/:id : the event, its attendees (registration order) and its waitlist (in order). */
+export type EventDetail = EventSummary & { attendees: Attendee[]; waitlist: Attendee[]; cancelled: Attendee[] };
+
+// POST /api/owner/events              EventInput -> EventSummary (a draft)         400 {error, fieldErrors}
+// POST /api/owner/events/:id          EventInput -> EventChangeAnswer (a time change e-mails every attendee an updated .ics)
+// POST /api/owner/events/:id/publish             -> EventChangeAnswer
+// POST /api/owner/events/:id/cancel              -> EventChangeAnswer (METHOD:CANCEL to every attendee; the waitlist told)
+// POST /api/owner/events/:id/message  {subject, message} -> {ok: true, emails}  (to every registered attendee)
+// GET  /api/owner/exports/events/:id/attendees.csv   attendees and waitlist (the console's CSV rules)
+export type EventChangeAnswer = { event: EventSummary; notified: number };
+export type EventMessageAnswer = { ok: true; emails: number };
