@@ -21,7 +21,16 @@ export const contactConsentVersions = {
   },
 } as const satisfies Record<string, ConsentVersion>;
 
+/** Masterclass registration: the details are used to hold the place and send the event's e-mails. */
+export const masterclassConsentVersions = {
+  'masterclass-data-2026-11': {
+    id: 'masterclass-data-2026-11',
+    text: 'I consent to Sterling Sats using these details to register me for this masterclass and to send me its confirmation, reminders and any change to it.',
+  },
+} as const satisfies Record<string, ConsentVersion>;
+
 export const consents = {
   guide: guideConsentVersions['guide-email-2025-06'],
   contact: contactConsentVersions['contact-data-2025-06'],
+  masterclass: masterclassConsentVersions['masterclass-data-2026-11'],
 } as const;

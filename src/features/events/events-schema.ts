@@ -1,0 +1,27 @@
+/**
+ * The masterclass registration form: name, e-mail, role or company and the consent to use them
+ * for this event (the guide form's fields, on the same kit). The same schema in the browser and
+ * on the server; the event is named by its id.
+ */
+import { z } from '~/lib/zod';
+import { consents, masterclassConsentVersions } from '~/content/consents';
+import { email, requiredConsent, text } from '~/lib/validation';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const RegistrationSchema = z.object({
+  eventId: z.string({ error: 'Please reload the page and try again.' }).regex(UUID, 'Please reload the page and try again.'),
+  /** The visitor's name, as on the guide form. */
+  firstName: text({ required: 'Please enter your name.', max: 100 }),
+  email: email(),
+  company: text({ required: 'Please enter your current role or company.', max: 100 }),
+  consent: requiredConsent('Please agree so that we can hold your place and send you its details.'),
+  consentVersion: z
+    .enum(Object.keys(masterclassConsentVersions) as [keyof typeof masterclassConsentVersions])
+    .default(consents.masterclass.id as keyof typeof masterclassConsentVersions),
+});
+
+export type RegistrationInput = z.input<typeof RegistrationSchema>;
+export type RegistrationValues = z.output<typeof RegistrationSchema>;
+
+export const RegistrationTokenSchema = z.object({ token: z.string().min(1).max(1024) });
