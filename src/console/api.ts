@@ -225,6 +225,7 @@ export type RetentionView = {
   periods: {
     contactMonths: number;
     bookingMonthsAfterSession: number;
+    masterclassMonthsAfterEvent: number;
     spamDays: number;
     emailBodyDays: number;
   };

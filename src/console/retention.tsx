@@ -26,6 +26,7 @@ export function RetentionPage() {
             <ul className="mt-2 list-disc pl-6 text-ink-800">
               <li>{copy.contact(data.periods.contactMonths)}</li>
               <li>{copy.bookings(data.periods.bookingMonthsAfterSession)}</li>
+              <li>{copy.masterclass(data.periods.masterclassMonthsAfterEvent)}</li>
               <li>{copy.spam(data.periods.spamDays)}</li>
               <li>{copy.emails(data.periods.emailBodyDays)}</li>
               <li>{copy.unsubscribed}</li>

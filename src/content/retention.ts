@@ -5,6 +5,7 @@
 export type RetentionPeriods = {
   readonly contactMonths: number;
   readonly bookingMonthsAfterSession: number;
+  readonly masterclassMonthsAfterEvent: number;
   readonly spamDays: number;
   readonly emailBodyDays: number;
   readonly ipHashHours: number;
@@ -15,6 +16,8 @@ export const RETENTION: RetentionPeriods = {
   contactMonths: 24,
   /** Bookings (and the request they came from) this many months after the session's day. */
   bookingMonthsAfterSession: 24,
+  /** Masterclass registrations (and the form they came from) this many months after the masterclass. */
+  masterclassMonthsAfterEvent: 12,
   /** Submissions held as spam, this many days after they arrived. */
   spamDays: 30,
   /** The body of a sent e-mail (in the outbox and as a .eml file), this many days after sending. */
@@ -31,6 +34,7 @@ export function retentionNotice(periods: RetentionPeriods = RETENTION): string[]
     'Guide and newsletter: until you unsubscribe or withdraw consent. We then keep only a scrambled (keyed hash) form of your e-mail address on a suppression list, so that we never write to you again by mistake.',
     `Contact messages: deleted ${plural(periods.contactMonths, 'month')} after they reach us.`,
     `Bookings: deleted ${plural(periods.bookingMonthsAfterSession, 'month')} after the session; if you paid us, the invoice records are kept for 6 years, as UK tax law requires.`,
+    `Masterclass registrations: deleted ${plural(periods.masterclassMonthsAfterEvent, 'month')} after the masterclass.`,
     `Messages held back as spam: deleted ${plural(periods.spamDays, 'day')} after they reach us.`,
     `E-mails we send you: their text is deleted ${plural(periods.emailBodyDays, 'day')} after sending; we keep only the record that an e-mail was sent, and when.`,
     'AI voice calls: we do not keep recordings or transcripts. The voice provider processes the call while it runs and may keep call logs for a limited period under its own data processing terms.',

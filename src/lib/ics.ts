@@ -1,7 +1,9 @@
 /**
  * RFC 5545 building blocks shared by every calendar file the site makes: the booking invites
- * (features/booking) and the masterclass file written at build time (scripts/ics.ts).
+ * (features/booking) and the masterclasses' files (features/events).
  */
+import { UK_TIME_ZONE } from '~/content/booking';
+
 
 /** TEXT values (RFC 5545 3.3.11): backslash, semicolon, comma and newlines escaped. */
 export function escapeText(value: string): string {
@@ -47,3 +49,35 @@ export function utcStamp(instant: Date): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
 }
+
+// Europe/London since 1996: BST from the last Sunday of March 01:00 GMT to the last Sunday of October.
+export const LONDON_VTIMEZONE = [
+  'BEGIN:VTIMEZONE',
+  `TZID:${UK_TIME_ZONE}`,
+  'BEGIN:DAYLIGHT',
+  'TZOFFSETFROM:+0000',
+  'TZOFFSETTO:+0100',
+  'TZNAME:BST',
+  'DTSTART:19810329T010000',
+  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+  'END:DAYLIGHT',
+  'BEGIN:STANDARD',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0000',
+  'TZNAME:GMT',
+  'DTSTART:19961027T020000',
+  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+];
+
+/** A parameter value (CN=...): quoted, with the characters a quoted string cannot hold removed. */
+export function paramValue(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `"${value.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
+}
+
+export function localDateTime(date: string, hhmm: string): string {
+  return `${date.replace(/-/g, '')}T${hhmm.replace(':', '')}00`;
+}
+

@@ -211,7 +211,7 @@ export function formToken(formType: string, ageMs = 9000): Promise<string> {
 /** Tokens of forms started 9 s ago, made once per test file (they live 30 minutes). */
 export const readyTokens: Record<string, string> = Object.fromEntries(
   await Promise.all(
-    ['contact', 'bitcoin_guide', 'newsletter', 'booking', 'echo'].map(
+    ['contact', 'bitcoin_guide', 'newsletter', 'booking', 'masterclass', 'echo'].map(
       async (type) => [type, await formToken(type)] as const,
     ),
   ),
@@ -267,6 +267,17 @@ export const bodies = {
     consent: true,
     website: '',
     formToken: readyTokens.bitcoin_guide,
+    ...over,
+  }),
+  masterclass: (eventId: string, over: Record<string, unknown> = {}) => ({
+    formType: 'masterclass',
+    eventId,
+    firstName: 'Mary Somerville',
+    email: 'mary@example.org',
+    company: 'Wealth Adviser',
+    consent: true,
+    website: '',
+    formToken: readyTokens.masterclass,
     ...over,
   }),
   newsletter: (over: Record<string, unknown> = {}) => ({

@@ -5,7 +5,7 @@
  * booking and SEQUENCE grows with each change, so a later message updates the same entry.
  */
 import { UK_TIME_ZONE } from '~/content/booking';
-import { escapeText, foldLine, utcStamp } from '~/lib/ics';
+import { escapeText, foldLine, localDateTime, LONDON_VTIMEZONE, paramValue, utcStamp } from '~/lib/ics';
 
 export type IcsPerson = { name: string; email: string };
 
@@ -26,37 +26,6 @@ export type IcsEvent = {
   stamp: Date;
   productId: string;
 };
-
-// Europe/London since 1996: BST from the last Sunday of March 01:00 GMT to the last Sunday of October.
-const LONDON_VTIMEZONE = [
-  'BEGIN:VTIMEZONE',
-  `TZID:${UK_TIME_ZONE}`,
-  'BEGIN:DAYLIGHT',
-  'TZOFFSETFROM:+0000',
-  'TZOFFSETTO:+0100',
-  'TZNAME:BST',
-  'DTSTART:19810329T010000',
-  'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
-  'END:DAYLIGHT',
-  'BEGIN:STANDARD',
-  'TZOFFSETFROM:+0100',
-  'TZOFFSETTO:+0000',
-  'TZNAME:GMT',
-  'DTSTART:19961027T020000',
-  'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
-  'END:STANDARD',
-  'END:VTIMEZONE',
-];
-
-/** A parameter value (CN=...): quoted, with the characters a quoted string cannot hold removed. */
-function paramValue(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return `"${value.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
-}
-
-function localDateTime(date: string, hhmm: string): string {
-  return `${date.replace(/-/g, '')}T${hhmm.replace(':', '')}00`;
-}
 
 /** A strategy session's calendar message: the invite (`REQUEST`) or its cancellation (`CANCEL`), in UK time. */
 export function buildSessionIcs(event: IcsEvent): string {

@@ -28,7 +28,13 @@ export type AuditAction =
   | 'export.subscribers'
   | 'person.export'
   | 'person.erase'
-  | 'retention.run';
+  | 'retention.run'
+  | 'event.create'
+  | 'event.update'
+  | 'event.publish'
+  | 'event.cancel'
+  | 'event.message'
+  | 'export.attendees';
 
 export async function audit(
   db: Queryable,

@@ -15,6 +15,7 @@ import {
 } from '~/console/api';
 import { fieldLabel, HIDDEN_FIELDS } from '~/content/submission-fields';
 import { bookingLinkUses, bookingStatusEvents, bookings } from '~/features/booking/tables.server';
+import { eventRegistrations } from '~/features/events/tables.server';
 import type { Config } from '../kit/config';
 import type { Db, Queryable } from '../kit/db/client';
 import { consentRecords, outbox, SEARCH_PUNCTUATION, searchKey, submissions } from '../kit/db/schema';
@@ -356,6 +357,7 @@ export async function deleteSpam(db: Db, id: string): Promise<void> {
       await tx.delete(bookingStatusEvents).where(eq(bookingStatusEvents.bookingId, booking.id));
       await tx.delete(bookings).where(eq(bookings.id, booking.id));
     }
+    await tx.delete(eventRegistrations).where(eq(eventRegistrations.submissionId, id));
     await tx.delete(outbox).where(eq(outbox.submissionId, id));
     await tx.delete(consentRecords).where(eq(consentRecords.submissionId, id));
     await tx.delete(submissions).where(eq(submissions.id, id));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { PersonView } from '~/console/api';
 import { bookingLinkUses, bookingStatusEvents, bookings } from '~/features/booking/tables.server';
+import { eventRegistrations } from '~/features/events/tables.server';
 import { newsletterSubscribers } from '~/features/newsletter/tables.server';
 import type { Db, Queryable } from '../kit/db/client';
 import { consentRecords, outbox, submissions, suppressions } from '../kit/db/schema';
@@ -25,6 +26,8 @@ export type PersonRecords = {
   consents: (typeof consentRecords.$inferSelect)[];
   bookings: (typeof bookings.$inferSelect)[];
   bookingHistory: (typeof bookingStatusEvents.$inferSelect)[];
+  /** Masterclass places and waitlist entries (the details are in their submissions). */
+  registrations: (typeof eventRegistrations.$inferSelect)[];
   subscriptions: (typeof newsletterSubscribers.$inferSelect)[];
   emails: (typeof outbox.$inferSelect)[];
   /** The .eml files of those e-mails still in DATA_DIR/mail: name and full text. */
@@ -50,9 +53,10 @@ function emlNames(rows: { id: number; kind: string }[]): string[] {
 async function findRows(q: Queryable, email: string) {
   const subs = await q.select().from(submissions).where(eq(submissions.emailKey, email));
   const ids = subs.map((s) => s.id);
-  const [consents, booked, subscriptions, emails] = await Promise.all([
+  const [consents, booked, registrations, subscriptions, emails] = await Promise.all([
     ids.length ? q.select().from(consentRecords).where(inArray(consentRecords.submissionId, ids)) : [],
     ids.length ? q.select().from(bookings).where(inArray(bookings.submissionId, ids)) : [],
+    ids.length ? q.select().from(eventRegistrations).where(inArray(eventRegistrations.submissionId, ids)) : [],
     q.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
     q
       .select()
@@ -67,7 +71,7 @@ async function findRows(q: Queryable, email: string) {
   const history = bookingIds.length
     ? await q.select().from(bookingStatusEvents).where(inArray(bookingStatusEvents.bookingId, bookingIds))
     : [];
-  return { subs, consents, booked, history, subscriptions, emails };
+  return { subs, consents, booked, history, registrations, subscriptions, emails };
 }
 
 export async function findPerson(
@@ -77,7 +81,7 @@ export async function findPerson(
   value: unknown,
 ): Promise<PersonRecords> {
   const email = personKey(value);
-  const { subs, consents, booked, history, subscriptions, emails } = await findRows(db, email);
+  const { subs, consents, booked, history, registrations, subscriptions, emails } = await findRows(db, email);
   const [suppressed] = await db
     .select({ hash: suppressions.hash })
     .from(suppressions)
@@ -97,6 +101,7 @@ export async function findPerson(
     consents,
     bookings: booked,
     bookingHistory: history,
+    registrations,
     subscriptions,
     emails,
     emlFiles,
@@ -124,7 +129,7 @@ export async function erasePerson(
 ): Promise<ErasureCounts> {
   const email = personKey(value);
   const { counts, files } = await db.transaction(async (tx) => {
-    const { subs, consents, booked, history, subscriptions, emails } = await findRows(tx, email);
+    const { subs, consents, booked, history, registrations, subscriptions, emails } = await findRows(tx, email);
     const ids = subs.map((s) => s.id);
     const bookingIds = booked.map((b) => b.id);
     const emailIds = emails.map((e) => Number(e.id));
@@ -133,6 +138,8 @@ export async function erasePerson(
       await tx.delete(bookingStatusEvents).where(inArray(bookingStatusEvents.bookingId, bookingIds));
       await tx.delete(bookings).where(inArray(bookings.id, bookingIds));
     }
+    if (registrations.length)
+      await tx.delete(eventRegistrations).where(inArray(eventRegistrations.submissionId, ids));
     if (emailIds.length) await tx.delete(outbox).where(inArray(outbox.id, emailIds));
     if (ids.length) {
       await tx.delete(consentRecords).where(inArray(consentRecords.submissionId, ids));
@@ -153,6 +160,7 @@ export async function erasePerson(
         emails: emailIds.length,
         emlFiles: 0,
         history: history.length,
+        registrations: registrations.length,
       },
       files: emlNames(emails.map((e) => ({ id: Number(e.id), kind: e.kind }))),
     };
@@ -213,6 +221,7 @@ export function subjectAccessJson(person: PersonRecords, now = new Date()): stri
       consents: person.consents,
       bookings: person.bookings,
       bookingHistory: person.bookingHistory,
+      masterclassRegistrations: person.registrations.map(({ personKey: _k, ...row }) => row),
       newsletter: person.subscriptions,
       emails: person.emails,
       emlFiles: person.emlFiles,

@@ -23,6 +23,7 @@ export type RetentionCounts = {
   spam: number;
   contact: number;
   bookings: number;
+  masterclass: number;
   unsubscribed: number;
   emailBodies: number;
   emlFiles: number;
@@ -54,6 +55,7 @@ async function deleteSubmissions(tx: Queryable, ids: string[]): Promise<string[]
     sql`delete from booking_status_events where booking_id in (select id from bookings where submission_id in (${list}))`,
   );
   await tx.execute(sql`delete from bookings where submission_id in (${list})`);
+  await tx.execute(sql`delete from event_registrations where submission_id in (${list})`);
   await tx.execute(sql`delete from consent_records where submission_id in (${list})`);
   await tx.execute(sql`delete from submissions where id in (${list})`);
   return mails.map((m) => emlName(Number(m.id), m.kind));
@@ -75,6 +77,7 @@ export async function runRetention(
     spam: 0,
     contact: 0,
     bookings: 0,
+    masterclass: 0,
     unsubscribed: 0,
     emailBodies: 0,
     emlFiles: 0,
@@ -115,6 +118,13 @@ export async function runRetention(
     () => sql`select ${bookings.submissionId} as id from ${bookings}
               where ${day} < ${ukToday} - make_interval(months => ${periods.bookingMonthsAfterSession})
               order by ${day}
+              limit ${batchSize}`,
+  );
+
+  // Masterclass registrations, counted from the end of their event (few events, each indexed).
+  counts.masterclass = await inBatches(
+    () => sql`select r.submission_id as id from event_registrations r join events e on e.id = r.event_id
+              where e.ends_at < ${at} - make_interval(months => ${periods.masterclassMonthsAfterEvent})
               limit ${batchSize}`,
   );
 

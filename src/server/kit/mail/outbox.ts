@@ -39,6 +39,12 @@ export type OutgoingEmail = StoredMessage & {
    * send) is `owner`, the default.
    */
   audience?: 'visitor' | 'owner';
+  /**
+   * Not before this time (a reminder): the row waits in the outbox, due at `sendAt`. Absent:
+   * due at once. Written by `enqueueEmails` (`accept` and owner actions); a `compose` form's
+   * one-statement write queues nothing for later and ignores it.
+   */
+  sendAt?: Date;
 };
 
 const CRLF = /[\r\n]+/g;
@@ -50,10 +56,11 @@ export function headerSafe(value: string): string {
 
 /** The outbox rows of some e-mails, every header value made safe. */
 export function outboxRows(emails: readonly OutgoingEmail[]) {
-  return emails.map(({ kind, to, audience = 'owner', ...message }) => ({
+  return emails.map(({ kind, to, audience = 'owner', sendAt, ...message }) => ({
     kind,
     toAddress: headerSafe(to),
     audience,
+    ...(sendAt ? { nextAttemptAt: sendAt } : {}),
     message: {
       ...message,
       subject: headerSafe(message.subject),
@@ -120,6 +127,11 @@ export type OutboxWorkerOptions = {
   leaseMs?: number;
   retryDelayMs?: (attempt: number) => number;
   maxAttempts?: number;
+  /**
+   * The time rows fall due by (a row queued with `sendAt` waits until then). Absent: the
+   * database's own clock. Tests move it to send scheduled e-mails without waiting.
+   */
+  clock?: () => Date;
 };
 
 /** A row queued before messages were stored as content: its parts were rendered already. */
@@ -241,6 +253,8 @@ export type OutboxSettings = {
   inFlight: number;
   leaseMs: number;
   pollIntervalMs: number;
+  /** The time rows fall due by; undefined: the database's clock. */
+  clock?: () => Date;
   retry: RetryPolicy;
   limits: VisitorLimits;
   identity: SenderIdentity;
@@ -272,6 +286,7 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
     inFlight: Math.max(1, Math.min(options.batchSize ?? Infinity, transport.concurrency ?? 1)),
     leaseMs: options.leaseMs ?? (transport.maxSendMs ?? 50_000) + 10_000,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
+    clock: options.clock,
     retry: {
       maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       retryDelayMs: options.retryDelayMs ?? defaultRetryDelayMs,
@@ -291,14 +306,23 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
 
 // --- Claim -------------------------------------------------------------------------------------
 
-/** Claims up to `limit` due rows, each leased for `leaseMs` (one message's worst case). */
-export async function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedRow[]> {
+/**
+ * Claims up to `limit` due rows, each leased for `leaseMs` (one message's worst case). Due means
+ * due by `at` (the worker's clock, when it has one) or else by the database's clock.
+ */
+export async function claimDue(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+  at?: Date,
+): Promise<ClaimedRow[]> {
+  const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
   const result = await db.execute(sql`
     update ${outbox} set attempts = attempts + 1,
-      next_attempt_at = now() + ${`${leaseMs} milliseconds`}::interval
+      next_attempt_at = ${now} + ${`${leaseMs} milliseconds`}::interval
     where id in (
       select id from ${outbox}
-      where status = 'pending' and next_attempt_at <= now()
+      where status = 'pending' and next_attempt_at <= ${now}
       order by next_attempt_at
       limit ${limit}
       for update skip locked
@@ -645,7 +669,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   /** Claims due rows and sends them side by side; returns how many rows it claimed. */
   async function round(): Promise<number> {
-    const claimed = await claimDue(db, settings.inFlight, settings.leaseMs);
+    const claimed = await claimDue(db, settings.inFlight, settings.leaseMs, settings.clock?.());
     const rows = await dropSuppressed(db, settings.limits.secret, claimed);
     if (rows.length < claimed.length) {
       log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');

@@ -4,6 +4,7 @@
  */
 import { bookingHandler } from '~/features/booking/booking.server';
 import { contactHandler } from '~/features/contact/contact.server';
+import { registrationHandler } from '~/features/events/events.server';
 import { guideHandler } from '~/features/guide/guide.server';
 import { newsletterHandler } from '~/features/newsletter/newsletter.server';
 import type { FormHandler } from '../../kit/http/form-handler';
@@ -13,4 +14,5 @@ export const formHandlers: Readonly<Record<string, FormHandler>> = {
   newsletter: newsletterHandler,
   contact: contactHandler,
   booking: bookingHandler,
+  masterclass: registrationHandler,
 } as Record<string, FormHandler>;

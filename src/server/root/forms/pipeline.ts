@@ -22,7 +22,10 @@ import { fileTransport, smtpTransport } from '../../kit/mail/transport';
 export type FormsOptions = {
   /** Test knobs for the worker (short retries, fast polling). */
   outbox?: Partial<
-    Pick<OutboxWorkerOptions, 'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize'>
+    Pick<
+      OutboxWorkerOptions,
+      'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize' | 'clock'
+    >
   >;
 };
 

@@ -1,0 +1,141 @@
+/**
+ * Masterclasses on the server. `registrationHandler` is the pipeline's form handler for
+ * `formType: 'masterclass'`: in the submission's own transaction it takes a place or a waitlist
+ * entry (events-actions.server.ts) and queues the e-mails. Its routes answer the Resources page
+ * (the next event, its public calendar file) and the cancel link in the e-mails. No answer here
+ * ever carries an online event's joining link.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { masterclassConsentVersions } from '~/content/consents';
+import { site } from '~/content/site';
+import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
+import { jsonOnly, Refusal, sameOriginOnly, send } from '~/server/kit/http/request-checks';
+import { buildEventIcs } from './event-ics';
+import {
+  EVENTS_API,
+  NEXT_EVENT_API,
+  REGISTRATION_CANCEL_API,
+  REGISTRATION_LINK_API,
+  type NextEventAnswer,
+  type RegistrationCancelAnswer,
+  type RegistrationLinkView,
+} from './events-api';
+import {
+  cancelByLink,
+  nextEvent,
+  placeEmails,
+  register,
+  registrationOfLink,
+  waitlistEmails,
+} from './events-actions.server';
+import { eventUid, ownerRegistrationEmail, whereText } from './events-emails.server';
+import { RegistrationSchema } from './events-schema';
+import { events } from './tables.server';
+
+export type EventsClock = () => Date;
+
+export const registrationHandler = defineFormHandler({
+  schema: RegistrationSchema,
+  // One person registers once; colleagues behind one office address may each register.
+  rateLimit: { max: 10, windowMs: 15 * 60_000 },
+  consent: (data) => masterclassConsentVersions[data.consentVersion],
+  async accept({ tx, data, submissionId, receivedAt, config, links, sendEmail }) {
+    const ctx = { config, links };
+    const { person, event, placesLeft, repeat } = await register(
+      tx,
+      ctx,
+      { eventId: data.eventId, submissionId, firstName: data.firstName, email: data.email, company: data.company },
+      receivedAt,
+    );
+    if (!repeat) {
+      sendEmail(
+        ...(person.status === 'registered'
+          ? await placeEmails(ctx, event, person, receivedAt)
+          : await waitlistEmails(ctx, event, person, receivedAt)),
+        ownerRegistrationEmail(event, person, config.ownerEmail, placesLeft),
+      );
+    }
+    return { status: person.status };
+  },
+  // A trapped bot gets an answer that looks like a real one.
+  spamResponse: () => ({ status: 'registered' }),
+  routes: (app, ctx) => eventRoutes(app, ctx),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * GET  /api/events/next                     the Resources page's card
+ * GET  /api/events/:id/calendar.ics         the public '+ Calendar' file (PUBLISH)
+ * POST /api/events/registration        {token}  what a cancel link is about
+ * POST /api/events/registration/cancel {token}  cancels (POST: a mail scanner following the link changes nothing)
+ */
+export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: EventsClock = () => new Date()) {
+  const guards = { onRequest: [sameOriginOnly(ctx.config), jsonOnly] };
+  const tokenOf = (body: unknown) =>
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>).token : undefined;
+
+  app.get(NEXT_EVENT_API, async (_request, reply) => {
+    const answer: NextEventAnswer = { event: await nextEvent(ctx.db, clock()) };
+    // Always asked again (a change in the console shows at once), but cheap to revalidate.
+    reply.header('cache-control', 'no-cache');
+    return send(reply, 200, answer);
+  });
+
+  app.get(`${EVENTS_API}/:id/calendar.ics`, async (request, reply) => {
+    const id = String((request.params as Record<string, string>).id ?? '');
+    const [event] = UUID.test(id) ? await ctx.db.select().from(events).where(eq(events.id, id)) : [];
+    const now = clock();
+    if (!event || event.status !== 'published' || now.getTime() >= event.endsAt.getTime()) {
+      throw new Refusal(404, { error: 'There is no such upcoming masterclass.' });
+    }
+    const ics = buildEventIcs({
+      method: 'PUBLISH',
+      uid: eventUid(event.id, ctx.config.publicUrl),
+      sequence: event.calendarSequence,
+      startsAt: event.startsAt,
+      endsAt: event.endsAt,
+      summary: event.title,
+      description: `${event.summary}\n\nDetails and registration: ${ctx.links.absolute('/resources')}`,
+      location: event.mode === 'online' ? 'Online' : whereText(event),
+      url: ctx.links.absolute('/resources'),
+      organizer: { name: site.brand, email: ctx.config.mailFrom },
+      stamp: event.updatedAt,
+      productId: `-//${site.brand}//Masterclass//EN`,
+    });
+    return reply
+      .header('content-type', 'text/calendar; charset=utf-8')
+      .header('content-disposition', `attachment; filename="masterclass-${event.startsAt.toISOString().slice(0, 10)}.ics"`)
+      .header('cache-control', 'no-cache')
+      .send(ics);
+  });
+
+  app.post(REGISTRATION_LINK_API, guards, async (request, reply) => {
+    const { reg, event } = await registrationOfLink(ctx.db, ctx.links, tokenOf(request.body), clock());
+    const view: RegistrationLinkView = {
+      title: event.title,
+      startsAt: event.startsAt.toISOString(),
+      endsAt: event.endsAt.toISOString(),
+      status: reg.status,
+      eventCancelled: event.status === 'cancelled',
+    };
+    return send(reply, 200, view);
+  });
+
+  app.post(REGISTRATION_CANCEL_API, guards, async (request, reply) => {
+    const { registrationId, promoted } = await cancelByLink(
+      ctx.db,
+      { config: ctx.config, links: ctx.links },
+      tokenOf(request.body),
+      clock(),
+    );
+    if (promoted > 0) ctx.wakeOutbox();
+    request.log.info({ registrationId, promoted }, 'masterclass registration cancelled');
+    const answer: RegistrationCancelAnswer = {
+      status: 'cancelled',
+      message: 'Your registration is cancelled. Thank you for letting us know: your place goes to the next person waiting.',
+    };
+    return send(reply, 200, answer);
+  });
+}
