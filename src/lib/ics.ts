@@ -4,7 +4,6 @@
  */
 import { UK_TIME_ZONE } from '~/content/booking';
 
-
 /** TEXT values (RFC 5545 3.3.11): backslash, semicolon, comma and newlines escaped. */
 export function escapeText(value: string): string {
   return (
@@ -80,4 +79,3 @@ export function paramValue(value: string): string {
 export function localDateTime(date: string, hhmm: string): string {
   return `${date.replace(/-/g, '')}T${hhmm.replace(':', '')}00`;
 }
-

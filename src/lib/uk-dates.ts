@@ -101,4 +101,3 @@ export function ukWallTimeToInstant(date: string, hhmm: string): Date {
   }
   return new Date(guess);
 }
-

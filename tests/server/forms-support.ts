@@ -165,6 +165,8 @@ export async function makeFormsApp(
     PUBLIC_URL: 'https://www.sterling.test',
     MIN_FILL_TIME_MS: '1500',
     LOG_LEVEL: 'silent',
+    // The build under test: ./build unless the run names another (BUILD_DIR=...).
+    ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}),
     ...env,
   });
   const app = await buildApp({

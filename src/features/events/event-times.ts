@@ -43,6 +43,7 @@ export function ukTimeRange(startsAt: Date, endsAt: Date): string {
 
 /** 'Thursday 10 July 2025, 19:00-20:30 BST' (an event over two days names both). */
 export function ukWhen(startsAt: Date, endsAt: Date): string {
-  if (ukDateOf(startsAt) === ukDateOf(endsAt)) return `${ukDayLabel(startsAt)}, ${ukTimeRange(startsAt, endsAt)}`;
+  if (ukDateOf(startsAt) === ukDateOf(endsAt))
+    return `${ukDayLabel(startsAt)}, ${ukTimeRange(startsAt, endsAt)}`;
   return `${ukDayLabel(startsAt)} ${ukClockOf(startsAt)} ${ukZoneName(startsAt)} to ${ukDayLabel(endsAt)} ${ukClockOf(endsAt)} ${ukZoneName(endsAt)}`;
 }

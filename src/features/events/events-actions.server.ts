@@ -46,7 +46,9 @@ export const REGISTRATION_REFUSALS = {
 
 /** Keyed hash of an address: one live registration a person an event, without a second copy of the address. */
 export function personKey(secret: string, email: string): string {
-  return createHmac('sha256', secret).update(`event-person:${email.trim().toLowerCase()}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`event-person:${email.trim().toLowerCase()}`)
+    .digest('base64url');
 }
 
 export function registrationOpensAt(event: EventRow): Date {
@@ -116,7 +118,9 @@ export async function registrantsOf(
 
 /** The person's own cancel link: works until the event ends. */
 export async function cancelUrl(links: Links, registrationId: string, event: EventRow): Promise<string> {
-  const token = await links.tokens.sign(REGISTRATION_LINK_PURPOSE, registrationId, { expiresAt: event.endsAt });
+  const token = await links.tokens.sign(REGISTRATION_LINK_PURPOSE, registrationId, {
+    expiresAt: event.endsAt,
+  });
   return links.absolute(`${REGISTRATION_CANCEL_PATH}?token=${encodeURIComponent(token)}`);
 }
 
@@ -186,7 +190,12 @@ export async function dropPendingReminders(tx: Queryable, submissionIds: readonl
  * Gives free places to the first on the waitlist, in order, while the event has room and has
  * not started; queues each one's e-mails. Returns how many were promoted.
  */
-export async function promoteFromWaitlist(tx: Tx, ctx: EventsContext, event: EventRow, now: Date): Promise<number> {
+export async function promoteFromWaitlist(
+  tx: Tx,
+  ctx: EventsContext,
+  event: EventRow,
+  now: Date,
+): Promise<number> {
   if (event.status !== 'published' || now.getTime() >= event.startsAt.getTime()) return 0;
   const free = event.capacity - (await countRegistered(tx, event.id));
   if (free <= 0) return 0;
@@ -284,7 +293,8 @@ export async function registrationOfLink(
     ? await lockEvent(lock, reg.eventId)
     : (await q.select().from(events).where(eq(events.id, reg.eventId)))[0];
   if (!event) throw new RegistrationLinkRefusal(403, { error: LINK_REFUSALS.invalid });
-  if (now.getTime() >= event.endsAt.getTime()) throw new RegistrationLinkRefusal(410, { error: LINK_REFUSALS.over });
+  if (now.getTime() >= event.endsAt.getTime())
+    throw new RegistrationLinkRefusal(410, { error: LINK_REFUSALS.over });
   return { reg, event };
 }
 
@@ -320,7 +330,9 @@ export async function nextEvent(q: Queryable, now: Date): Promise<PublicEvent | 
   const [event] = await q
     .select()
     .from(events)
-    .where(and(inArray(events.status, ['published', 'cancelled']), sql`${events.endsAt} > ${now.toISOString()}`))
+    .where(
+      and(inArray(events.status, ['published', 'cancelled']), sql`${events.endsAt} > ${now.toISOString()}`),
+    )
     .orderBy(sql`${events.status} = 'cancelled'`, asc(events.startsAt))
     .limit(1);
   if (!event) return null;
@@ -388,7 +400,12 @@ export async function afterEventChange(
 }
 
 /** The owner cancelled the event: METHOD:CANCEL to every attendee, a note to the waitlist. */
-export async function afterEventCancelled(tx: Tx, ctx: EventsContext, event: EventRow, now: Date): Promise<number> {
+export async function afterEventCancelled(
+  tx: Tx,
+  ctx: EventsContext,
+  event: EventRow,
+  now: Date,
+): Promise<number> {
   const people = await registrantsOf(tx, event.id, ['registered', 'waitlisted']);
   await dropPendingReminders(
     tx,

@@ -120,7 +120,8 @@ function calendarFile(
       event.mode === 'online' && event.joinUrl && method === 'REQUEST'
         ? `${event.summary}\n\nJoin: ${event.joinUrl}`
         : event.summary,
-    location: event.mode === 'online' ? (method === 'REQUEST' && event.joinUrl) || 'Online' : whereText(event),
+    location:
+      event.mode === 'online' ? (method === 'REQUEST' && event.joinUrl) || 'Online' : whereText(event),
     url: `${ctx.publicUrl}/resources`,
     organizer: { name: site.brand, email: ctx.organizer },
     attendee: { name, email: person.email },

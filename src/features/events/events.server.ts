@@ -45,7 +45,13 @@ export const registrationHandler = defineFormHandler({
     const { person, event, placesLeft, repeat } = await register(
       tx,
       ctx,
-      { eventId: data.eventId, submissionId, firstName: data.firstName, email: data.email, company: data.company },
+      {
+        eventId: data.eventId,
+        submissionId,
+        firstName: data.firstName,
+        email: data.email,
+        company: data.company,
+      },
       receivedAt,
     );
     if (!repeat) {
@@ -106,7 +112,10 @@ export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: Eve
     });
     return reply
       .header('content-type', 'text/calendar; charset=utf-8')
-      .header('content-disposition', `attachment; filename="masterclass-${event.startsAt.toISOString().slice(0, 10)}.ics"`)
+      .header(
+        'content-disposition',
+        `attachment; filename="masterclass-${event.startsAt.toISOString().slice(0, 10)}.ics"`,
+      )
       .header('cache-control', 'no-cache')
       .send(ics);
   });
@@ -134,7 +143,8 @@ export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: Eve
     request.log.info({ registrationId, promoted }, 'masterclass registration cancelled');
     const answer: RegistrationCancelAnswer = {
       status: 'cancelled',
-      message: 'Your registration is cancelled. Thank you for letting us know: your place goes to the next person waiting.',
+      message:
+        'Your registration is cancelled. Thank you for letting us know: your place goes to the next person waiting.',
     };
     return send(reply, 200, answer);
   });

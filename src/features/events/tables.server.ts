@@ -6,16 +6,7 @@
  * one person to one live registration per event.
  */
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 // Relative: drizzle-kit loads this file without the ~ alias.
 import { submissions } from '../../server/kit/db/schema';
 

@@ -7,14 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
-import type {
-  Attendee,
-  EventDetail,
-  EventInput,
-  EventList,
-  EventStatus,
-  EventSummary,
-} from '~/console/api';
+import type { Attendee, EventDetail, EventList, EventStatus, EventSummary } from '~/console/api';
 import {
   afterEventCancelled,
   afterEventChange,
@@ -35,7 +28,15 @@ import { Refusal } from '../kit/http/request-checks';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
-export const EVENT_LIMITS = { title: 120, summary: 600, place: 200, joinUrl: 500, capacity: 10_000, subject: 150, message: 5000 };
+export const EVENT_LIMITS = {
+  title: 120,
+  summary: 600,
+  place: 200,
+  joinUrl: 500,
+  capacity: 10_000,
+  subject: 150,
+  message: 5000,
+};
 const NOT_FOUND = 'There is no such event.';
 
 type Parsed = {
@@ -98,7 +99,8 @@ export function parseEventInput(body: Record<string, unknown>, now: Date): Parse
   if (!startsAt) errors.startsAt = 'Please give the start date and time.';
   else if (startsAt.getTime() <= now.getTime()) errors.startsAt = 'The start must be in the future.';
   if (!endsAt) errors.endsAt = 'Please give the end date and time.';
-  else if (startsAt && endsAt.getTime() <= startsAt.getTime()) errors.endsAt = 'The end must be after the start.';
+  else if (startsAt && endsAt.getTime() <= startsAt.getTime())
+    errors.endsAt = 'The end must be after the start.';
   else if (startsAt && endsAt.getTime() - startsAt.getTime() > 24 * 3600_000)
     errors.endsAt = 'A masterclass lasts at most 24 hours.';
   const mode = body.mode === 'online' || body.mode === 'in-person' ? body.mode : undefined;
@@ -127,8 +129,10 @@ export function parseEventInput(body: Record<string, unknown>, now: Date): Parse
   const closesRaw = typeof body.registrationClosesAt === 'string' ? body.registrationClosesAt.trim() : '';
   const opens = opensRaw ? ukInstant(opensRaw) : null;
   const closes = closesRaw ? ukInstant(closesRaw) : null;
-  if (opens === undefined) errors.registrationOpensAt = 'Please give a valid date and time, or leave it empty.';
-  if (closes === undefined) errors.registrationClosesAt = 'Please give a valid date and time, or leave it empty.';
+  if (opens === undefined)
+    errors.registrationOpensAt = 'Please give a valid date and time, or leave it empty.';
+  if (closes === undefined)
+    errors.registrationClosesAt = 'Please give a valid date and time, or leave it empty.';
   if (closes && startsAt && closes.getTime() > startsAt.getTime())
     errors.registrationClosesAt = 'Registration must close by the start.';
   if (opens && closes && opens.getTime() >= closes.getTime())
@@ -249,7 +253,8 @@ export async function updateEvent(
   return db.transaction(async (tx) => {
     const before = await lockEvent(tx, id);
     if (!before) throw new Refusal(404, { error: NOT_FOUND });
-    if (before.status === 'cancelled') throw new Refusal(409, { error: 'A cancelled event cannot be changed.' });
+    if (before.status === 'cancelled')
+      throw new Refusal(409, { error: 'A cancelled event cannot be changed.' });
     if (now.getTime() >= before.endsAt.getTime()) throw new Refusal(409, { error: 'This event is over.' });
     const registered = await countRegistered(tx, id);
     if (input.capacity < registered) {
@@ -259,7 +264,9 @@ export async function updateEvent(
       });
     }
     const visible =
-      before.status === 'published' && registered > 0 && attendeeVisibleChange(before, { ...before, ...input });
+      before.status === 'published' &&
+      registered > 0 &&
+      attendeeVisibleChange(before, { ...before, ...input });
     const [after] = await tx
       .update(events)
       .set({
@@ -279,7 +286,11 @@ export async function updateEvent(
   });
 }
 
-export async function publishEvent(db: Db, id: string, now: Date): Promise<{ event: EventSummary; notified: number }> {
+export async function publishEvent(
+  db: Db,
+  id: string,
+  now: Date,
+): Promise<{ event: EventSummary; notified: number }> {
   checkId(id);
   return db.transaction(async (tx) => {
     const event = await lockEvent(tx, id);
@@ -334,18 +345,34 @@ export async function messageEventAttendees(
   checkId(id);
   const errors: Record<string, string> = {};
   const subject = textField(errors, 'subject', body.subject, EVENT_LIMITS.subject, 'Please write a subject.');
-  const message = textField(errors, 'message', body.message, EVENT_LIMITS.message, 'Please write the message.', true);
+  const message = textField(
+    errors,
+    'message',
+    body.message,
+    EVENT_LIMITS.message,
+    'Please write the message.',
+    true,
+  );
   if (Object.keys(errors).length > 0)
     throw new Refusal(400, { error: 'Please correct the highlighted fields.', fieldErrors: errors });
   return db.transaction(async (tx) => {
     const event = await lockEvent(tx, id);
     if (!event) throw new Refusal(404, { error: NOT_FOUND });
-    if (event.status !== 'published') throw new Refusal(409, { error: 'Only a published event has attendees to write to.' });
+    if (event.status !== 'published')
+      throw new Refusal(409, { error: 'Only a published event has attendees to write to.' });
     return messageAttendees(tx, ctx, event, subject, message, now);
   });
 }
 
-export const ATTENDEE_HEADERS = ['Status', 'Name', 'Email', 'Role or company', 'Registered at', 'Promoted at', 'Cancelled at'];
+export const ATTENDEE_HEADERS = [
+  'Status',
+  'Name',
+  'Email',
+  'Role or company',
+  'Registered at',
+  'Promoted at',
+  'Cancelled at',
+];
 
 /** The export's rows: attendees, then the waitlist in order, then cancellations (one batch: an event has few). */
 export async function* attendeeRows(db: Queryable, id: string): AsyncIterable<unknown[][]> {

@@ -468,10 +468,15 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
     ) => {
       await audit(db, who(request), action, result.event.id, { notified: result.notified });
       if (result.notified > 0 || action === 'event.update') wakeOutbox();
-      request.log.info({ eventId: result.event.id, notified: result.notified }, 'event changed in the console');
+      request.log.info(
+        { eventId: result.event.id, notified: result.notified },
+        'event changed in the console',
+      );
       return send(reply, 200, action === 'event.create' ? result.event : result);
     };
-    owned.get(`${OWNER_API}/events`, async (_request, reply) => send(reply, 200, await eventList(db, clock())));
+    owned.get(`${OWNER_API}/events`, async (_request, reply) =>
+      send(reply, 200, await eventList(db, clock())),
+    );
     owned.get(`${OWNER_API}/events/:id`, async (request, reply) =>
       send(reply, 200, await eventDetail(db, param(request, 'id'), clock())),
     );
@@ -493,7 +498,12 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
       eventChanged(request, reply, 'event.publish', await publishEvent(db, param(request, 'id'), clock())),
     );
     owned.post(`${OWNER_API}/events/:id/cancel`, async (request, reply) =>
-      eventChanged(request, reply, 'event.cancel', await cancelEvent(db, eventsCtx, param(request, 'id'), clock())),
+      eventChanged(
+        request,
+        reply,
+        'event.cancel',
+        await cancelEvent(db, eventsCtx, param(request, 'id'), clock()),
+      ),
     );
     owned.post(`${OWNER_API}/events/:id/message`, async (request, reply) => {
       const id = param(request, 'id');
