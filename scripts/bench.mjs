@@ -35,6 +35,10 @@ import { runOutbox } from './bench-outbox.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 import { buildSettings } from './build-settings.mjs';
 import { serverArgs } from './start-command.mjs';
+import { loadConfig } from '../src/server/kit/config.ts';
+import { createLinks } from '../src/server/kit/http/links.ts';
+import { signInLink } from '../src/server/console/sign-in.ts';
+import { ukLocalInput } from '../src/features/events/event-times.ts';
 
 const ROOT = resolve('.');
 const PORT = Number(process.env.BENCH_PORT ?? 3000);
@@ -160,6 +164,45 @@ function peakRssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round((kb / 1024) * 10) / 10;
+}
+
+/**
+ * Schedules and publishes a masterclass through the console's API, signed in with a link as
+ * `npm run owner:link` makes one: the Resources page is measured with its card filled, as
+ * visitors see it when an event is announced.
+ */
+async function scheduleBenchEvent(env) {
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', PORT: String(PORT), ...env });
+  const link = await signInLink(config, createLinks(config.publicUrl, config.appSecret), config.ownerEmail);
+  const api = `http://127.0.0.1:${PORT}/api/owner`;
+  const headers = { 'content-type': 'application/json', origin: new URL(config.publicUrl).origin };
+  const signedIn = await fetch(`${api}/sign-in/link`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ token: new URL(link).searchParams.get('token') }),
+  });
+  if (!signedIn.ok) throw new Error(`bench sign-in failed: ${signedIn.status}`);
+  const cookie = signedIn.headers.get('set-cookie').split(';')[0];
+  const start = new Date(Date.now() + 14 * 24 * 3600_000);
+  const post = async (path, body) => {
+    const res = await fetch(`${api}${path}`, { method: 'POST', headers: { ...headers, cookie }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`bench ${path} failed: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const event = await post('/events', {
+    title: 'Bitcoin for High Earners: Building a Position You Can Hold',
+    summary:
+      'A live session on allocation sizing, UK tax and secure custody for professionals earning £100k or more, followed by an open Q&A.',
+    startsAt: ukLocalInput(start),
+    endsAt: ukLocalInput(new Date(start.getTime() + 90 * 60_000)),
+    mode: 'online',
+    place: '',
+    joinUrl: 'https://meet.example.net/j/bench',
+    capacity: 40,
+    registrationOpensAt: '',
+    registrationClosesAt: '',
+  });
+  await post(`/events/${event.id}/publish`, {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,6 +478,7 @@ async function main() {
     await stopServer(first);
     server = await startServer(env);
     readyMs = server.readyMs;
+    await scheduleBenchEvent(env);
   }
 
   let lh = [];
