@@ -96,6 +96,25 @@ const GUARDED: [method: 'GET' | 'POST', url: string][] = [
   ['POST', '/api/owner/passkeys/x/delete'],
   ['POST', '/api/owner/sign-out'],
   ['POST', '/api/owner/sign-out-everywhere'],
+  // Personal data.
+  ['GET', '/api/owner/subscribers'],
+  ['GET', '/api/owner/suppressions'],
+  ['GET', '/api/owner/exports/submissions.csv'],
+  ['GET', '/api/owner/exports/subscribers.csv'],
+  ['GET', '/api/owner/people?email=a@example.org'],
+  ['GET', '/api/owner/people/export.json?email=a@example.org'],
+  ['POST', '/api/owner/people/erase'],
+  ['GET', '/api/owner/retention'],
+  ['POST', '/api/owner/retention/run'],
+  // Masterclasses.
+  ['GET', '/api/owner/events'],
+  ['GET', '/api/owner/events/00000000-0000-4000-8000-000000000000'],
+  ['POST', '/api/owner/events'],
+  ['POST', '/api/owner/events/00000000-0000-4000-8000-000000000000'],
+  ['POST', '/api/owner/events/00000000-0000-4000-8000-000000000000/publish'],
+  ['POST', '/api/owner/events/00000000-0000-4000-8000-000000000000/cancel'],
+  ['POST', '/api/owner/events/00000000-0000-4000-8000-000000000000/message'],
+  ['GET', '/api/owner/exports/events/00000000-0000-4000-8000-000000000000/attendees.csv'],
 ];
 
 type Driver = { name: string; env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> };
@@ -644,6 +663,10 @@ describe.each(drivers)('the owner console on $name', (driver) => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-robots-tag']).toBe('noindex');
       expect(res.body).toContain('<meta name="robots" content="noindex"');
+      // The console speaks to its own origin only.
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toMatch(/(^|;\s*)connect-src 'self'(;|$)/);
+      expect(csp).not.toMatch(/connect-src[^;]*(https:|wss:|\*)/);
     }
     expect((await t.app.inject({ method: 'GET', url: '/ownerx' })).statusCode).toBe(404);
   });

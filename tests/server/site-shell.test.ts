@@ -26,6 +26,39 @@ it('keeps the Markdown and front-matter libraries out of every browser file of t
   }
 });
 
+it("loads none of the owner console's code on a public page", () => {
+  const client = join(resolve(process.env.BUILD_DIR || 'build'), 'client');
+  /** Every script a page loads before any dynamic import: those it names, and their static imports. */
+  const firstLoad = (html: string) => {
+    const seen = new Set<string>();
+    const queue = [...html.matchAll(/\/assets\/([\w.-]+\.js)/g)].map((m) => m[1]!);
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const source = readFileSync(join(client, 'assets', file), 'utf8');
+      for (const m of source.matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)) queue.push(m[1]!);
+    }
+    return [...seen];
+  };
+  for (const path of PUBLIC_PATHS) {
+    const html = readFileSync(
+      join(client, path === '/' ? 'index.html' : `${path.slice(1)}/index.html`),
+      'utf8',
+    );
+    const files = firstLoad(html);
+    expect(files.length, path).toBeGreaterThan(2);
+    for (const file of files) {
+      expect(file, path).not.toMatch(/^owner-/);
+      // Words only the console's screens hold.
+      expect(readFileSync(join(client, 'assets', file), 'utf8'), `${path} ${file}`).not.toContain(
+        'Sign out everywhere',
+      );
+    }
+    expect(html, path).not.toMatch(/owner-[\w-]+\.css/);
+  }
+});
+
 describe.each(SERVER_MODES)('the server shell over the production build, $mode', ({ env }) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -138,23 +171,16 @@ describe.each(SERVER_MODES)('the server shell over the production build, $mode',
     expect(res.body).toBe('');
   });
 
-  it('serves the masterclass calendar file made at build time as text/calendar', async () => {
-    const res = await t.call({ method: 'GET', url: '/events/masterclass-2025-07-10.ics' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
-    expect(res.body).toMatch(/^BEGIN:VCALENDAR\r\n/);
-    expect(res.body).toContain('UID:masterclass-2025-07-10@sterling-sats\r\n');
-    expect(res.body).toContain('DTSTART:20250710T180000Z\r\n');
-    expectDocumentHeaders(res.headers);
-  });
-
   it('serves sitemap.xml with every public path, and robots.txt pointing to it', async () => {
     const sitemap = await t.call({ method: 'GET', url: '/sitemap.xml' });
     expect(sitemap.statusCode).toBe(200);
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
     for (const path of PUBLIC_PATHS)
       expect(sitemap.body).toContain(`<loc>${t.config.publicUrl}${path}</loc>`);
+    // Never the console, nor the pages behind e-mail links.
+    expect(sitemap.body).not.toContain('/owner');
+    expect(sitemap.body).not.toContain('/masterclass/cancel');
+    expect(sitemap.body).not.toContain('/booking/');
     const robots = await t.call({ method: 'GET', url: '/robots.txt' });
     expect(robots.statusCode).toBe(200);
     expect(robots.body).toContain(`Sitemap: ${t.config.publicUrl}/sitemap.xml`);
