@@ -10,6 +10,8 @@ import type { SessionInfo } from './api';
 import { AuditPage } from './audit';
 import { BookingsPage } from './bookings';
 import { DeliveriesPage } from './deliveries';
+import { EditEventPage, NewEventPage } from './event-form';
+import { EventPage, EventsPage } from './events';
 import { post } from './http';
 import { InboxPage } from './inbox';
 import { OverviewPage } from './overview';
@@ -113,6 +115,12 @@ function CurrentPage({
 }) {
   const submission = /^inbox\/([^/]+)$/.exec(subPath);
   if (submission) return <SubmissionPage key={submission[1]} id={decodeURIComponent(submission[1] ?? '')} />;
+  if (subPath === 'events/new') return <NewEventPage />;
+  const event = /^events\/([^/]+)(\/edit)?$/.exec(subPath);
+  if (event) {
+    const id = decodeURIComponent(event[1] ?? '');
+    return event[2] ? <EditEventPage key={`${id}-edit`} id={id} /> : <EventPage key={id} id={id} />;
+  }
   switch (subPath) {
     case '':
       return <OverviewPage />;
@@ -122,6 +130,8 @@ function CurrentPage({
       return <SpamPage />;
     case 'bookings':
       return <BookingsPage />;
+    case 'events':
+      return <EventsPage />;
     case 'deliveries':
       return <DeliveriesPage />;
     case 'subscribers':

@@ -359,6 +359,7 @@ export type ControlProps = {
  * add a request to the home page's first load.
  */
 export function Field({
+  id: givenId,
   label,
   hint,
   error,
@@ -367,6 +368,8 @@ export function Field({
   className,
   children,
 }: {
+  /** The control's id, when something else links to it (an error summary); made up otherwise. */
+  id?: string;
   label: string;
   hint?: string;
   error?: string;
@@ -376,7 +379,8 @@ export function Field({
   className?: string;
   children: (control: ControlProps) => ReactNode;
 }) {
-  const id = useId();
+  const madeId = useId();
+  const id = givenId ?? madeId;
   const describedBy = [hint ? `${id}-hint` : '', validated ? `${id}-error` : ''].filter(Boolean).join(' ');
   const control: ControlProps = {
     id,

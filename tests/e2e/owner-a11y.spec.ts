@@ -15,6 +15,8 @@ const PAGES = [
   ['/owner/inbox', 'Inbox'],
   ['/owner/spam', 'Spam'],
   ['/owner/bookings', 'Bookings'],
+  ['/owner/events', 'Events'],
+  ['/owner/events/new', 'New event'],
   ['/owner/deliveries', 'Deliveries'],
   ['/owner/subscribers', 'Subscribers'],
   ['/owner/suppressions', 'Suppression list'],

@@ -97,7 +97,7 @@ export async function openConsole(page: Page, path: string): Promise<void> {
 const sameOrigin = { Origin: OWNER_BASE_URL };
 
 /** A signed fill-time token, as a form fetches it on first focus. */
-async function formToken(request: APIRequestContext, formType: string): Promise<string> {
+export async function formToken(request: APIRequestContext, formType: string): Promise<string> {
   const issued = await request.post('/api/form-token', { data: { formType }, headers: sameOrigin });
   expect(issued.status()).toBe(200);
   const { token } = (await issued.json()) as { token: string };
@@ -108,7 +108,7 @@ async function formToken(request: APIRequestContext, formType: string): Promise<
 
 let visitor = 0;
 /** Its own client address per request, so the form rate limit counts each test apart. */
-function clientAddress(): string {
+export function clientAddress(): string {
   visitor += 1;
   return `203.0.113.${((process.pid * 7 + visitor * 13 + Math.floor(Math.random() * 50)) % 250) + 1}`;
 }

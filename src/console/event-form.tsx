@@ -1,0 +1,481 @@
+/**
+ * The event form: "New event" saves a draft; "Edit" changes one (a change of time e-mails every
+ * attendee an updated calendar invitation, which the form says before it is saved). The server
+ * checks every field: its field errors are shown beside each field and listed in a summary that
+ * takes focus; its answer is announced in the console's live regions.
+ */
+import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { eventsCopy as copy } from '~/content/console';
+import type { EventChangeAnswer, EventDetail, EventInput, EventMode, EventSummary } from './api';
+import { post } from './http';
+import { page } from './paths';
+import { Field, Loaded, PageHeading, useNotify, useResource } from './ui';
+
+type Values = Omit<EventInput, 'capacity'> & { capacity: string };
+type Errors = Partial<Record<keyof EventInput, string>>;
+
+const EMPTY: Values = {
+  title: '',
+  summary: '',
+  startsAt: '',
+  endsAt: '',
+  mode: 'online',
+  place: '',
+  joinUrl: '',
+  capacity: '',
+  registrationOpensAt: '',
+  registrationClosesAt: '',
+};
+
+/** The fields in the order the form shows them (the summary lists errors in this order). */
+const ORDER: (keyof EventInput)[] = [
+  'title',
+  'summary',
+  'startsAt',
+  'endsAt',
+  'mode',
+  'place',
+  'joinUrl',
+  'capacity',
+  'registrationOpensAt',
+  'registrationClosesAt',
+];
+
+const LABELS: Record<keyof EventInput, string> = {
+  title: copy.titleLabel,
+  summary: copy.summaryLabel,
+  startsAt: copy.startsAt,
+  endsAt: copy.endsAt,
+  mode: copy.mode,
+  place: copy.place,
+  joinUrl: copy.joinUrlLabel,
+  capacity: copy.capacityLabel,
+  registrationOpensAt: copy.opensLabel,
+  registrationClosesAt: copy.closesLabel,
+};
+
+/** `YYYY-MM-DDTHH:MM`, as a datetime-local input holds it (a server value may carry seconds). */
+function wallClock(value: string | null | undefined): string {
+  return (value ?? '').slice(0, 16);
+}
+
+function valuesOf(event: EventSummary): Values {
+  return {
+    title: event.title ?? '',
+    summary: event.summary ?? '',
+    startsAt: wallClock(event.startsAt),
+    endsAt: wallClock(event.endsAt),
+    mode: event.mode === 'in-person' ? 'in-person' : 'online',
+    place: event.place ?? '',
+    joinUrl: event.joinUrl ?? '',
+    capacity: String(event.capacity ?? ''),
+    registrationOpensAt: wallClock(event.registrationOpensAt),
+    registrationClosesAt: wallClock(event.registrationClosesAt),
+  };
+}
+
+function inputOf(values: Values): EventInput {
+  const capacity = values.capacity.trim();
+  return {
+    ...values,
+    title: values.title.trim(),
+    summary: values.summary.trim(),
+    place: values.place.trim(),
+    joinUrl: values.joinUrl.trim(),
+    // Left empty, 0: the server answers with its own sentence for the field.
+    capacity: capacity === '' ? 0 : Number(capacity),
+  };
+}
+
+/** The server's field errors, keyed by the form's fields (anything else goes to the summary only). */
+function errorsOf(fieldErrors: Record<string, unknown> | undefined): [Errors, string[]] {
+  const errors: Errors = {};
+  const others: string[] = [];
+  for (const [name, value] of Object.entries(fieldErrors ?? {})) {
+    const text = String(Array.isArray(value) ? (value[0] as unknown) : value);
+    if ((ORDER as string[]).includes(name)) errors[name as keyof EventInput] = text;
+    else others.push(text);
+  }
+  return [errors, others];
+}
+
+function ErrorSummary({
+  error,
+  errors,
+  others,
+  ids,
+  summaryRef,
+}: {
+  error: string;
+  errors: Errors;
+  others: string[];
+  ids: Record<keyof EventInput, string>;
+  summaryRef: RefObject<HTMLDivElement | null>;
+}) {
+  const listed = ORDER.filter((name) => errors[name]);
+  return (
+    <div
+      ref={summaryRef}
+      tabIndex={-1}
+      className="mt-6 rounded-lg border-2 border-danger-700 bg-white p-4 outline-none focus-visible:ring-2 focus-visible:ring-danger-700"
+    >
+      <h2 className="font-bold text-danger-700">{copy.problem}</h2>
+      <p className="mt-1 text-ink-900">{error}</p>
+      {listed.length + others.length > 0 ? (
+        <ul className="mt-2 list-disc space-y-1 pl-5">
+          {listed.map((name) => (
+            <li key={name}>
+              <a
+                href={`#${ids[name]}`}
+                className="text-link text-danger-700"
+                onClick={(e) => {
+                  // Focus the field without a history entry (the router would count a new address).
+                  e.preventDefault();
+                  const target = document.getElementById(ids[name]);
+                  target?.focus();
+                  target?.scrollIntoView({ block: 'center' });
+                }}
+              >
+                {LABELS[name]}: {errors[name]}
+              </a>
+            </li>
+          ))}
+          {others.map((text) => (
+            <li key={text} className="text-danger-700">
+              {text}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** The form itself, for a new event (`event` absent) or an existing one. */
+function EventForm({ event }: { event?: EventDetail }) {
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const [values, setValues] = useState<Values>(() => (event ? valuesOf(event) : EMPTY));
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<{ error: string; others: string[] } | null>(null);
+  const [sending, setSending] = useState(false);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const id = useId();
+  const ids = Object.fromEntries(ORDER.map((name) => [name, `${id}-${name}`])) as Record<
+    keyof EventInput,
+    string
+  >;
+
+  const set = (name: keyof Values) => (e: { target: { value: string } }) => {
+    const value = e.target.value;
+    setValues((v) => ({ ...v, [name]: value }));
+  };
+
+  const timeChanged =
+    !!event && (values.startsAt !== wallClock(event.startsAt) || values.endsAt !== wallClock(event.endsAt));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (sending) return;
+    setSending(true);
+    // No notify(null) here: a success navigates away with its notice in the navigation's state,
+    // and a pending clear would be applied after that notice (the old one is replaced either way).
+    const input = inputOf(values);
+    const result = event
+      ? await post<EventChangeAnswer>(`/events/${encodeURIComponent(event.id)}`, input)
+      : await post<EventSummary>('/events', input);
+    setSending(false);
+    if (!result.ok) {
+      // 401 has already sent the console back to the sign-in page.
+      if (result.status === 401) return;
+      const [fieldErrors, others] = errorsOf(result.fieldErrors);
+      setErrors(fieldErrors);
+      setFailure({ error: result.error, others });
+      notify({ tone: 'error', text: result.error });
+      requestAnimationFrame(() => summaryRef.current?.focus());
+      return;
+    }
+    setErrors({});
+    setFailure(null);
+    const saved: EventSummary = 'event' in result.data ? result.data.event : result.data;
+    const text = event
+      ? copy.saved + copy.notified((result.data as EventChangeAnswer).notified ?? 0)
+      : copy.created;
+    void navigate(page(`events/${encodeURIComponent(saved.id)}`), {
+      state: { notice: { tone: 'success', text } },
+    });
+  }
+
+  /** What every field shares: its id (the summary links to it) and the server's error for it. */
+  const field = (name: keyof EventInput) => ({ id: ids[name], error: errors[name], validated: true });
+
+  return (
+    <>
+      {event ? (
+        <p className="mt-4 rounded-lg border-l-4 border-brand-700 bg-brand-50 px-4 py-3 text-ink-900">
+          {copy.timeChangeWarning}
+        </p>
+      ) : (
+        <p className="mt-2 text-ink-700">{copy.formIntro}</p>
+      )}
+      {failure ? (
+        <ErrorSummary
+          error={failure.error}
+          errors={errors}
+          others={failure.others}
+          ids={ids}
+          summaryRef={summaryRef}
+        />
+      ) : null}
+      <form
+        noValidate
+        onSubmit={(e) => void submit(e)}
+        aria-label={event ? copy.editTitleFallback : copy.newTitle}
+        className="card mt-6 grid gap-x-6 gap-y-1 sm:grid-cols-2"
+      >
+        <Field label={copy.titleLabel} required className="sm:col-span-2" {...field('title')}>
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              name="title"
+              autoComplete="off"
+              value={values.title}
+              onChange={set('title')}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field
+          label={copy.summaryLabel}
+          hint={copy.summaryHint}
+          required
+          className="sm:col-span-2"
+          {...field('summary')}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              name="summary"
+              rows={4}
+              value={values.summary}
+              onChange={set('summary')}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field label={copy.startsAt} hint={copy.ukTimeHint} required {...field('startsAt')}>
+          {(control) => (
+            <input
+              {...control}
+              type="datetime-local"
+              name="startsAt"
+              value={values.startsAt}
+              onChange={set('startsAt')}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field label={copy.endsAt} hint={copy.ukTimeHint} required {...field('endsAt')}>
+          {(control) => (
+            <input
+              {...control}
+              type="datetime-local"
+              name="endsAt"
+              value={values.endsAt}
+              onChange={set('endsAt')}
+              className="field-input"
+            />
+          )}
+        </Field>
+
+        <ModeField
+          id={ids.mode}
+          value={values.mode}
+          error={errors.mode}
+          onChange={(mode) => setValues((v) => ({ ...v, mode }))}
+        />
+
+        {values.mode === 'in-person' ? (
+          <Field label={copy.place} hint={copy.placeHint} required {...field('place')}>
+            {(control) => (
+              <input
+                {...control}
+                type="text"
+                name="place"
+                autoComplete="off"
+                value={values.place}
+                onChange={set('place')}
+                className="field-input"
+              />
+            )}
+          </Field>
+        ) : (
+          <Field label={copy.joinUrlLabel} hint={copy.joinUrlHint} required {...field('joinUrl')}>
+            {(control) => (
+              <input
+                {...control}
+                type="url"
+                name="joinUrl"
+                inputMode="url"
+                autoComplete="off"
+                value={values.joinUrl}
+                onChange={set('joinUrl')}
+                className="field-input"
+              />
+            )}
+          </Field>
+        )}
+        <Field label={copy.capacityLabel} hint={copy.capacityHint} required {...field('capacity')}>
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              name="capacity"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              value={values.capacity}
+              onChange={set('capacity')}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field label={copy.opensLabel} hint={copy.opensHint} {...field('registrationOpensAt')}>
+          {(control) => (
+            <input
+              {...control}
+              type="datetime-local"
+              name="registrationOpensAt"
+              value={values.registrationOpensAt}
+              onChange={set('registrationOpensAt')}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field label={copy.closesLabel} hint={copy.closesHint} {...field('registrationClosesAt')}>
+          {(control) => (
+            <input
+              {...control}
+              type="datetime-local"
+              name="registrationClosesAt"
+              value={values.registrationClosesAt}
+              onChange={set('registrationClosesAt')}
+              className="field-input"
+            />
+          )}
+        </Field>
+
+        <div className="sm:col-span-2">
+          {event && timeChanged ? (
+            <p id={`${id}-time-changed`} className="mb-3 font-semibold text-brand-800">
+              {copy.timeChanged(event.registered)}
+            </p>
+          ) : null}
+          <div className="flex flex-wrap gap-3">
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={sending}
+              aria-describedby={timeChanged ? `${id}-time-changed` : undefined}
+            >
+              {sending ? copy.saving : event ? copy.save : copy.create}
+            </button>
+            <Link
+              to={event ? page(`events/${encodeURIComponent(event.id)}`) : page('events')}
+              className="btn btn-secondary"
+            >
+              {copy.cancelEdit}
+            </Link>
+          </div>
+        </div>
+      </form>
+    </>
+  );
+}
+
+/** Online or in person: two radios in a radio group, the group tied to its error line. */
+function ModeField({
+  id,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  value: EventMode;
+  error: string | undefined;
+  onChange: (mode: EventMode) => void;
+}) {
+  const options: [EventMode, string][] = [
+    ['online', copy.online],
+    ['in-person', copy.inPerson],
+  ];
+  return (
+    <fieldset
+      role="radiogroup"
+      aria-labelledby={`${id}-legend`}
+      aria-describedby={`${id}-error`}
+      aria-invalid={!!error}
+      className="sm:col-span-2"
+    >
+      <legend id={`${id}-legend`} className="field-label">
+        {copy.mode}
+      </legend>
+      <div className="mt-1 flex flex-wrap gap-x-6 gap-y-2">
+        {options.map(([mode, label], index) => (
+          <label key={mode} className="inline-flex min-h-11 items-center gap-2 text-ink-900">
+            <input
+              // The first radio carries the group's id: the error summary's link leads to it.
+              id={index === 0 ? id : `${id}-${mode}`}
+              type="radio"
+              name="mode"
+              value={mode}
+              checked={value === mode}
+              onChange={() => onChange(mode)}
+              className="size-5 accent-brand-700"
+            />
+            {label}
+          </label>
+        ))}
+      </div>
+      <p id={`${id}-error`} role="alert" className="field-error min-h-5">
+        {error}
+      </p>
+    </fieldset>
+  );
+}
+
+/** `/owner/events/new` */
+export function NewEventPage() {
+  return (
+    <>
+      <p className="mb-2">
+        <Link to={page('events')} className="text-link">
+          {copy.back}
+        </Link>
+      </p>
+      <PageHeading title={copy.newTitle}>{copy.newTitle}</PageHeading>
+      <EventForm />
+    </>
+  );
+}
+
+/** `/owner/events/:id/edit` */
+export function EditEventPage({ id }: { id: string }) {
+  const [detail, reload] = useResource<EventDetail>(`/events/${encodeURIComponent(id)}`);
+  const title = detail.state === 'ready' ? copy.editTitle(detail.data.title) : copy.editTitleFallback;
+  return (
+    <>
+      <p className="mb-2">
+        <Link to={page(`events/${encodeURIComponent(id)}`)} className="text-link">
+          {copy.backToEvent}
+        </Link>
+      </p>
+      <PageHeading title={title}>{title}</PageHeading>
+      <Loaded resource={detail} reload={reload}>
+        {(event) => <EventForm key={event.updatedAt} event={event} />}
+      </Loaded>
+    </>
+  );
+}
