@@ -50,7 +50,7 @@ export function utcStamp(instant: Date): string {
 }
 
 // Europe/London since 1996: BST from the last Sunday of March 01:00 GMT to the last Sunday of October.
-export const LONDON_VTIMEZONE = [
+const LONDON_VTIMEZONE = [
   'BEGIN:VTIMEZONE',
   `TZID:${UK_TIME_ZONE}`,
   'BEGIN:DAYLIGHT',
@@ -71,11 +71,81 @@ export const LONDON_VTIMEZONE = [
 ];
 
 /** A parameter value (CN=...): quoted, with the characters a quoted string cannot hold removed. */
-export function paramValue(value: string): string {
+function paramValue(value: string): string {
   // eslint-disable-next-line no-control-regex
   return `"${value.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
 }
 
-export function localDateTime(date: string, hhmm: string): string {
+function localDateTime(date: string, hhmm: string): string {
   return `${date.replace(/-/g, '')}T${hhmm.replace(':', '')}00`;
+}
+
+/** A UK wall-clock time: 'YYYY-MM-DD' and 'HH:MM'. */
+export type LondonTime = { date: string; time: string };
+
+export type LondonIcs = {
+  method: 'PUBLISH' | 'REQUEST' | 'CANCEL';
+  uid: string;
+  sequence: number;
+  start: LondonTime;
+  end: LondonTime;
+  summary: string;
+  description: string;
+  location: string;
+  url?: string;
+  organizer: { name: string; email: string };
+  /** REQUEST and CANCEL: the person invited, and how their part stands in a REQUEST. */
+  attendee?: { name: string; email: string; partstat: 'NEEDS-ACTION' | 'ACCEPTED' };
+  /** When this message was made. */
+  stamp: Date;
+  productId: string;
+};
+
+/**
+ * One event's calendar file in Europe/London, with the zone's own VTIMEZONE so a calendar
+ * anywhere shows it at the right moment on both sides of a clock change. A later message with
+ * the same UID and a higher SEQUENCE updates (or, with CANCEL, removes) the same entry.
+ */
+export function buildLondonIcs(event: LondonIcs): string {
+  const cancelled = event.method === 'CANCEL';
+  const lines = [
+    'BEGIN:VCALENDAR',
+    `PRODID:${event.productId}`,
+    'VERSION:2.0',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${event.method}`,
+    ...LONDON_VTIMEZONE,
+    'BEGIN:VEVENT',
+    `UID:${event.uid}`,
+    `SEQUENCE:${event.sequence}`,
+    `DTSTAMP:${utcStamp(event.stamp)}`,
+    `DTSTART;TZID=${UK_TIME_ZONE}:${localDateTime(event.start.date, event.start.time)}`,
+    `DTEND;TZID=${UK_TIME_ZONE}:${localDateTime(event.end.date, event.end.time)}`,
+    `SUMMARY:${escapeText(event.summary)}`,
+    `DESCRIPTION:${escapeText(event.description)}`,
+    `LOCATION:${escapeText(event.location)}`,
+    ...(event.url ? [`URL:${event.url}`] : []),
+    `ORGANIZER;CN=${paramValue(event.organizer.name)}:mailto:${event.organizer.email}`,
+    ...(event.attendee
+      ? [
+          `ATTENDEE;CN=${paramValue(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${
+            cancelled ? 'DECLINED' : event.attendee.partstat
+          };RSVP=FALSE:mailto:${event.attendee.email}`,
+        ]
+      : []),
+    `STATUS:${cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
+    'TRANSP:OPAQUE',
+    ...(cancelled
+      ? []
+      : [
+          'BEGIN:VALARM',
+          'ACTION:DISPLAY',
+          `DESCRIPTION:${escapeText(event.summary)}`,
+          'TRIGGER:-PT30M',
+          'END:VALARM',
+        ]),
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return lines.map(foldLine).join('\r\n') + '\r\n';
 }

@@ -14,10 +14,9 @@ import { ukLocalInput } from '../../src/features/events/event-times';
 import {
   OWNER,
   bodies,
-  createTestDatabase,
   makeFormsApp,
   nextAddress,
-  postgresAvailable,
+  testDrivers,
   startSmtpPeer,
   type FormsTestApp,
   type ReceivedMail,
@@ -27,7 +26,6 @@ import {
 const ORIGIN = 'https://www.sterling.test';
 const JOIN_URL = 'https://meet.example.net/j/secret-room-4242';
 const HOUR = 3600_000;
-const pgUnavailable = await postgresAvailable();
 
 function parseIcs(ics: string) {
   const cal = new ICAL.Component(ICAL.parse(ics));
@@ -61,17 +59,7 @@ async function until<T>(
   }
 }
 
-type Driver = { name: string; env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> };
-const drivers: Driver[] = [{ name: 'PGlite', env: async () => ({ env: {}, drop: async () => {} }) }];
-if (!pgUnavailable) {
-  drivers.push({
-    name: 'PostgreSQL',
-    env: async () => {
-      const db = await createTestDatabase('events');
-      return { env: { DATABASE_URL: db.url }, drop: db.drop };
-    },
-  });
-}
+const drivers = await testDrivers('events');
 
 describe.each(drivers)('masterclasses on $name', (driver) => {
   let t: FormsTestApp;

@@ -141,6 +141,27 @@ export async function createTestDatabase(label: string) {
   };
 }
 
+/** A database the app can run on: its settings, and how to remove it after the tests. */
+export type Driver = { name: string; env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> };
+
+/**
+ * PGlite (a fresh folder per app), and a throwaway Postgres database named after `label` when
+ * the local Postgres answers (see serviceMissing): for `describe.each(drivers)`.
+ */
+export async function testDrivers(label: string): Promise<Driver[]> {
+  const drivers: Driver[] = [{ name: 'PGlite', env: async () => ({ env: {}, drop: async () => {} }) }];
+  if (!(await postgresAvailable())) {
+    drivers.push({
+      name: 'PostgreSQL',
+      env: async () => {
+        const db = await createTestDatabase(label);
+        return { env: { DATABASE_URL: db.url }, drop: db.drop };
+      },
+    });
+  }
+  return drivers;
+}
+
 let addressCounter = 0;
 /** A different documentation-range address per call, so tests do not trip the rate limit by accident. */
 export function nextAddress(): string {

@@ -17,10 +17,9 @@ import { requestSerializers } from '../../src/server/root/app';
 import {
   OWNER,
   bodies,
-  createTestDatabase,
   makeFormsApp,
   nextAddress,
-  postgresAvailable,
+  testDrivers,
   readyTokens,
   startSmtpPeer,
   type FormsTestApp,
@@ -31,7 +30,6 @@ const ORIGIN = 'https://www.sterling.test';
 
 /** The stored id of a session: the SHA-256 of its cookie's value. */
 const sessionId = (cookie: string) => createHash('sha256').update(cookie.split('=')[1]!).digest('base64url');
-const pgUnavailable = await postgresAvailable();
 
 function logCapture() {
   const lines: string[] = [];
@@ -117,17 +115,7 @@ const GUARDED: [method: 'GET' | 'POST', url: string][] = [
   ['GET', '/api/owner/exports/events/00000000-0000-4000-8000-000000000000/attendees.csv'],
 ];
 
-type Driver = { name: string; env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> };
-const drivers: Driver[] = [{ name: 'PGlite', env: async () => ({ env: {}, drop: async () => {} }) }];
-if (!pgUnavailable) {
-  drivers.push({
-    name: 'PostgreSQL',
-    env: async () => {
-      const db = await createTestDatabase('console');
-      return { env: { DATABASE_URL: db.url }, drop: db.drop };
-    },
-  });
-}
+const drivers = await testDrivers('console');
 
 describe.each(drivers)('the owner console on $name', (driver) => {
   let t: FormsTestApp;

@@ -20,16 +20,14 @@ import {
   OWNER,
   SECRET,
   bodies,
-  createTestDatabase,
   makeFormsApp,
   nextAddress,
-  postgresAvailable,
+  testDrivers,
   readyTokens,
   type FormsTestApp,
 } from './forms-support';
 
 const ORIGIN = 'https://www.sterling.test';
-const pgUnavailable = await postgresAvailable();
 
 function logCapture() {
   const lines: string[] = [];
@@ -42,17 +40,7 @@ function logCapture() {
   return { lines, logger: { level: 'trace', stream, serializers: requestSerializers } };
 }
 
-type Driver = { name: string; env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> };
-const drivers: Driver[] = [{ name: 'PGlite', env: async () => ({ env: {}, drop: async () => {} }) }];
-if (!pgUnavailable) {
-  drivers.push({
-    name: 'PostgreSQL',
-    env: async () => {
-      const db = await createTestDatabase('personal');
-      return { env: { DATABASE_URL: db.url }, drop: db.drop };
-    },
-  });
-}
+const drivers = await testDrivers('personal');
 
 describe.each(drivers)('personal data on $name', (driver) => {
   let t: FormsTestApp;

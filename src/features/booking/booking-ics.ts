@@ -4,8 +4,7 @@
  * session at the right moment on both sides of a clock change. The UID never changes for a
  * booking and SEQUENCE grows with each change, so a later message updates the same entry.
  */
-import { UK_TIME_ZONE } from '~/content/booking';
-import { escapeText, foldLine, localDateTime, LONDON_VTIMEZONE, paramValue, utcStamp } from '~/lib/ics';
+import { buildLondonIcs } from '~/lib/ics';
 
 export type IcsPerson = { name: string; email: string };
 
@@ -29,40 +28,11 @@ export type IcsEvent = {
 
 /** A strategy session's calendar message: the invite (`REQUEST`) or its cancellation (`CANCEL`), in UK time. */
 export function buildSessionIcs(event: IcsEvent): string {
-  const cancelled = event.method === 'CANCEL';
-  const lines = [
-    'BEGIN:VCALENDAR',
-    `PRODID:${event.productId}`,
-    'VERSION:2.0',
-    'CALSCALE:GREGORIAN',
-    `METHOD:${event.method}`,
-    ...LONDON_VTIMEZONE,
-    'BEGIN:VEVENT',
-    `UID:${event.uid}`,
-    `SEQUENCE:${event.sequence}`,
-    `DTSTAMP:${utcStamp(event.stamp)}`,
-    `DTSTART;TZID=${UK_TIME_ZONE}:${localDateTime(event.date, event.start)}`,
-    `DTEND;TZID=${UK_TIME_ZONE}:${localDateTime(event.date, event.end)}`,
-    `SUMMARY:${escapeText(event.summary)}`,
-    `DESCRIPTION:${escapeText(event.description)}`,
-    `LOCATION:${escapeText(event.location)}`,
-    `ORGANIZER;CN=${paramValue(event.organizer.name)}:mailto:${event.organizer.email}`,
-    `ATTENDEE;CN=${paramValue(event.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=${
-      cancelled ? 'DECLINED' : 'NEEDS-ACTION'
-    };RSVP=FALSE:mailto:${event.attendee.email}`,
-    `STATUS:${cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
-    'TRANSP:OPAQUE',
-    ...(cancelled
-      ? []
-      : [
-          'BEGIN:VALARM',
-          'ACTION:DISPLAY',
-          `DESCRIPTION:${escapeText(event.summary)}`,
-          'TRIGGER:-PT30M',
-          'END:VALARM',
-        ]),
-    'END:VEVENT',
-    'END:VCALENDAR',
-  ];
-  return lines.map(foldLine).join('\r\n') + '\r\n';
+  const { date, start, end, attendee, ...rest } = event;
+  return buildLondonIcs({
+    ...rest,
+    start: { date, time: start },
+    end: { date, time: end },
+    attendee: { ...attendee, partstat: 'NEEDS-ACTION' },
+  });
 }

@@ -23,7 +23,7 @@ import type { EventRow } from '~/features/events/events-emails.server';
 import { ukLocalInput } from '~/features/events/event-times';
 import { eventRegistrations, events } from '~/features/events/tables.server';
 import { ukWallTimeToInstant } from '~/lib/uk-dates';
-import type { Db, Queryable } from '../kit/db/client';
+import type { Db, Queryable, Tx } from '../kit/db/client';
 import { Refusal } from '../kit/http/request-checks';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -228,6 +228,24 @@ export async function eventDetail(db: Queryable, id: string, now: Date): Promise
   };
 }
 
+/** Runs `fn` on the event's row, locked for the transaction; 404 for an unknown event. */
+function withLockedEvent<T>(db: Db, id: string, fn: (tx: Tx, event: EventRow) => Promise<T>): Promise<T> {
+  checkId(id);
+  return db.transaction(async (tx) => {
+    const event = await lockEvent(tx, id);
+    if (!event) throw new Refusal(404, { error: NOT_FOUND });
+    return fn(tx, event);
+  });
+}
+
+/** The console's answer to a change: the event as it now stands and how many people were e-mailed. */
+async function changed(tx: Tx, after: EventRow, notified: number, now: Date): Promise<EventChange> {
+  const c = await counts(tx, after.id);
+  return { event: summaryOf(after, c.registered, c.waitlisted, now), notified };
+}
+
+type EventChange = { event: EventSummary; notified: number };
+
 export async function createEvent(db: Db, body: Record<string, unknown>, now: Date): Promise<EventSummary> {
   const input = parseEventInput(body, now);
   const [event] = await db
@@ -247,12 +265,10 @@ export async function updateEvent(
   id: string,
   body: Record<string, unknown>,
   now: Date,
-): Promise<{ event: EventSummary; notified: number }> {
+): Promise<EventChange> {
   checkId(id);
   const input = parseEventInput(body, now);
-  return db.transaction(async (tx) => {
-    const before = await lockEvent(tx, id);
-    if (!before) throw new Refusal(404, { error: NOT_FOUND });
+  return withLockedEvent(db, id, async (tx, before) => {
     if (before.status === 'cancelled')
       throw new Refusal(409, { error: 'A cancelled event cannot be changed.' });
     if (now.getTime() >= before.endsAt.getTime()) throw new Refusal(409, { error: 'This event is over.' });
@@ -281,20 +297,12 @@ export async function updateEvent(
       notified = await afterEventChange(tx, ctx, before, after!, now);
       await promoteFromWaitlist(tx, ctx, after!, now);
     }
-    const c = await counts(tx, id);
-    return { event: summaryOf(after!, c.registered, c.waitlisted, now), notified };
+    return changed(tx, after!, notified, now);
   });
 }
 
-export async function publishEvent(
-  db: Db,
-  id: string,
-  now: Date,
-): Promise<{ event: EventSummary; notified: number }> {
-  checkId(id);
-  return db.transaction(async (tx) => {
-    const event = await lockEvent(tx, id);
-    if (!event) throw new Refusal(404, { error: NOT_FOUND });
+export async function publishEvent(db: Db, id: string, now: Date): Promise<EventChange> {
+  return withLockedEvent(db, id, async (tx, event) => {
     if (event.status !== 'draft') throw new Refusal(409, { error: 'Only a draft can be published.' });
     if (now.getTime() >= event.startsAt.getTime())
       throw new Refusal(409, { error: 'This event has already started: change its time first.' });
@@ -303,20 +311,12 @@ export async function publishEvent(
       .set({ status: 'published', publishedAt: now, updatedAt: now })
       .where(eq(events.id, id))
       .returning();
-    return { event: summaryOf(after!, 0, 0, now), notified: 0 };
+    return changed(tx, after!, 0, now);
   });
 }
 
-export async function cancelEvent(
-  db: Db,
-  ctx: EventsContext,
-  id: string,
-  now: Date,
-): Promise<{ event: EventSummary; notified: number }> {
-  checkId(id);
-  return db.transaction(async (tx) => {
-    const event = await lockEvent(tx, id);
-    if (!event) throw new Refusal(404, { error: NOT_FOUND });
+export async function cancelEvent(db: Db, ctx: EventsContext, id: string, now: Date): Promise<EventChange> {
+  return withLockedEvent(db, id, async (tx, event) => {
     if (event.status === 'cancelled') throw new Refusal(409, { error: 'This event is already cancelled.' });
     if (now.getTime() >= event.endsAt.getTime()) throw new Refusal(409, { error: 'This event is over.' });
     const [after] = await tx
@@ -330,8 +330,7 @@ export async function cancelEvent(
       .where(eq(events.id, id))
       .returning();
     const notified = event.status === 'published' ? await afterEventCancelled(tx, ctx, after!, now) : 0;
-    const c = await counts(tx, id);
-    return { event: summaryOf(after!, c.registered, c.waitlisted, now), notified };
+    return changed(tx, after!, notified, now);
   });
 }
 
