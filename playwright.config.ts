@@ -30,6 +30,22 @@ export const OWNER_SERVER_ENV = {
   OWNER_EMAILS: 'partner@example.com',
 };
 const OWNER_SPECS = /owner-.*\.spec\.ts$/;
+
+/**
+ * The public masterclass tests run against a fourth server: they publish events through the
+ * console API, and the next masterclass is one for the whole site, which the other pages' tests
+ * expect to be none. Its own data folder; the default owner (OWNER_EMAIL) signs in with a link.
+ */
+const EVENTS_PORT = Number(process.env.E2E_EVENTS_PORT ?? PORT + 3);
+export const EVENTS_BASE_URL = `http://127.0.0.1:${EVENTS_PORT}`;
+export const EVENTS_DATA_DIR = resolve('test-results/e2e-data-events');
+/** The events server's settings, which `npm run owner:link` needs too (tests/e2e/events-public.spec.ts). */
+export const EVENTS_SERVER_ENV = {
+  E2E_PORT: String(EVENTS_PORT),
+  E2E_DATA_DIR: EVENTS_DATA_DIR,
+  PUBLIC_URL: EVENTS_BASE_URL,
+};
+const EVENTS_SPECS = /events-public\.spec\.ts$/;
 /** Breaks the owner server's mail folder for a moment: runs alone, after the other console tests. */
 const OWNER_ALONE_SPECS = /owner-deliveries\.spec\.ts$/;
 
@@ -47,7 +63,16 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: [VOICE_SPECS, OWNER_SPECS] },
+    {
+      name: 'chromium',
+      use: { browserName: 'chromium' },
+      testIgnore: [VOICE_SPECS, OWNER_SPECS, EVENTS_SPECS],
+    },
+    {
+      name: 'events',
+      testMatch: EVENTS_SPECS,
+      use: { browserName: 'chromium', baseURL: EVENTS_BASE_URL },
+    },
     {
       name: 'owner',
       testMatch: OWNER_SPECS,
@@ -99,6 +124,15 @@ export default defineConfig({
         E2E_DATA_DIR: resolve('test-results/e2e-data-voice'),
         BUILD_DIR: VOICE_TEST_BUILD_DIR,
       },
+    },
+    {
+      command: 'node tests/e2e/support/start-server.mjs',
+      url: `${EVENTS_BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: EVENTS_SERVER_ENV,
     },
     {
       command: 'node tests/e2e/support/start-server.mjs',

@@ -1,18 +1,17 @@
 /**
- * Files generated from content at build time and written into the client build:
- * sitemap.xml, robots.txt, the articles' Atom feed and the masterclass calendar file. Features add their own generators to `generators`.
+ * Files generated from content at build time and written into the client build: sitemap.xml,
+ * robots.txt, the articles' Atom feed and the guide PDF. Features add their own generators to
+ * `generators`. (A masterclass's calendar file is answered by the server, from the database.)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Feed } from 'feed';
 import { ARTICLES_PATH, articlePath } from '../src/content/articles';
 import { ARTICLES_PAGE, PUBLIC_PATHS } from '../src/content/routes';
-import { articlesPage, masterclass } from '../src/content/resources';
+import { articlesPage } from '../src/content/resources';
 import { site } from '../src/content/site';
 import { readArticleFiles } from './articles';
 import { GUIDE_PDF_FILE, renderGuidePdf } from './guide-pdf';
-import { buildPublishedEventIcs } from './ics';
-import { masterclassEvent } from './masterclass-event';
 
 const clientDir = process.argv[2];
 if (!clientDir) throw new Error('usage: build-assets.ts <client dir>');
@@ -34,14 +33,6 @@ const sitemap: Generator = () => [
       '\n</urlset>\n',
   },
   { path: 'robots.txt', body: `User-agent: *\nAllow: /\n\nSitemap: ${publicUrl}/sitemap.xml\n` },
-];
-
-/** The masterclass's '+ Calendar' file, made from the same content as the card. */
-const calendar: Generator = () => [
-  {
-    path: masterclass.calendar.path.replace(/^\//, ''),
-    body: buildPublishedEventIcs(masterclassEvent(publicUrl), `-//${site.brand}//Masterclass//EN`),
-  },
 ];
 
 const guide: Generator = async () => [
@@ -82,7 +73,7 @@ const feed: Generator = () => {
   return [{ path: 'feed.xml', body: atom.atom1() }];
 };
 
-const generators: Generator[] = [sitemap, calendar, guide, feed];
+const generators: Generator[] = [sitemap, guide, feed];
 
 for (const generate of generators) {
   for (const file of await generate()) {

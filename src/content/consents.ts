@@ -3,6 +3,8 @@
  * exact text the visitor saw, so changing a wording means adding a new version here (and
  * pointing `current` at it), never editing an old one: records made under it stay true.
  */
+import { masterclassConsentVersions } from './masterclass-consent';
+
 export type ConsentVersion = { readonly id: string; readonly text: string };
 
 /** Guide download: consent to e-mail communications, with the right to unsubscribe (spec section 5). */
@@ -21,13 +23,11 @@ export const contactConsentVersions = {
   },
 } as const satisfies Record<string, ConsentVersion>;
 
-/** Masterclass registration: the details are used to hold the place and send the event's e-mails. */
-export const masterclassConsentVersions = {
-  'masterclass-data-2026-11': {
-    id: 'masterclass-data-2026-11',
-    text: 'I consent to Sterling Sats using these details to register me for this masterclass and to send me its confirmation, reminders and any change to it.',
-  },
-} as const satisfies Record<string, ConsentVersion>;
+/**
+ * Masterclass registration: in a module of its own (the Resources page's browser code reads it
+ * from there, keeping its text out of the chunk the home page loads), re-exported here.
+ */
+export { masterclassConsentVersions };
 
 export const consents = {
   guide: guideConsentVersions['guide-email-2025-06'],

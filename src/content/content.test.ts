@@ -1,34 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { planCards } from './home';
 import { prices } from './prices';
-import { masterclass } from './resources';
 import { PUBLIC_PATHS } from './routes';
 import { offers } from './services';
 import { footerLinks, legalLinks, navCta, navLinks } from './site';
-
-const london = (iso: string, options: Intl.DateTimeFormatOptions) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', ...options }).format(new Date(iso));
-
-describe('the masterclass', () => {
-  it('shows the date and times its timestamps say, in UK time', () => {
-    const day = london(masterclass.startsAt, {
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-    });
-    expect(day.replace(',', '')).toBe(masterclass.dateLabel);
-    const time = (iso: string) => london(iso, { hour: '2-digit', minute: '2-digit', hour12: false });
-    expect(masterclass.timeLabel).toBe(`${time(masterclass.startsAt)}-${time(masterclass.endsAt)} BST`);
-    expect(masterclass.timeLabel).toBe('19:00-20:30 BST');
-    expect(masterclass.dateLabel).toContain('10 July 2025');
-  });
-
-  it('links to the calendar file the build writes, and to an anchor on the page', () => {
-    expect(masterclass.calendar.path).toBe(`/events/${masterclass.calendar.fileName}`);
-    expect(masterclass.reserve.href).toBe('#register');
-  });
-});
 
 describe('prices', () => {
   it('keep both readings of each conflict, where the spec places them', () => {

@@ -1,4 +1,3 @@
-import { site } from './site';
 import type { Seo } from './types';
 
 export const resourcesSeo: Seo = {
@@ -25,40 +24,6 @@ export const featuredResource = {
     'A plain-English custody and security guide',
   ],
   cta: { label: 'Download the Free Guide', href: '#download-kit' },
-};
-
-/**
- * The masterclass. Times carry their offset so the card, the calendar file and the
- * structured data agree; 10 July 2025 is in British Summer Time (UTC+1).
- */
-export const masterclass = {
-  eyebrow: 'Upcoming Masterclass',
-  pastEyebrow: 'Past Masterclass',
-  title: 'Bitcoin for High Earners: Building a Position You Can Hold',
-  description:
-    'A live session on allocation sizing, UK tax and secure custody for professionals earning £100k or more, followed by an open Q&A.',
-  startsAt: '2025-07-10T19:00:00+01:00',
-  endsAt: '2025-07-10T20:30:00+01:00',
-  dateLabel: 'Thursday 10 July 2025',
-  timeLabel: '19:00-20:30 BST',
-  formatLabel: 'Live online with Q&A',
-  upcomingNote: 'Places are limited so that every question gets an answer.',
-  pastNote: 'This masterclass has taken place. Subscribe below to hear about the next one.',
-  reserve: { label: 'Reserve Your Spot', href: '#register' },
-  calendar: {
-    label: '+ Calendar',
-    /** Generated at build time from this object by scripts/build-assets.ts. */
-    path: '/events/masterclass-2025-07-10.ics',
-    fileName: 'masterclass-2025-07-10.ics',
-    /** Stable, so a calendar updates the same event when the file is downloaded again. */
-    uid: 'masterclass-2025-07-10@sterling-sats',
-    /** When the event details were last changed (DTSTAMP); keeps the file reproducible. */
-    updatedAt: '2025-06-01T09:00:00Z',
-    toastTitle: 'Calendar file downloaded',
-    toastDescription: 'Open masterclass-2025-07-10.ics to add the masterclass to your calendar.',
-  },
-  organizer: site.brand,
-  onlineUrl: '/resources#register',
 };
 
 export const articlesSection = {

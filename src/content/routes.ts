@@ -19,12 +19,16 @@ export const PUBLIC_PAGES = [
   { path: '/terms', module: 'terms' },
 ] as const satisfies readonly Page[];
 
-/** Small pages reached from e-mail links (newsletter confirm/unsubscribe, booking actions). */
+/**
+ * Small pages reached from e-mail links (newsletter confirm/unsubscribe, booking actions, a
+ * masterclass registration's cancel link: REGISTRATION_CANCEL_PATH in src/features/events/events-api.ts).
+ */
 export const UTILITY_PAGES: readonly Page[] = [
   { path: '/booking/respond', module: 'booking-respond' },
   { path: '/booking/cancel', module: 'booking-cancel' },
   { path: '/newsletter/confirm', module: 'newsletter-confirm' },
   { path: '/newsletter/unsubscribe', module: 'newsletter-unsubscribe' },
+  { path: '/masterclass/cancel', module: 'masterclass-cancel' },
 ];
 
 /**

@@ -47,20 +47,21 @@ test.describe('every page', () => {
     }
   });
 
-  test('structured data: Organization on home, Event on resources, FAQPage on book', async ({ page }) => {
+  test('structured data: Organization on home, FAQPage on book; no Event on resources without a masterclass', async ({
+    page,
+  }) => {
     const jsonLd = async (path: string) => {
       await page.goto(path);
       const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
       return blocks.map((b) => JSON.parse(b) as Record<string, unknown>);
     };
     expect((await jsonLd('/')).map((d) => d['@type'])).toEqual(['Organization']);
-    const [event] = await jsonLd('/resources');
-    expect(event).toMatchObject({
-      '@type': 'Event',
-      startDate: '2025-07-10T19:00:00+01:00',
-      endDate: '2025-07-10T20:30:00+01:00',
-      eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode',
-    });
+    // The Event is written by the masterclass card from the real next event (events-public.spec.ts);
+    // this server has none, and the prerendered page never has one.
+    expect(await jsonLd('/resources')).toEqual([]);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+    await expect(page.getByTestId('masterclass')).toHaveAttribute('data-state', 'none');
+    expect(await page.locator('script[type="application/ld+json"]').count()).toBe(0);
     const [faq] = await jsonLd('/book');
     expect(faq?.['@type']).toBe('FAQPage');
     expect(faq?.mainEntity).toHaveLength(4);

@@ -6,40 +6,23 @@ import {
   articlesSection,
   downloadKit,
   featuredResource,
-  masterclass,
   newsletter,
   resourcesHero,
   resourcesSeo,
 } from '~/content/resources';
-import { site } from '~/content/site';
 import { ArticleList } from '~/components/sections/article-list';
-import { MasterclassCard } from '~/components/sections/masterclass-card';
 import { PageHero } from '~/components/sections/page-hero';
 import { SectionHeader } from '~/components/sections/section-header';
+import { MasterclassCard } from '~/features/events/masterclass-card';
+import { NextEventProvider } from '~/features/events/next-event';
+import { RegistrationSection } from '~/features/events/registration-section';
 import { GuideSection } from '~/features/guide/guide-section';
 import { NewsletterForm } from '~/features/newsletter/newsletter-form';
-import { absoluteUrl, pageMeta } from '~/lib/seo';
+import { pageMeta } from '~/lib/seo';
 
-export const meta = () =>
-  pageMeta({
-    path: '/resources',
-    ...resourcesSeo,
-    jsonLd: [
-      {
-        '@context': 'https://schema.org',
-        '@type': 'Event',
-        name: masterclass.title,
-        description: masterclass.description,
-        startDate: masterclass.startsAt,
-        endDate: masterclass.endsAt,
-        eventStatus: 'https://schema.org/EventScheduled',
-        eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode',
-        location: { '@type': 'VirtualLocation', url: absoluteUrl(masterclass.onlineUrl) },
-        organizer: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
-        url: absoluteUrl('/resources'),
-      },
-    ],
-  });
+// The masterclass's Event structured data is written by its card, from the real next event
+// (none without one): the page is prerendered, the events are not.
+export const meta = () => pageMeta({ path: '/resources', ...resourcesSeo });
 
 /** The newest articles, read at build time (the page is prerendered). */
 export function loader() {
@@ -48,7 +31,7 @@ export function loader() {
 
 export default function Resources({ loaderData }: Route.ComponentProps) {
   return (
-    <>
+    <NextEventProvider>
       <PageHero eyebrow={resourcesHero.eyebrow} title={resourcesHero.title} intro={resourcesHero.intro} />
 
       <div className="mx-auto grid max-w-6xl gap-8 px-4 lg:grid-cols-2">
@@ -125,11 +108,10 @@ export default function Resources({ loaderData }: Route.ComponentProps) {
         gridClassName="section grid gap-10 lg:grid-cols-2 lg:gap-16"
       />
 
+      <RegistrationSection />
+
       <section id="newsletter" aria-labelledby="newsletter-title" className="section">
-        <div
-          id="register"
-          className="cta-surface grid gap-10 rounded-3xl p-6 sm:p-10 lg:grid-cols-2 lg:gap-16"
-        >
+        <div className="cta-surface grid gap-10 rounded-3xl p-6 sm:p-10 lg:grid-cols-2 lg:gap-16">
           <SectionHeader
             id="newsletter-title"
             align="left"
@@ -143,6 +125,6 @@ export default function Resources({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </section>
-    </>
+    </NextEventProvider>
   );
 }

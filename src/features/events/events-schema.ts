@@ -4,7 +4,7 @@
  * on the server; the event is named by its id.
  */
 import { z } from '~/lib/zod';
-import { consents, masterclassConsentVersions } from '~/content/consents';
+import { masterclassConsent, masterclassConsentVersions } from '~/content/masterclass-consent';
 import { email, requiredConsent, text } from '~/lib/validation';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -18,7 +18,7 @@ export const RegistrationSchema = z.object({
   consent: requiredConsent('Please agree so that we can hold your place and send you its details.'),
   consentVersion: z
     .enum(Object.keys(masterclassConsentVersions) as [keyof typeof masterclassConsentVersions])
-    .default(consents.masterclass.id as keyof typeof masterclassConsentVersions),
+    .default(masterclassConsent.id as keyof typeof masterclassConsentVersions),
 });
 
 export type RegistrationInput = z.input<typeof RegistrationSchema>;

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { eventJsonLd, jsonForScript } from './event-json-ld';
+import type { PublicEvent } from './events-api';
+
+const event: PublicEvent = {
+  id: '6f1c2a52-96a3-4d5e-9f43-0b8d8e5b7a10',
+  title: 'Bitcoin for High Earners',
+  summary: 'Allocation, tax and custody.',
+  startsAt: '2026-12-03T19:00:00.000Z',
+  endsAt: '2026-12-03T20:30:00.000Z',
+  mode: 'online',
+  place: null,
+  cancelled: false,
+  registration: {
+    opensAt: '2026-11-01T09:00:00.000Z',
+    closesAt: '2026-12-03T19:00:00.000Z',
+    open: true,
+    placesLeft: 4,
+  },
+  calendarPath: '/api/events/6f1c2a52-96a3-4d5e-9f43-0b8d8e5b7a10/calendar.ics',
+};
+
+describe('the Event structured data', () => {
+  it('describes an online masterclass: scheduled, a virtual location on the Resources page, a free offer', () => {
+    const data = eventJsonLd(event);
+    expect(data).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Event',
+      name: event.title,
+      description: event.summary,
+      startDate: event.startsAt,
+      endDate: event.endsAt,
+      eventStatus: 'https://schema.org/EventScheduled',
+      eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode',
+      location: { '@type': 'VirtualLocation', url: expect.stringMatching(/\/resources$/) },
+      organizer: { '@type': 'Organization', name: 'Sterling Sats' },
+      offers: {
+        '@type': 'Offer',
+        price: 0,
+        priceCurrency: 'GBP',
+        availability: 'https://schema.org/InStock',
+        url: expect.stringMatching(/\/resources#register$/),
+      },
+    });
+  });
+
+  it('says cancelled, sold out, and in person at a place', () => {
+    const data = eventJsonLd({
+      ...event,
+      mode: 'in-person',
+      place: 'The Library, London',
+      cancelled: true,
+      registration: { ...event.registration, placesLeft: 0 },
+    });
+    expect(data.eventStatus).toBe('https://schema.org/EventCancelled');
+    expect(data.eventAttendanceMode).toBe('https://schema.org/OfflineEventAttendanceMode');
+    expect(data.location).toEqual({
+      '@type': 'Place',
+      name: 'The Library, London',
+      address: 'The Library, London',
+    });
+    expect(data.offers).toMatchObject({ availability: 'https://schema.org/SoldOut' });
+  });
+
+  it('cannot close its script element', () => {
+    const json = jsonForScript(eventJsonLd({ ...event, title: '</script><script>alert(1)</script>' }));
+    expect(json).not.toContain('<');
+    expect((JSON.parse(json) as { name: string }).name).toBe('</script><script>alert(1)</script>');
+  });
+});
