@@ -57,7 +57,7 @@ export type NextEventAnswer = { event: PublicEvent | null };
 
 /**
  * The registration, sent through the form endpoint as `{formType: 'masterclass', ...}`:
- * eventId, firstName, lastName, email, company (role or company), consent (true), plus the
+ * eventId, firstName (the name), email, company (role or company), consent (true), plus the
  * spam-trap fields. 200 `RegistrationAnswer`; 409 `{error}` when the event is not open for
  * registration (the sentence says why); 400 `{error, fieldErrors}` for a bad field.
  */
