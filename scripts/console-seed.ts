@@ -55,7 +55,20 @@ export type SeedOptions = {
 export const SPAN_DAYS = 715;
 export const SPAM_DAYS = 29;
 /** Per thousand. */
-export const FORM_SHARES = { bitcoin_guide: 350, contact: 250, newsletter: 250, booking: 150 } as const;
+export const FORM_SHARES = {
+  masterclass: 20,
+  bitcoin_guide: 340,
+  contact: 250,
+  newsletter: 250,
+  booking: 150,
+} as const;
+/**
+ * Masterclass registrations are kept 12 months after their event (src/content/retention.ts): the
+ * seed draws them over the last MASTERCLASS_DAYS only, one event a month with its registrations.
+ */
+export const MASTERCLASS_DAYS = 330;
+/** Places per seeded event: the later registrations of a month wait on its list. */
+export const MASTERCLASS_CAPACITY = 300;
 export const SPAM_PER_THOUSAND = 20;
 
 /** Words separated by white space, as a list. */
@@ -275,7 +288,15 @@ export const SEARCH_TERMS = [
 ];
 
 /** The tables the seed writes, in the order it writes them. */
-const TABLES = ['submissions', 'consent_records', 'bookings', 'booking_status_events', 'outbox'];
+const TABLES = [
+  'submissions',
+  'consent_records',
+  'bookings',
+  'booking_status_events',
+  'outbox',
+  'events',
+  'event_registrations',
+];
 
 /**
  * One chunk of submissions, rows `from`..`to` of the series. `h(k)` is a 64-bit hash of the
@@ -323,6 +344,8 @@ export function submissionsChunk(from: number, to: number, count: number, now: D
   const slot = (SPAN_DAYS * 86_400) / delivered;
   const spamSlot = (SPAM_DAYS * 86_400) / spamCount;
   const shares = FORM_SHARES;
+  const m = shares.masterclass;
+  const masterclassFrom = Math.floor(delivered * (1 - MASTERCLASS_DAYS / SPAN_DAYS));
   const ukDate = `(received_at at time zone 'Europe/London')::date`;
   // `day`, or the Monday after it if it falls on a weekend (2000-01-03 was a Monday).
   const weekday = (day: string) =>
@@ -331,9 +354,11 @@ export function submissionsChunk(from: number, to: number, count: number, now: D
 with drawn as (
   select i,
     case
-      when ${h(1)} % 1000 < ${shares.bitcoin_guide} then 'bitcoin_guide'
-      when ${h(1)} % 1000 < ${shares.bitcoin_guide + shares.contact} then 'contact'
-      when ${h(1)} % 1000 < ${shares.bitcoin_guide + shares.contact + shares.newsletter} then 'newsletter'
+      -- Within the last MASTERCLASS_DAYS only; older rows of that share are guide downloads.
+      when ${h(1)} % 1000 < ${m} and i > ${masterclassFrom} then 'masterclass'
+      when ${h(1)} % 1000 < ${m + shares.bitcoin_guide} then 'bitcoin_guide'
+      when ${h(1)} % 1000 < ${m + shares.bitcoin_guide + shares.contact} then 'contact'
+      when ${h(1)} % 1000 < ${m + shares.bitcoin_guide + shares.contact + shares.newsletter} then 'newsletter'
       else 'booking'
     end as form_type,
     i > ${delivered} as spam,
@@ -404,6 +429,13 @@ select
                  else ${pick('roles', 24)} || ', ' || company end,
       'consent', true, 'consentVersion', ${literal(consents.guide.id)})
     when 'newsletter' then jsonb_build_object('firstName', first_name, 'lastName', last_name, 'email', email)
+    when 'masterclass' then jsonb_build_object(
+      -- One event a month (30-day periods of the epoch), named by a stable id.
+      'eventId', md5('seed-event-' || floor(extract(epoch from received_at) / 2592000)::text)::uuid::text,
+      'firstName', case when ${h(22)} % 10 < 7 then first_name || ' ' || last_name else first_name end,
+      'email', email,
+      'company', case ${h(23)} % 2 when 0 then ${pick('roles', 24)} else company end,
+      'consent', true, 'consentVersion', ${literal(consents.masterclass.id)})
     else jsonb_build_object(
       'sessionType', ${pick('session_types', 25)},
       'firstChoiceDate', to_char(first_choice, 'YYYY-MM-DD'),
@@ -441,9 +473,10 @@ function followingStatements(now: Date, ownerEmail: string, hasBodyRemoved: bool
   const removedAfter = `${at} - interval '30 days'`;
   const stub = literal(JSON.stringify({ subject: '', content: { preheader: '', heading: '', blocks: [] } }));
   const kinds = `case s.form_type when 'contact' then 'contact.owner' when 'bitcoin_guide' then 'guide.owner'
-                 when 'newsletter' then 'newsletter.owner' else 'booking.owner' end`;
+                 when 'newsletter' then 'newsletter.owner' when 'masterclass' then 'event.owner' else 'booking.owner' end`;
   const visitorKinds = `case s.form_type when 'bitcoin_guide' then 'guide.visitor'
-                        when 'newsletter' then 'newsletter.confirm' else 'booking.applicant' end`;
+                        when 'newsletter' then 'newsletter.confirm' when 'masterclass' then 'event.registered'
+                        else 'booking.applicant' end`;
   const name = `trim(coalesce(s.fields->>'firstName', '') || ' ' || coalesce(s.fields->>'lastName', ''))`;
   const ownerMessage = `jsonb_build_object(
       'subject', 'New ' || replace(s.form_type, '_', ' ') || ' from ' || ${name},
@@ -455,7 +488,9 @@ function followingStatements(now: Date, ownerEmail: string, hasBodyRemoved: bool
           jsonb_build_array('Name', ${name}), jsonb_build_array('E-mail', s.fields->>'email'))))))`;
   const visitorMessage = `jsonb_build_object(
       'subject', case s.form_type when 'bitcoin_guide' then 'Your Wealth Building Guide'
-                 when 'newsletter' then 'Please confirm your subscription' else 'We have your booking request' end,
+                 when 'newsletter' then 'Please confirm your subscription'
+                 when 'masterclass' then 'You''re registered: Bitcoin for High Earners'
+                 else 'We have your booking request' end,
       'content', jsonb_build_object('preheader', '', 'heading', 'Thank you, ' || (s.fields->>'firstName'),
         'blocks', jsonb_build_array()))`;
   const outbox = (
@@ -478,9 +513,35 @@ function followingStatements(now: Date, ownerEmail: string, hasBodyRemoved: bool
       'consent records',
       `insert into consent_records (submission_id, consent_id, wording, given_at)
        select id, fields->>'consentVersion',
-         case form_type when 'contact' then ${literal(consents.contact.text)} else ${literal(consents.guide.text)} end,
+         case form_type when 'contact' then ${literal(consents.contact.text)}
+           when 'masterclass' then ${literal(consents.masterclass.text)} else ${literal(consents.guide.text)} end,
          received_at
-       from submissions where not spam and form_type in ('contact', 'bitcoin_guide')`,
+       from submissions where not spam and form_type in ('contact', 'bitcoin_guide', 'masterclass')`,
+    ],
+    [
+      'masterclasses',
+      // Each month's event starts three days after its last registration, at 19:00 UK time.
+      `insert into events (id, title, summary, starts_at, ends_at, mode, join_url, capacity, status,
+                           published_at, created_at, updated_at)
+       select (fields->>'eventId')::uuid,
+         'Bitcoin for High Earners: ' || trim(to_char(max(received_at), 'FMMonth YYYY')),
+         'A live session on allocation sizing, UK tax and secure custody, followed by an open Q&A.',
+         starts, starts + interval '90 minutes', 'online',
+         'https://meet.example.net/j/' || left(md5(fields->>'eventId'), 12), ${MASTERCLASS_CAPACITY}, 'published',
+         min(received_at) - interval '7 days', min(received_at) - interval '7 days', max(received_at)
+       from (select *, ((max(received_at) over (partition by fields->>'eventId') at time zone 'Europe/London')::date
+                        + 3 + time '19:00') at time zone 'Europe/London' as starts
+             from submissions where form_type = 'masterclass') s
+       group by fields->>'eventId', starts`,
+    ],
+    [
+      'masterclass registrations',
+      `insert into event_registrations (id, event_id, submission_id, person_key, status, created_at)
+       select gen_random_uuid(), (fields->>'eventId')::uuid, id, md5(id::text),
+         case when row_number() over (partition by fields->>'eventId' order by received_at, id) <= ${MASTERCLASS_CAPACITY}
+           then 'registered' else 'waitlisted' end,
+         received_at
+       from submissions where form_type = 'masterclass' and not spam`,
     ],
     [
       'bookings',

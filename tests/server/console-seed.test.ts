@@ -18,11 +18,14 @@ import { REFERENCE_PATTERN } from '../../src/features/booking/booking-reference'
 import { ContactSchema } from '../../src/features/contact/contact-schema';
 import { GuideSchema } from '../../src/features/guide/guide-schema';
 import { NewsletterSchema } from '../../src/features/newsletter/newsletter-schema';
+import { RegistrationSchema } from '../../src/features/events/events-schema';
 import { inboxPage } from '../../src/server/console/inbox';
 import { openDatabase, type Db } from '../../src/server/kit/db/client';
 import { formHandlers } from '../../src/server/root/forms/dispatch-table';
 import {
   FORM_SHARES,
+  MASTERCLASS_CAPACITY,
+  MASTERCLASS_DAYS,
   SPAM_DAYS,
   SPAM_PER_THOUSAND,
   SPAN_DAYS,
@@ -93,6 +96,8 @@ describe('the console seed', () => {
           return GuideSchema;
         case 'newsletter':
           return NewsletterSchema;
+        case 'masterclass':
+          return RegistrationSchema;
         case 'booking':
           // A booking's dates are checked against the day it was sent.
           return createBookingSchema(() => new Date(row.received_at));
@@ -119,9 +124,19 @@ describe('the console seed', () => {
   it('mixes forms, spam and two years of arrivals as described', async () => {
     for (const [form, share] of Object.entries(FORM_SHARES)) {
       const n = rows.filter((r) => r.form_type === form).length;
-      expect(n / COUNT).toBeGreaterThan((share / 1000) * 0.8);
-      expect(n / COUNT).toBeLessThan((share / 1000) * 1.2);
+      // Masterclass registrations only over their last MASTERCLASS_DAYS (the rest of that share are guides).
+      const expected =
+        form === 'masterclass'
+          ? (share / 1000) * (MASTERCLASS_DAYS / SPAN_DAYS)
+          : form === 'bitcoin_guide'
+            ? (share + FORM_SHARES.masterclass * (1 - MASTERCLASS_DAYS / SPAN_DAYS)) / 1000
+            : share / 1000;
+      const slack = form === 'masterclass' ? 0.35 : 0.2;
+      expect(n / COUNT, form).toBeGreaterThan(expected * (1 - slack));
+      expect(n / COUNT, form).toBeLessThan(expected * (1 + slack));
     }
+    for (const row of rows.filter((r) => r.form_type === 'masterclass'))
+      expect(NOW.getTime() - new Date(row.received_at).getTime()).toBeLessThan(MASTERCLASS_DAYS * DAY_MS);
     const spam = rows.filter((r) => r.spam);
     expect(spam.length / COUNT).toBeGreaterThan((SPAM_PER_THOUSAND / 1000) * 0.6);
     expect(spam.length / COUNT).toBeLessThan((SPAM_PER_THOUSAND / 1000) * 1.4);
@@ -154,7 +169,9 @@ describe('the console seed', () => {
 
   it('writes the consents, bookings and e-mails that go with delivered submissions', async () => {
     const delivered = rows.filter((r) => !r.spam);
-    const consented = delivered.filter((r) => r.form_type === 'contact' || r.form_type === 'bitcoin_guide');
+    const consented = delivered.filter((r) =>
+      ['contact', 'bitcoin_guide', 'masterclass'].includes(r.form_type),
+    );
     const records = (await query('select submission_id, consent_id, wording, given_at from consent_records'))
       .rows;
     expect(records).toHaveLength(consented.length);
@@ -172,6 +189,28 @@ describe('the console seed', () => {
     expect(rows.filter((r) => r.spam).every((r) => r.idempotency_key === null && r.response === null)).toBe(
       true,
     );
+
+    // Every delivered registration holds a place or a waitlist entry at its month's event, which
+    // starts after it arrived; no event has more places taken than it has.
+    const registrations = delivered.filter((r) => r.form_type === 'masterclass');
+    expect(registrations.length).toBeGreaterThan(0);
+    const places = (
+      await query(`select r.submission_id, r.status, r.event_id, e.starts_at, e.capacity
+                   from event_registrations r join events e on e.id = r.event_id`)
+    ).rows;
+    expect(places).toHaveLength(registrations.length);
+    for (const place of places) {
+      const row = byId.get(String(place.submission_id))!;
+      expect(place.event_id).toBe(row.fields.eventId);
+      expect(new Date(String(place.starts_at)).getTime()).toBeGreaterThan(
+        new Date(row.received_at).getTime(),
+      );
+    }
+    const taken = (
+      await query(`select max(n)::int as most from (select count(*) as n from event_registrations
+                   where status = 'registered' group by event_id) t`)
+    ).rows[0]?.most;
+    expect(Number(taken)).toBeLessThanOrEqual(MASTERCLASS_CAPACITY);
 
     const mail = (
       await query(`select status, count(*)::int as n, count(distinct submission_id)::int as submissions
