@@ -102,11 +102,17 @@ export async function openDatabase({
     // this process's memory). The site's working set is small and the files sit in the OS page
     // cache anyway, so a smaller pool keeps the whole server well under 300 MB. ANALYZE holds
     // its sample of rows in that memory too, which PGlite's WebAssembly heap keeps for good once
-    // grown: 30 instead of 100 samples 9,000 rows instead of 30,000 (35 MB less after analysing
-    // a million submissions), enough for the plans the site's queries need (decision 024).
+    // grown: 10 instead of 100 samples 3,000 rows instead of 30,000 (at 30, a restart that
+    // analysed the tables a day of forms had changed was idle 15 MB higher), enough for the
+    // plans the site's queries need, which lean on keys and ranges (decision 024, addendum).
     postgresqlconf: [
-      'default_statistics_target = 30',
-      'shared_buffers = 8MB',
+      'default_statistics_target = 10',
+      // 4 MB: the pages stay in the OS page cache, and the pool is memory the WebAssembly heap
+      // keeps for good (8 MB measured 7 MB more peak under the bench's form load).
+      'shared_buffers = 4MB',
+      // The search index's pending list is merged into the index at 512 kB instead of 4 MB: a
+      // smaller merge, in the same heap, whenever a form's insert crosses the limit.
+      'gin_pending_list_limit = 512kB',
       'temp_buffers = 1MB',
       'wal_buffers = 512kB',
       'work_mem = 2MB',
