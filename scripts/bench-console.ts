@@ -74,10 +74,15 @@ export type ConsoleOptions = {
 const OWNER = 'owner@example.com';
 
 function startServer(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, args, {
-    stdio: ['ignore', 'ignore', 'inherit'],
+  // Its warnings and errors (LOG_LEVEL=warn, on stdout) go into the bench's output.
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
   });
+  child.once('exit', (code, signal) => {
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`bench: the server exited (${code ?? signal})`);
+  });
+  return child;
 }
 
 async function waitReady(port: number, child: ChildProcess, timeoutMs = 120_000): Promise<void> {

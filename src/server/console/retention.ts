@@ -65,12 +65,25 @@ function emlName(id: number, kind: string): string {
   return `${String(id).padStart(8, '0')}-${kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`;
 }
 
+/**
+ * Rows a retention statement touches at once, and the pause after each batch. On PGlite a
+ * transaction holds the one database thread until it ends, so a batch is what a form submitted
+ * meanwhile may wait for: at 500 rows (five statements over the submissions, their e-mails,
+ * consents and bookings) a form's p99 was 148 ms during a run that deleted 97,000 rows; a batch of
+ * 100 keeps that wait to a few milliseconds. The run takes longer; it is a daily job.
+ */
+export const RETENTION_BATCH = { rows: 100, pauseMs: 10 } as const;
+
 export async function runRetention(
   db: Db,
   secret: string,
   mailDir: string,
   now = new Date(),
-  { batchSize = 500, pauseMs = 5, periods = RETENTION }: RetentionOptions = {},
+  {
+    batchSize = RETENTION_BATCH.rows,
+    pauseMs = RETENTION_BATCH.pauseMs,
+    periods = RETENTION,
+  }: RetentionOptions = {},
 ): Promise<RetentionCounts> {
   const [run] = await db.insert(retentionRuns).values({ startedAt: now }).returning({ id: retentionRuns.id });
   const counts: RetentionCounts = {
