@@ -107,9 +107,7 @@ export async function openDatabase({
     // plans the site's queries need, which lean on keys and ranges (decision 024, addendum).
     postgresqlconf: [
       'default_statistics_target = 10',
-      // 4 MB: the pages stay in the OS page cache, and the pool is memory the WebAssembly heap
-      // keeps for good (8 MB measured 7 MB more peak under the bench's form load).
-      'shared_buffers = 4MB',
+      'shared_buffers = 8MB',
       // The search index's pending list is merged into the index at 512 kB instead of 4 MB: a
       // smaller merge, in the same heap, whenever a form's insert crosses the limit.
       'gin_pending_list_limit = 512kB',
