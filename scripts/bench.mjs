@@ -619,6 +619,7 @@ async function main() {
     'retentionRemoved',
     'submitDuringRetentionP99Ms',
     'submitsDuringRetention',
+    'submitErrorsDuringRetention',
   ]);
   table('Memory and start', results.memory ? [results.memory] : [], ['peakRssMb', 'readyMs', 'firstStartMs']);
 
@@ -720,9 +721,9 @@ function checkTargets(r) {
       p.eraseMaxMs <= 100 && p.erased > 0,
     );
     add(
-      `form p99 during a retention run ${p.db}: < 50 ms`,
-      `${p.submitDuringRetentionP99Ms} ms (${p.submitsDuringRetention} submissions, run ${p.retentionS} s, ${p.retentionRemoved} removed)`,
-      p.submitDuringRetentionP99Ms < 50 && p.submitsDuringRetention > 0,
+      `form p99 during a retention run ${p.db}: < 50 ms, every form answered`,
+      `${p.submitDuringRetentionP99Ms} ms (${p.submitsDuringRetention} submissions, ${p.submitErrorsDuringRetention ?? 0} not answered, run ${p.retentionS} s, ${p.retentionRemoved} removed)`,
+      p.submitDuringRetentionP99Ms < 50 && p.submitsDuringRetention > 0 && !p.submitErrorsDuringRetention,
     );
   }
   if (r.memory) {
