@@ -49,6 +49,8 @@ export type PersonalDataRow = {
   erased: number;
   retentionS: number;
   retentionRemoved: number;
+  /** The run ended by itself, not stopped early, within the bench's 15 minutes. */
+  retentionEnded: boolean;
   submitDuringRetentionP99Ms: number;
   submitsDuringRetention: number;
   /** Submissions refused, failed or not answered 200 while the run went on. */
@@ -373,13 +375,27 @@ async function measurePersonal(
     }
   })();
   const r0 = performance.now();
-  let counts: Record<string, number> | undefined;
+  let counts: Record<string, number> | null = null;
+  let retentionEnded = false;
   try {
-    const run = await fetch(`${base}/api/owner/retention/run`, { method: 'POST', headers, body: '{}' });
-    ({ counts } = (await run.json()) as { counts: Record<string, number> });
+    // "Run now" answers at once (202); the run is followed as the console page follows it.
+    const started = await fetch(`${base}/api/owner/retention/run`, { method: 'POST', headers, body: '{}' });
+    const { runId } = (await started.json()) as { runId: number };
+    const end = Date.now() + 15 * 60_000;
+    while (Date.now() < end) {
+      await sleep(250);
+      const view = (await (await fetch(`${base}/api/owner/retention`, { headers: { cookie } })).json()) as {
+        running: number | null;
+        runs: { id: number; interrupted: boolean; counts: Record<string, number> | null }[];
+      };
+      if (view.running !== null) continue;
+      const run = view.runs.find((r) => r.id === runId);
+      counts = run?.counts ?? null;
+      retentionEnded = Boolean(run && !run.interrupted && run.counts);
+      break;
+    }
   } catch {
-    // The run's own request failed: nothing is counted as removed, and the row says so.
-    submitErrors += 1;
+    // The run's request or its follow-up failed: counted below as a run that did not end.
   }
   const retentionS = (performance.now() - r0) / 1000;
   // At least a second of submissions, whatever the run's length.
@@ -396,6 +412,7 @@ async function measurePersonal(
     erased: erases.length,
     retentionS: round(retentionS),
     retentionRemoved: Object.values(counts ?? {}).reduce((a, b) => a + b, 0),
+    retentionEnded,
     submitDuringRetentionP99Ms: round(percentile(sorted(submits), 0.99)),
     submitsDuringRetention: submits.length,
     submitErrorsDuringRetention: submitErrors,

@@ -220,7 +220,11 @@ export type ErasureAnswer = {
   };
 };
 
-/** GET /api/owner/retention: the periods the privacy notice states, and the last runs. POST /api/owner/retention/run runs it now. */
+/**
+ * GET /api/owner/retention: the periods the privacy notice states, the last runs, and the run under
+ * way in this server (its id) if any. POST /api/owner/retention/run starts a run and answers 202
+ * `{ runId, started }` at once (`started` false: the run already under way).
+ */
 export type RetentionView = {
   periods: {
     contactMonths: number;
@@ -229,8 +233,18 @@ export type RetentionView = {
     spamDays: number;
     emailBodyDays: number;
   };
-  runs: { id: number; startedAt: string; finishedAt: string | null; counts: Record<string, number> | null }[];
+  runs: {
+    id: number;
+    startedAt: string;
+    finishedAt: string | null;
+    /** Ended early (an error, or the server stopping); its counts are what it removed. */
+    interrupted: boolean;
+    counts: Record<string, number> | null;
+  }[];
+  running: number | null;
 };
+
+export type RetentionStarted = { ok: true; runId: number; started: boolean };
 
 // --- Masterclasses (events) ----------------------------------------------------------------------
 
@@ -288,7 +302,11 @@ export type Attendee = {
 };
 
 /** GET /api/owner/events/:id : the event, its attendees (registration order) and its waitlist (in order). */
-export type EventDetail = EventSummary & { attendees: Attendee[]; waitlist: Attendee[]; cancelled: Attendee[] };
+export type EventDetail = EventSummary & {
+  attendees: Attendee[];
+  waitlist: Attendee[];
+  cancelled: Attendee[];
+};
 
 // POST /api/owner/events              EventInput -> EventSummary (a draft)         400 {error, fieldErrors}
 // POST /api/owner/events/:id          EventInput -> EventChangeAnswer (a time change e-mails every attendee an updated .ics)

@@ -1,20 +1,53 @@
-/** Retention: the periods the privacy notice states, the daily job's last runs and what they removed, and "Run now". */
+/**
+ * Retention: the periods the privacy notice states, the daily job's last runs and what they
+ * removed, and "Run now". A run over a large database takes minutes: the server answers at once
+ * and the page follows the run, reloading every few seconds while one is under way, and says when
+ * the run it started has ended.
+ */
+import { useEffect, useRef } from 'react';
 import { retentionCopy as copy } from '~/content/console';
-import type { RetentionView } from './api';
+import type { RetentionStarted, RetentionView } from './api';
 import { post } from './http';
-import { DateTime, Loaded, PageHeading, TableBox, td, th, useAction, useResource } from './ui';
+import { DateTime, Loaded, PageHeading, TableBox, td, th, useAction, useNotify, useResource } from './ui';
 
-function removed(counts: Record<string, number> | null): string {
-  if (!counts) return copy.running;
-  const parts = Object.entries(counts)
+/** How often the page asks again while a run is under way. */
+const FOLLOW_MS = 2000;
+
+function removed(run: RetentionView['runs'][number], running: number | null): string {
+  if (!run.counts) return run.id === running ? copy.running : copy.unfinished;
+  const parts = Object.entries(run.counts)
     .filter(([, n]) => n > 0)
     .map(([key, n]) => `${n} ${copy.countLabels[key] ?? key}`);
-  return parts.length ? parts.join(', ') : '0';
+  const list = parts.length ? parts.join(', ') : '0';
+  return run.interrupted ? copy.interrupted(list) : list;
 }
 
 export function RetentionPage() {
   const [view, reload] = useResource<RetentionView>('/retention');
   const { busy, run } = useAction();
+  const notify = useNotify();
+  /** The run this page started, until it is seen to end. */
+  const following = useRef<number | null>(null);
+  const data = view.state === 'ready' ? view.data : null;
+
+  useEffect(() => {
+    if (!data) return;
+    if (data.running !== null) {
+      const timer = setTimeout(reload, FOLLOW_MS);
+      return () => clearTimeout(timer);
+    }
+    const ended = following.current === null ? undefined : data.runs.find((r) => r.id === following.current);
+    // Not listed yet: the reload that lists it is on its way.
+    if (ended) {
+      following.current = null;
+      notify(
+        ended.interrupted || !ended.finishedAt
+          ? { tone: 'error', text: copy.endedEarly }
+          : { tone: 'success', text: copy.ran },
+      );
+    }
+  }, [data, reload, notify]);
+
   return (
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
@@ -36,16 +69,20 @@ export function RetentionPage() {
               <button
                 type="button"
                 className="btn btn-secondary"
-                disabled={busy !== null}
+                disabled={busy !== null || data.running !== null}
                 onClick={() =>
                   void run(
                     'retention',
-                    () => post('/retention/run'),
-                    () => copy.ran,
-                  ).then((done) => done && reload())
+                    () => post<RetentionStarted>('/retention/run'),
+                    () => copy.runStarted,
+                  ).then((started) => {
+                    if (!started) return;
+                    following.current = started.runId;
+                    reload();
+                  })
                 }
               >
-                {copy.runNow}
+                {data.running !== null ? copy.running : copy.runNow}
               </button>
             </div>
             {data.runs.length === 0 ? (
@@ -76,7 +113,7 @@ export function RetentionPage() {
                         <td className={`${td} whitespace-nowrap`}>
                           <DateTime iso={r.finishedAt} />
                         </td>
-                        <td className={td}>{removed(r.counts)}</td>
+                        <td className={td}>{removed(r, data.running)}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -123,7 +123,9 @@ test('subscribers, the suppression list and retention are listed; retention runs
   await gotoHydrated(page, '/owner/retention');
   await expect(page.getByText('Contact messages: 24 months after they arrive.')).toBeVisible();
   await page.getByRole('button', { name: 'Run now' }).click();
+  // The server answers at once; the page follows the run until it ends and says so.
   await expect(page.getByRole('status').filter({ hasText: 'Retention ran.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Run now' })).toBeEnabled();
   await expect(
     page.getByRole('table', { name: 'Retention runs, newest first' }).getByRole('row'),
   ).not.toHaveCount(1);

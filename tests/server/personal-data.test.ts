@@ -13,7 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION, retentionNotice } from '../../src/content/retention';
 import { privacySections } from '../../src/content/privacy';
-import { runRetention } from '../../src/server/console/retention';
+import { createRetentionRunner, runRetention } from '../../src/server/console/retention';
 import { signInLink } from '../../src/server/console/sign-in';
 import { requestSerializers } from '../../src/server/root/app';
 import {
@@ -308,6 +308,84 @@ describe.each(drivers)('personal data on $name', (driver) => {
     };
     expect(view.periods.contactMonths).toBe(RETENTION.contactMonths);
     expect(view.runs[1]!.counts).toMatchObject({ contact: 1, spam: 1 });
+  });
+
+  it('"Run now" answers at once; a second press joins the run; the page follows it to its counts', async () => {
+    const tag = `run${Date.now().toString(36)}`;
+    // 2,000 rows due: 40 batches of 50 with a pause after each, long enough to be seen running.
+    await t.query(`insert into submissions (id, form_type, fields, received_at, spam)
+      select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}', 'email', '${tag}' || n || '@example.org'),
+             now() - interval '40 days', true from generate_series(1, 2000) n`);
+    const first = await call('POST', '/api/owner/retention/run');
+    expect(first.statusCode).toBe(202);
+    const { runId, started } = first.json() as { runId: number; started: boolean };
+    expect(started).toBe(true);
+    const again = await call('POST', '/api/owner/retention/run');
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toEqual({ ok: true, runId, started: false });
+
+    type View = {
+      running: number | null;
+      runs: {
+        id: number;
+        finishedAt: string | null;
+        interrupted: boolean;
+        counts: Record<string, number> | null;
+      }[];
+    };
+    const during = (await call('GET', '/api/owner/retention')).json() as View;
+    expect(during.running).toBe(runId);
+    expect(during.runs[0]).toMatchObject({ id: runId, finishedAt: null, counts: null });
+
+    await expect
+      .poll(async () => ((await call('GET', '/api/owner/retention')).json() as View).running, {
+        timeout: 60_000,
+      })
+      .toBeNull();
+    const after = (await call('GET', '/api/owner/retention')).json() as View;
+    expect(after.runs[0]).toMatchObject({ id: runId, interrupted: false });
+    expect(after.runs[0]!.finishedAt).not.toBeNull();
+    expect(after.runs[0]!.counts!.spam).toBeGreaterThanOrEqual(2000);
+    const [left] = await t.query<{ n: number }>(
+      `select count(*)::int as n from submissions where fields->>'firstName' = '${tag}'`,
+    );
+    expect(left!.n).toBe(0);
+    // One audit entry for the one run, naming the run, not what it removed.
+    const audit = (await call('GET', '/api/owner/audit')).json() as {
+      items: { action: string; target: string | null }[];
+    };
+    expect(
+      audit.items.filter((i) => i.action === 'retention.run' && i.target === String(runId)),
+    ).toHaveLength(1);
+  });
+
+  it('a run stopped by the server shutting down ends between batches, marked as stopped early', async () => {
+    const tag = `stop${Date.now().toString(36)}`;
+    await t.query(`insert into submissions (id, form_type, fields, received_at, spam)
+      select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}'),
+             now() - interval '40 days', true from generate_series(1, 200) n`);
+    const runner = createRetentionRunner(
+      { db: t.app.forms.database.db, secret: SECRET, mailDir, log: t.app.log },
+      { batchSize: 10, pauseMs: 50 },
+    );
+    const { runId, done } = await runner.start();
+    expect(runner.current()).toBe(runId);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await runner.stop();
+    expect(await done).toBeNull();
+    expect(runner.current()).toBeNull();
+    await expect(runner.start()).rejects.toThrow('shutting down');
+    const [run] = await t.query<{ finished: boolean; interrupted: boolean; spam: number }>(
+      `select finished_at is not null as finished, interrupted, (counts->>'spam')::int as spam from retention_runs where id = ${runId}`,
+    );
+    expect(run).toMatchObject({ finished: true, interrupted: true });
+    const [left] = await t.query<{ n: number }>(
+      `select count(*)::int as n from submissions where fields->>'firstName' = '${tag}'`,
+    );
+    // Some batches went, not all; the count recorded is what went.
+    expect(left!.n).toBeGreaterThan(0);
+    expect(left!.n).toBeLessThan(200);
+    expect(run!.spam).toBe(200 - left!.n);
   });
 
   it('exports an inbox view as RFC 4180 CSV with a BOM, formulas neutralised, filtered as the screen', async () => {

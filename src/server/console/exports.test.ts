@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvStream, safeCell } from './exports';
+import { csvStream, GROUP, safeCell } from './exports';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -36,5 +36,19 @@ describe('csvStream', () => {
     })();
     const out = await text(csvStream(['A', 'B'], rows));
     expect(out).toBe('\uFEFFA,B\r\nplain,"comma, ""quote""\nnewline"\r\n\'=cmd,\r\n');
+  });
+
+  it('writes a batch larger than a group whole and in order, neutralising every group', async () => {
+    const batch = Array.from({ length: GROUP * 2 + 3 }, (_, i) => [`row ${i}`, i % 7 === 0 ? `=${i}` : i]);
+    const expected = batch.map(([a, b]) => `${String(a)},${typeof b === 'string' ? `'${b}` : String(b)}\r\n`);
+    const out = await text(
+      csvStream(
+        ['A', 'B'],
+        (async function* () {
+          yield batch.map((row) => [...row]);
+        })(),
+      ),
+    );
+    expect(out).toBe(`\uFEFFA,B\r\n${expected.join('')}`);
   });
 });

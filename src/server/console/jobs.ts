@@ -6,7 +6,6 @@
  * day's digest is a mark in mail_throttle taken with one atomic insert: with two instances, one
  * sends it.
  */
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { site } from '~/content/site';
@@ -16,7 +15,7 @@ import type { Links } from '../kit/http/links';
 import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
 import { audit } from './audit';
 import { spamSince } from './overview';
-import { runRetention } from './retention';
+import type { RetentionRunner } from './retention';
 import { pruneSessions } from './sessions';
 
 const HOUR_MS = 3600_000;
@@ -61,7 +60,14 @@ export type ConsoleJobs = {
 };
 
 export function startConsoleJobs(
-  deps: { db: Db; config: Config; links: Links; log: FastifyBaseLogger; wakeOutbox(): void },
+  deps: {
+    db: Db;
+    config: Config;
+    links: Links;
+    log: FastifyBaseLogger;
+    wakeOutbox(): void;
+    retentionRuns: RetentionRunner;
+  },
   { everyMs = HOUR_MS, firstAfterMs = 90_000 } = {},
 ): ConsoleJobs {
   const { db, config, links, log } = deps;
@@ -92,8 +98,10 @@ export function startConsoleJobs(
           on conflict (key) do nothing returning key`,
     )) as unknown as { rows?: unknown[]; length?: number };
     if ((taken.rows?.length ?? taken.length ?? 0) === 0) return false;
-    const counts = await runRetention(db, config.appSecret, join(config.dataDir, 'mail'), now);
-    log.info({ ...counts }, 'retention run finished');
+    // The runner logs the run's end; a run already under way (the console's "Run now") is joined.
+    await (
+      await deps.retentionRuns.start(now)
+    ).done;
     return true;
   }
 

@@ -43,7 +43,7 @@ import {
   submissionRows,
 } from './exports';
 import { erasePerson, findPerson, personView, subjectAccessJson } from './people';
-import { retentionHistory, runRetention } from './retention';
+import { retentionHistory, type RetentionRunner } from './retention';
 import {
   ATTENDEE_HEADERS,
   attendeeRows,
@@ -99,6 +99,8 @@ export type ConsoleOptions = {
   wakeOutbox(): void;
   /** The time; tests move it. */
   clock?: () => Date;
+  /** The process's one retention run at a time (shared with the daily job). */
+  retentionRuns: RetentionRunner;
 };
 
 /** Sign-in requests: per client, and per owner address whoever asks (no flood of an owner's inbox). */
@@ -124,7 +126,7 @@ const bodyOf = (request: FastifyRequest): Body =>
 export const UNAUTHORISED = 'Please sign in to the console.';
 
 export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) {
-  const { config, db, links, limiter, handlers, wakeOutbox } = options;
+  const { config, db, links, limiter, handlers, wakeOutbox, retentionRuns } = options;
   const clock = options.clock ?? (() => new Date());
   const sameOrigin = sameOriginOnly(config);
 
@@ -450,12 +452,15 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
           emailBodyDays: RETENTION.emailBodyDays,
         },
         runs: await retentionHistory(db),
+        running: retentionRuns.current(),
       }),
     );
+    // Starts a run and answers at once: over a million rows a run takes minutes. The page follows
+    // it through GET /retention. Pressed again while it runs, the same run is answered.
     owned.post(`${OWNER_API}/retention/run`, async (request, reply) => {
-      const counts = await runRetention(db, config.appSecret, mailDir, clock());
-      await audit(db, who(request), 'retention.run', undefined, counts);
-      return send(reply, 200, { ok: true, counts });
+      const { runId, started } = await retentionRuns.start(clock());
+      if (started) await audit(db, who(request), 'retention.run', String(runId));
+      return send(reply, 202, { ok: true, runId, started });
     });
 
     // Masterclasses.

@@ -13,6 +13,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION, type RetentionPeriods } from '~/content/retention';
 import type { Db, Queryable } from '../kit/db/client';
 import { bookingDay, bookings } from '~/features/booking/tables.server';
@@ -29,7 +30,15 @@ export type RetentionCounts = {
   emlFiles: number;
 };
 
-export type RetentionOptions = { batchSize?: number; pauseMs?: number; periods?: RetentionPeriods };
+export type RetentionOptions = {
+  batchSize?: number;
+  pauseMs?: number;
+  periods?: RetentionPeriods;
+  /** Aborted: the run ends between two batches (the server is shutting down). */
+  signal?: AbortSignal;
+  /** Told the run's id once its row exists. */
+  onStarted?: (runId: number) => void;
+};
 
 function rowsOf<T>(result: unknown): T[] {
   const r = result as { rows?: T[] } | T[];
@@ -83,9 +92,13 @@ export async function runRetention(
     batchSize = RETENTION_BATCH.rows,
     pauseMs = RETENTION_BATCH.pauseMs,
     periods = RETENTION,
+    signal,
+    onStarted,
   }: RetentionOptions = {},
 ): Promise<RetentionCounts> {
   const [run] = await db.insert(retentionRuns).values({ startedAt: now }).returning({ id: retentionRuns.id });
+  const runId = run!.id;
+  onStarted?.(runId);
   const counts: RetentionCounts = {
     spam: 0,
     contact: 0,
@@ -98,107 +111,120 @@ export async function runRetention(
   const files: string[] = [];
   const at = sql`${now.toISOString()}::timestamptz`;
   const ukToday = sql`(${at} at time zone 'Europe/London')::date`;
-
-  /** Runs `pick` (ids of a batch) and deletes them until a batch comes back short. */
-  async function inBatches(pick: () => ReturnType<typeof sql>): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted = await db.transaction(async (tx) => {
-        const ids = rowsOf<{ id: string }>(await tx.execute(pick())).map((r) => r.id);
-        files.push(...(await deleteSubmissions(tx, ids)));
-        return ids.length;
-      });
-      total += deleted;
-      if (deleted < batchSize) return total;
-      await pause(pauseMs);
+  /** Between two batches: a pause for the forms, and the end of the run if the server is stopping. */
+  const between = async () => {
+    await pause(pauseMs);
+    if (signal?.aborted) throw new RetentionStopped();
+  };
+  let failure: unknown;
+  try {
+    /** Runs `pick` (ids of a batch) and deletes them until a batch comes back short, counting as it goes. */
+    async function inBatches(key: keyof RetentionCounts, pick: () => ReturnType<typeof sql>): Promise<void> {
+      for (;;) {
+        const deleted = await db.transaction(async (tx) => {
+          const ids = rowsOf<{ id: string }>(await tx.execute(pick())).map((r) => r.id);
+          files.push(...(await deleteSubmissions(tx, ids)));
+          return ids.length;
+        });
+        counts[key] += deleted;
+        if (deleted < batchSize) return;
+        await between();
+      }
     }
-  }
 
-  counts.spam = await inBatches(
-    () => sql`select id from submissions
+    await inBatches(
+      'spam',
+      () => sql`select id from submissions
               where spam and received_at < ${at} - make_interval(days => ${periods.spamDays})
               limit ${batchSize}`,
-  );
-  counts.contact = await inBatches(
-    () => sql`select id from submissions
+    );
+    await inBatches(
+      'contact',
+      () => sql`select id from submissions
               where form_type = 'contact' and not spam and received_at < ${at} - make_interval(months => ${periods.contactMonths})
               limit ${batchSize}`,
-  );
-  // A booking's day (bookingDay): walked in the order of its index, which stops at the first
-  // booking still kept instead of reading every booking.
-  const day = bookingDay(bookings);
-  counts.bookings = await inBatches(
-    () => sql`select ${bookings.submissionId} as id from ${bookings}
+    );
+    // A booking's day (bookingDay): walked in the order of its index, which stops at the first
+    // booking still kept instead of reading every booking.
+    const day = bookingDay(bookings);
+    await inBatches(
+      'bookings',
+      () => sql`select ${bookings.submissionId} as id from ${bookings}
               where ${day} < ${ukToday} - make_interval(months => ${periods.bookingMonthsAfterSession})
               order by ${day}
               limit ${batchSize}`,
-  );
+    );
 
-  // Masterclass registrations, counted from the end of their event (few events, each indexed).
-  counts.masterclass = await inBatches(
-    () => sql`select r.submission_id as id from event_registrations r join events e on e.id = r.event_id
+    // Masterclass registrations, counted from the end of their event (few events, each indexed).
+    await inBatches(
+      'masterclass',
+      () => sql`select r.submission_id as id from event_registrations r join events e on e.id = r.event_id
               where e.ends_at < ${at} - make_interval(months => ${periods.masterclassMonthsAfterEvent})
               limit ${batchSize}`,
-  );
-
-  // Unsubscribed: the address's keyed hash joins the suppression list; its rows go.
-  for (;;) {
-    const people = rowsOf<{ email: string }>(
-      await db.execute(
-        sql`select email from newsletter_subscribers where status = 'unsubscribed' limit ${batchSize}`,
-      ),
     );
-    if (people.length === 0) break;
-    await db.transaction(async (tx) => {
-      const emails = people.map((p) => p.email);
-      const list = sql.join(
-        emails.map((e) => sql`${e}`),
-        sql`, `,
-      );
-      const hashes = sql.join(
-        emails.map((e) => sql`(${suppressionHash(secret, e)}, 'unsubscribed')`),
-        sql`, `,
-      );
-      await tx.execute(
-        sql`insert into suppressions (hash, reason) values ${hashes} on conflict (hash) do nothing`,
-      );
-      const ids = rowsOf<{ id: string }>(
-        await tx.execute(
-          sql`select id from submissions where form_type = 'newsletter' and email_key in (${list})`,
-        ),
-      ).map((r) => r.id);
-      files.push(...(await deleteSubmissions(tx, ids)));
-      await tx.execute(sql`delete from newsletter_subscribers where email in (${list})`);
-    });
-    counts.unsubscribed += people.length;
-    if (people.length < batchSize) break;
-    await pause(pauseMs);
-  }
 
-  // E-mail text: the record stays (kind, recipient, status, times), the message is emptied.
-  // Sent ones by their sending time, the others (failed, skipped, suppressed) by when they were queued.
-  const stub = JSON.stringify({ subject: '', content: { preheader: '', heading: '', blocks: [] } });
-  const cutoff = sql`${at} - make_interval(days => ${periods.emailBodyDays})`;
-  // Each in the order of its partial index (outbox_bodies_kept, outbox_unsent_bodies_kept): without
-  // the order, a planner that expects many due rows reads the whole outbox to find a few.
-  for (const due of [
-    sql`status = 'sent' and body_removed_at is null and sent_at < ${cutoff} order by sent_at`,
-    sql`status in ('failed', 'skipped', 'suppressed') and body_removed_at is null and created_at < ${cutoff} order by created_at`,
-  ]) {
+    // Unsubscribed: the address's keyed hash joins the suppression list; its rows go.
     for (;;) {
-      const emptied = rowsOf<{ id: number; kind: string }>(
-        await db.execute(sql`
+      const people = rowsOf<{ email: string }>(
+        await db.execute(
+          sql`select email from newsletter_subscribers where status = 'unsubscribed' limit ${batchSize}`,
+        ),
+      );
+      if (people.length === 0) break;
+      await db.transaction(async (tx) => {
+        const emails = people.map((p) => p.email);
+        const list = sql.join(
+          emails.map((e) => sql`${e}`),
+          sql`, `,
+        );
+        const hashes = sql.join(
+          emails.map((e) => sql`(${suppressionHash(secret, e)}, 'unsubscribed')`),
+          sql`, `,
+        );
+        await tx.execute(
+          sql`insert into suppressions (hash, reason) values ${hashes} on conflict (hash) do nothing`,
+        );
+        const ids = rowsOf<{ id: string }>(
+          await tx.execute(
+            sql`select id from submissions where form_type = 'newsletter' and email_key in (${list})`,
+          ),
+        ).map((r) => r.id);
+        files.push(...(await deleteSubmissions(tx, ids)));
+        await tx.execute(sql`delete from newsletter_subscribers where email in (${list})`);
+      });
+      counts.unsubscribed += people.length;
+      if (people.length < batchSize) break;
+      await between();
+    }
+
+    // E-mail text: the record stays (kind, recipient, status, times), the message is emptied.
+    // Sent ones by their sending time, the others (failed, skipped, suppressed) by when they were queued.
+    const stub = JSON.stringify({ subject: '', content: { preheader: '', heading: '', blocks: [] } });
+    const cutoff = sql`${at} - make_interval(days => ${periods.emailBodyDays})`;
+    // Each in the order of its partial index (outbox_bodies_kept, outbox_unsent_bodies_kept): without
+    // the order, a planner that expects many due rows reads the whole outbox to find a few.
+    for (const due of [
+      sql`status = 'sent' and body_removed_at is null and sent_at < ${cutoff} order by sent_at`,
+      sql`status in ('failed', 'skipped', 'suppressed') and body_removed_at is null and created_at < ${cutoff} order by created_at`,
+    ]) {
+      for (;;) {
+        const emptied = rowsOf<{ id: number; kind: string }>(
+          await db.execute(sql`
           update outbox set message = ${stub}::jsonb, body_removed_at = ${at}
           where id in (select id from outbox where ${due} limit ${batchSize})
           returning id, kind`),
-      );
-      counts.emailBodies += emptied.length;
-      files.push(...emptied.map((m) => emlName(Number(m.id), m.kind)));
-      if (emptied.length < batchSize) break;
-      await pause(pauseMs);
+        );
+        counts.emailBodies += emptied.length;
+        files.push(...emptied.map((m) => emlName(Number(m.id), m.kind)));
+        if (emptied.length < batchSize) break;
+        await between();
+      }
     }
+  } catch (error) {
+    failure = error;
   }
 
+  // What was deleted before an error still loses its .eml files.
   for (const name of files) {
     try {
       await rm(join(mailDir, name));
@@ -207,11 +233,89 @@ export async function runRetention(
       // Sent through a relay: there was no file.
     }
   }
-  await db
-    .update(retentionRuns)
-    .set({ finishedAt: new Date(), counts })
-    .where(sql`${retentionRuns.id} = ${run!.id}`);
+  try {
+    await db
+      .update(retentionRuns)
+      .set({ finishedAt: new Date(), counts, interrupted: failure !== undefined })
+      .where(sql`${retentionRuns.id} = ${runId}`);
+  } catch (error) {
+    if (failure === undefined) throw error;
+  }
+  if (failure !== undefined) throw failure;
   return counts;
+}
+
+/** Thrown between two batches when the run is asked to stop. */
+export class RetentionStopped extends Error {
+  override name = 'RetentionStopped';
+}
+
+/**
+ * The one retention run of this process at a time, for the daily job and the console's "Run now".
+ * `start` answers as soon as the run's row exists (the console does not wait minutes for a run
+ * over a million rows); `run` waits for the end. `stop` (server shutdown) ends a run between two
+ * batches, marked as interrupted, before the database closes.
+ */
+export type RetentionRunner = {
+  /** Starts a run, or joins the one under way; answers its id and whether this call started it. */
+  start(now?: Date): Promise<{ runId: number; started: boolean; done: Promise<RetentionCounts | null> }>;
+  /** The id of the run under way in this process, if any. */
+  current(): number | null;
+  stop(): Promise<void>;
+};
+
+export function createRetentionRunner(
+  deps: { db: Db; secret: string; mailDir: string; log: FastifyBaseLogger },
+  options: Omit<RetentionOptions, 'signal' | 'onStarted'> = {},
+): RetentionRunner {
+  const controller = new AbortController();
+  type Active = { runId: number; done: Promise<RetentionCounts | null> };
+  let starting: Promise<Active> | null = null;
+  let currentId: number | null = null;
+
+  function begin(now: Date): Promise<Active> {
+    return new Promise<Active>((resolve, reject) => {
+      let runId: number | undefined;
+      const done: Promise<RetentionCounts | null> = runRetention(deps.db, deps.secret, deps.mailDir, now, {
+        ...options,
+        signal: controller.signal,
+        onStarted: (id) => {
+          runId = id;
+          currentId = id;
+          resolve({ runId: id, done });
+        },
+      })
+        .then((counts) => {
+          deps.log.info({ runId, ...counts }, 'retention run finished');
+          return counts;
+        })
+        .catch((error: unknown) => {
+          deps.log.warn({ runId, errorName: (error as Error).name }, 'retention run stopped early');
+          if (runId === undefined) reject(error as Error);
+          return null;
+        })
+        .finally(() => {
+          starting = null;
+          currentId = null;
+        });
+    });
+  }
+
+  return {
+    async start(now = new Date()) {
+      if (controller.signal.aborted) throw new RetentionStopped('The server is shutting down.');
+      const started = starting === null;
+      starting ??= begin(now);
+      const active = await starting;
+      return { ...active, started };
+    },
+    current: () => currentId,
+    async stop() {
+      controller.abort();
+      const active = await starting?.catch(() => null);
+      await active?.done;
+    },
+  };
 }
 
 /** The last runs, newest first, for the console. */
@@ -225,6 +329,7 @@ export async function retentionHistory(db: Queryable, limit = 10) {
     id: r.id,
     startedAt: r.startedAt.toISOString(),
     finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
+    interrupted: r.interrupted,
     counts: r.counts ?? null,
   }));
 }

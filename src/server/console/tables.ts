@@ -69,4 +69,6 @@ export const retentionRuns = pgTable('retention_runs', {
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
   counts: jsonb('counts').$type<Record<string, number>>(),
+  /** Ended before the end (an error, or the server stopping): its counts are what it removed. */
+  interrupted: boolean('interrupted').notNull().default(false),
 });

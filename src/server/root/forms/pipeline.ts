@@ -13,6 +13,7 @@ import { createLinks, type Links } from '../../kit/http/links';
 import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './rate-limit';
 import { consoleApi } from '../../console/plugin';
 import { startConsoleJobs, type ConsoleJobs } from '../../console/jobs';
+import { createRetentionRunner, type RetentionRunner } from '../../console/retention';
 import type { Config } from '../../kit/config';
 import { openDatabase, type Database } from '../../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../../kit/db/retention';
@@ -37,6 +38,7 @@ declare module 'fastify' {
       links: Links;
       retention: RetentionSweeper;
       consoleJobs: ConsoleJobs;
+      retentionRuns: RetentionRunner;
     };
   }
 }
@@ -58,12 +60,26 @@ export async function registerForms(app: FastifyInstance, config: Config, option
   });
   const retention = startRetentionSweeper(database, app.log);
   const wakeOutbox = () => outbox.wake();
-  const consoleJobs = startConsoleJobs({ db: database.db, config, links, log: app.log, wakeOutbox });
-  app.decorate('forms', { database, outbox, links, retention, consoleJobs });
+  const retentionRuns = createRetentionRunner({
+    db: database.db,
+    secret: config.appSecret,
+    mailDir: join(config.dataDir, 'mail'),
+    log: app.log,
+  });
+  const consoleJobs = startConsoleJobs({
+    db: database.db,
+    config,
+    links,
+    log: app.log,
+    wakeOutbox,
+    retentionRuns,
+  });
+  app.decorate('forms', { database, outbox, links, retention, consoleJobs, retentionRuns });
 
   app.addHook('onClose', async () => {
     retention.stop();
     consoleJobs.stop();
+    await retentionRuns.stop();
     await outbox.stop();
     await limiter.close();
     await database.close();
@@ -96,6 +112,7 @@ export async function registerForms(app: FastifyInstance, config: Config, option
     handlers: formHandlers,
     clientKey: (request) => links.hashAddress(rateLimitSubject(request.ip)),
     wakeOutbox,
+    retentionRuns,
   });
   outbox.start();
 }
