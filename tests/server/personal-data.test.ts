@@ -250,6 +250,11 @@ describe.each(drivers)('personal data on $name', (driver) => {
       return s!;
     };
     const oldSession = await booking('26 months', '24 months 3 days', '24 months 3 days');
+    // Its history and a used link go with it, in the same statement as the booking and submission.
+    await t.query(`insert into booking_status_events (booking_id, status, actor)
+      select id, 'confirmed', 'owner' from bookings where submission_id = '${oldSession.id}'`);
+    await t.query(`insert into booking_link_uses (token_id, booking_id, action)
+      select 'tok-${tag}', id, 'confirm' from bookings where submission_id = '${oldSession.id}'`);
     const youngSession = await booking('26 months', '23 months', '26 months');
     const oldRequest = await booking('26 months', null, '24 months 3 days');
     await t.query(`insert into newsletter_subscribers (id, email, first_name, last_name, status, unsubscribed_at)
@@ -276,6 +281,10 @@ describe.each(drivers)('personal data on $name', (driver) => {
         (r) => r.id,
       ),
     );
+    expect(
+      await t.query(`select 1 from bookings where submission_id = '${oldSession.id}'
+        union all select 1 from booking_link_uses where token_id = 'tok-${tag}'`),
+    ).toEqual([]);
     expect(left.has(oldContact!.id)).toBe(false);
     expect(left.has(oldSpam!.id)).toBe(false);
     expect(left.has(oldSession.id)).toBe(false);

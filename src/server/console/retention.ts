@@ -12,7 +12,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION, type RetentionPeriods } from '~/content/retention';
 import type { Db, Queryable } from '../kit/db/client';
@@ -47,27 +47,36 @@ function rowsOf<T>(result: unknown): T[] {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Deletes submissions with everything that hangs off them; returns the .eml names of their e-mails. */
-async function deleteSubmissions(tx: Queryable, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const list = sql.join(
-    ids.map((id) => sql`${id}::uuid`),
-    sql`, `,
+/**
+ * Picks a batch of submissions (`pick`: a query of their ids) and deletes them with everything
+ * that hangs off them, in one statement: on PGlite a transaction of several statements holds the
+ * database across a round trip between threads for each, and a form submitted meanwhile waited
+ * for all of them. Answers how many went and the .eml names of their e-mails. The foreign keys
+ * are checked at the statement's end, when the rows that referred to a submission are gone too.
+ */
+async function deleteBatch(db: Queryable, pick: SQL): Promise<{ deleted: number; files: string[] }> {
+  const [answer] = rowsOf<{ deleted: number; mails: [number, string][] | string | null }>(
+    await db.execute(sql`
+      with picked as materialized (${pick}),
+      picked_bookings as materialized (
+        select id from bookings where submission_id in (select id from picked)
+      ),
+      mails as (delete from outbox where submission_id in (select id from picked) returning id, kind),
+      link_uses as (delete from booking_link_uses where booking_id in (select id from picked_bookings)),
+      history as (delete from booking_status_events where booking_id in (select id from picked_bookings)),
+      gone_bookings as (delete from bookings where id in (select id from picked_bookings)),
+      registrations as (delete from event_registrations where submission_id in (select id from picked)),
+      consents as (delete from consent_records where submission_id in (select id from picked)),
+      gone as (delete from submissions where id in (select id from picked) returning id)
+      select (select count(*) from gone)::int as deleted,
+             (select json_agg(json_build_array(id, kind)) from mails) as mails`),
   );
-  const mails = rowsOf<{ id: number; kind: string }>(
-    await tx.execute(sql`delete from outbox where submission_id in (${list}) returning id, kind`),
-  );
-  await tx.execute(
-    sql`delete from booking_link_uses where booking_id in (select id from bookings where submission_id in (${list}))`,
-  );
-  await tx.execute(
-    sql`delete from booking_status_events where booking_id in (select id from bookings where submission_id in (${list}))`,
-  );
-  await tx.execute(sql`delete from bookings where submission_id in (${list})`);
-  await tx.execute(sql`delete from event_registrations where submission_id in (${list})`);
-  await tx.execute(sql`delete from consent_records where submission_id in (${list})`);
-  await tx.execute(sql`delete from submissions where id in (${list})`);
-  return mails.map((m) => emlName(Number(m.id), m.kind));
+  const mails =
+    typeof answer?.mails === 'string' ? (JSON.parse(answer.mails) as [number, string][]) : answer?.mails;
+  return {
+    deleted: Number(answer?.deleted ?? 0),
+    files: (mails ?? []).map(([id, kind]) => emlName(Number(id), kind)),
+  };
 }
 
 function emlName(id: number, kind: string): string {
@@ -121,11 +130,8 @@ export async function runRetention(
     /** Runs `pick` (ids of a batch) and deletes them until a batch comes back short, counting as it goes. */
     async function inBatches(key: keyof RetentionCounts, pick: () => ReturnType<typeof sql>): Promise<void> {
       for (;;) {
-        const deleted = await db.transaction(async (tx) => {
-          const ids = rowsOf<{ id: string }>(await tx.execute(pick())).map((r) => r.id);
-          files.push(...(await deleteSubmissions(tx, ids)));
-          return ids.length;
-        });
+        const { deleted, files: emls } = await deleteBatch(db, pick());
+        files.push(...emls);
         counts[key] += deleted;
         if (deleted < batchSize) return;
         await between();
@@ -184,12 +190,11 @@ export async function runRetention(
         await tx.execute(
           sql`insert into suppressions (hash, reason) values ${hashes} on conflict (hash) do nothing`,
         );
-        const ids = rowsOf<{ id: string }>(
-          await tx.execute(
-            sql`select id from submissions where form_type = 'newsletter' and email_key in (${list})`,
-          ),
-        ).map((r) => r.id);
-        files.push(...(await deleteSubmissions(tx, ids)));
+        const { files: emls } = await deleteBatch(
+          tx,
+          sql`select id from submissions where form_type = 'newsletter' and email_key in (${list})`,
+        );
+        files.push(...emls);
         await tx.execute(sql`delete from newsletter_subscribers where email in (${list})`);
       });
       counts.unsubscribed += people.length;
