@@ -4,7 +4,14 @@
  * gets an id per path.
  */
 import { type RouteConfig, index, route } from '@react-router/dev/routes';
-import { ARTICLES_PAGE, CONSOLE_PAGE, NOT_FOUND_PAGE, PUBLIC_PAGES, UTILITY_PAGES, type Page } from '../content/routes';
+import {
+  ARTICLES_PAGE,
+  CONSOLE_PAGE,
+  NOT_FOUND_PAGE,
+  PUBLIC_PAGES,
+  UTILITY_PAGES,
+  type Page,
+} from '../content/routes';
 
 const pages: readonly Page[] = [...PUBLIC_PAGES, ...UTILITY_PAGES];
 const file = (page: Page) => `routes/${page.module}.tsx`;

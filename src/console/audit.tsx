@@ -2,9 +2,10 @@
 import { auditCopy as copy } from '~/content/console';
 import type { AuditPage as AuditAnswer } from './api';
 import { withQuery } from './http';
-import { ListStatus, Pager } from './inbox';
 import { useQuery } from './paths';
-import { DateTime, Loaded, PageHeading, TableBox, td, th, useResource } from './ui';
+import { DataTable, DateCell, LoadedList, PageHeading, td, useResource } from './ui';
+
+const columns = [copy.at, copy.actor, copy.action, copy.target];
 
 export function AuditPage() {
   const [params] = useQuery();
@@ -13,49 +14,20 @@ export function AuditPage() {
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
       <p className="mt-2 text-ink-700">{copy.intro}</p>
-      <ListStatus resource={log} count={(n) => (n === 0 ? copy.empty : '')} />
-      <Loaded resource={log} reload={reload}>
-        {(data) =>
-          data.items.length === 0 ? null : (
-            <>
-              <TableBox label={copy.tableLabel}>
-                <table className="w-full min-w-[36rem] border-collapse">
-                  <caption className="sr-only">{copy.tableLabel}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        {copy.at}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.actor}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.action}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.target}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((entry) => (
-                      <tr key={entry.id}>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={entry.at} />
-                        </td>
-                        <td className={`${td} break-all`}>{entry.actor}</td>
-                        <td className={`${td} font-mono text-xs`}>{entry.action}</td>
-                        <td className={`${td} font-mono text-xs break-all`}>{entry.target ?? ''}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableBox>
-              <Pager next={data.next} params={params} labels={copy} />
-            </>
-          )
-        }
-      </Loaded>
+      <LoadedList resource={log} reload={reload} empty={copy.empty} pager={copy}>
+        {(data) => (
+          <DataTable label={copy.tableLabel} minWidth="min-w-[36rem]" columns={columns}>
+            {data.items.map((entry) => (
+              <tr key={entry.id}>
+                <DateCell iso={entry.at} />
+                <td className={`${td} break-all`}>{entry.actor}</td>
+                <td className={`${td} font-mono text-xs`}>{entry.action}</td>
+                <td className={`${td} font-mono text-xs break-all`}>{entry.target ?? ''}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
     </>
   );
 }

@@ -17,7 +17,16 @@ import {
 } from './api';
 import { post } from './http';
 import { page, useQuery } from './paths';
-import { Badge, ConfirmButton, DateTime, Loaded, PageHeading, useAction, useResource } from './ui';
+import {
+  Badge,
+  ConfirmButton,
+  DateTime,
+  ListStatus,
+  Loaded,
+  PageHeading,
+  useAction,
+  useResource,
+} from './ui';
 
 type Act = (key: string, path: string, body?: unknown) => Promise<boolean>;
 
@@ -300,9 +309,7 @@ export function BookingsPage() {
         </ul>
       </nav>
       <h2 className="sr-only">{copy.views[view]}</h2>
-      <p role="status" className="mt-4 text-sm text-ink-700">
-        {list.state === 'ready' && list.data.items.length === 0 ? copy.empty(copy.views[view] ?? view) : ''}
-      </p>
+      <ListStatus resource={list} empty={copy.empty(copy.views[view] ?? view)} />
       <Loaded resource={list} reload={reload}>
         {(data) => (
           <div className="mt-2 grid gap-4">

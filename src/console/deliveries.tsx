@@ -7,7 +7,17 @@ import { consoleCopy, deliveriesCopy as copy } from '~/content/console';
 import type { DeliveryList, DeliverySummary } from './api';
 import { post, withQuery } from './http';
 import { page, useQuery } from './paths';
-import { Badge, DateTime, Loaded, PageHeading, TableBox, td, th, useAction, useResource } from './ui';
+import {
+  Badge,
+  DataTable,
+  DateCell,
+  LoadedList,
+  numeric,
+  PageHeading,
+  td,
+  useAction,
+  useResource,
+} from './ui';
 
 const tones: Partial<Record<string, 'warn' | 'bad' | 'good' | 'neutral'>> = {
   pending: 'warn',
@@ -16,6 +26,17 @@ const tones: Partial<Record<string, 'warn' | 'bad' | 'good' | 'neutral'>> = {
   skipped: 'neutral',
   suppressed: 'neutral',
 };
+
+const columns = [
+  copy.subject,
+  copy.to,
+  copy.status,
+  copy.created,
+  copy.sentAt,
+  numeric(copy.attempts),
+  copy.lastError,
+  copy.actions,
+];
 
 export function DeliveriesTable({
   items,
@@ -28,86 +49,47 @@ export function DeliveriesTable({
 }) {
   const { busy, run } = useAction();
   return (
-    <TableBox label={copy.tableLabel}>
-      <table className="w-full min-w-[48rem] border-collapse">
-        <caption className="sr-only">{copy.tableLabel}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className={th}>
-              {copy.subject}
-            </th>
-            <th scope="col" className={th}>
-              {copy.to}
-            </th>
-            <th scope="col" className={th}>
-              {copy.status}
-            </th>
-            <th scope="col" className={th}>
-              {copy.created}
-            </th>
-            <th scope="col" className={th}>
-              {copy.sentAt}
-            </th>
-            <th scope="col" className={`${th} text-right`}>
-              {copy.attempts}
-            </th>
-            <th scope="col" className={th}>
-              {copy.lastError}
-            </th>
-            <th scope="col" className={th}>
-              {copy.actions}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.id}>
-              <th scope="row" id={`delivery-${item.id}`} className={`${td} text-left font-medium`}>
-                {item.subject}
-                {showSubmission && item.submissionId ? (
-                  <Link to={page(`inbox/${item.submissionId}`)} className="text-link mt-1 block text-xs">
-                    {copy.submission}
-                  </Link>
-                ) : null}
-              </th>
-              <td className={`${td} break-all`}>{item.to}</td>
-              <td className={td}>
-                <Badge tone={tones[item.status] ?? 'neutral'}>
-                  {copy.statuses[item.status] ?? item.status}
-                </Badge>
-              </td>
-              <td className={`${td} whitespace-nowrap`}>
-                <DateTime iso={item.createdAt} />
-              </td>
-              <td className={`${td} whitespace-nowrap`}>
-                <DateTime iso={item.sentAt} />
-              </td>
-              <td className={`${td} text-right tabular-nums`}>{item.attempts}</td>
-              <td className={`${td} font-mono text-xs break-all`}>{item.lastError ?? consoleCopy.none}</td>
-              <td className={td}>
-                {item.status === 'failed' || (item.status === 'pending' && item.lastError) ? (
-                  <button
-                    type="button"
-                    className="btn btn-secondary min-h-10 px-3 py-1.5"
-                    aria-describedby={`delivery-${item.id}`}
-                    disabled={busy !== null}
-                    onClick={() =>
-                      void run(
-                        `retry-${item.id}`,
-                        () => post(`/deliveries/${item.id}/retry`),
-                        () => copy.retried,
-                      ).then((done) => done && onRetried())
-                    }
-                  >
-                    {copy.retry}
-                  </button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableBox>
+    <DataTable label={copy.tableLabel} minWidth="min-w-[48rem]" columns={columns}>
+      {items.map((item) => (
+        <tr key={item.id}>
+          <th scope="row" id={`delivery-${item.id}`} className={`${td} text-left font-medium`}>
+            {item.subject}
+            {showSubmission && item.submissionId ? (
+              <Link to={page(`inbox/${item.submissionId}`)} className="text-link mt-1 block text-xs">
+                {copy.submission}
+              </Link>
+            ) : null}
+          </th>
+          <td className={`${td} break-all`}>{item.to}</td>
+          <td className={td}>
+            <Badge tone={tones[item.status] ?? 'neutral'}>{copy.statuses[item.status] ?? item.status}</Badge>
+          </td>
+          <DateCell iso={item.createdAt} />
+          <DateCell iso={item.sentAt} />
+          <td className={`${td} text-right tabular-nums`}>{item.attempts}</td>
+          <td className={`${td} font-mono text-xs break-all`}>{item.lastError ?? consoleCopy.none}</td>
+          <td className={td}>
+            {item.status === 'failed' || (item.status === 'pending' && item.lastError) ? (
+              <button
+                type="button"
+                className="btn btn-secondary min-h-10 px-3 py-1.5"
+                aria-describedby={`delivery-${item.id}`}
+                disabled={busy !== null}
+                onClick={() =>
+                  void run(
+                    `retry-${item.id}`,
+                    () => post(`/deliveries/${item.id}/retry`),
+                    () => copy.retried,
+                  ).then((done) => done && onRetried())
+                }
+              >
+                {copy.retry}
+              </button>
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -139,16 +121,9 @@ export function DeliveriesPage() {
           ))}
         </ul>
       </nav>
-      <p role="status" className="mt-4 text-sm text-ink-700">
-        {list.state === 'ready' && list.data.items.length === 0 ? copy.empty : ''}
-      </p>
-      <Loaded resource={list} reload={reload}>
-        {(data) =>
-          data.items.length === 0 ? null : (
-            <DeliveriesTable items={data.items} onRetried={reload} showSubmission />
-          )
-        }
-      </Loaded>
+      <LoadedList resource={list} reload={reload} empty={copy.empty}>
+        {(data) => <DeliveriesTable items={data.items} onRetried={reload} showSubmission />}
+      </LoadedList>
     </>
   );
 }

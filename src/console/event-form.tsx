@@ -10,7 +10,7 @@ import { eventsCopy as copy } from '~/content/console';
 import type { EventChangeAnswer, EventDetail, EventInput, EventMode, EventSummary } from './api';
 import { post } from './http';
 import { page } from './paths';
-import { Field, Loaded, PageHeading, useNotify, useResource } from './ui';
+import { BackLink, Field, ItemPage, PageHeading, useNotify, useResource } from './ui';
 
 type Values = Omit<EventInput, 'capacity'> & { capacity: string };
 type Errors = Partial<Record<keyof EventInput, string>>;
@@ -450,11 +450,7 @@ function ModeField({
 export function NewEventPage() {
   return (
     <>
-      <p className="mb-2">
-        <Link to={page('events')} className="text-link">
-          {copy.back}
-        </Link>
-      </p>
+      <BackLink to={page('events')}>{copy.back}</BackLink>
       <PageHeading title={copy.newTitle}>{copy.newTitle}</PageHeading>
       <EventForm />
     </>
@@ -466,16 +462,14 @@ export function EditEventPage({ id }: { id: string }) {
   const [detail, reload] = useResource<EventDetail>(`/events/${encodeURIComponent(id)}`);
   const title = detail.state === 'ready' ? copy.editTitle(detail.data.title) : copy.editTitleFallback;
   return (
-    <>
-      <p className="mb-2">
-        <Link to={page(`events/${encodeURIComponent(id)}`)} className="text-link">
-          {copy.backToEvent}
-        </Link>
-      </p>
-      <PageHeading title={title}>{title}</PageHeading>
-      <Loaded resource={detail} reload={reload}>
-        {(event) => <EventForm key={event.updatedAt} event={event} />}
-      </Loaded>
-    </>
+    <ItemPage
+      back={page(`events/${encodeURIComponent(id)}`)}
+      backLabel={copy.backToEvent}
+      title={title}
+      resource={detail}
+      reload={reload}
+    >
+      {(event) => <EventForm key={event.updatedAt} event={event} />}
+    </ItemPage>
   );
 }

@@ -22,13 +22,20 @@ import { page } from './paths';
 import {
   Badge,
   ConfirmButton,
+  DataTable,
   DateTime,
+  DetailRow,
   Field,
-  Loaded,
+  IfAny,
+  ItemPage,
+  LoadedList,
+  numeric,
   PageHeading,
-  TableBox,
+  rowTh,
+  Section,
+  SubmitButton,
   td,
-  th,
+  TextField,
   useAction,
   useNotify,
   useResource,
@@ -95,6 +102,14 @@ const eventPath = (id: string) => page(`events/${encodeURIComponent(id)}`);
 
 // --- The list -----------------------------------------------------------------------------------
 
+const listColumns = [
+  copy.eventTitle,
+  copy.when,
+  copy.status,
+  numeric(copy.registered),
+  numeric(copy.waitlist),
+];
+
 export function EventsPage() {
   const [list, reload] = useResource<EventList>('/events');
   return (
@@ -106,89 +121,47 @@ export function EventsPage() {
           {copy.newEvent}
         </Link>
       </p>
-      <p role="status" className="mt-4 text-sm text-ink-700">
-        {list.state === 'ready'
-          ? list.data.items.length === 0
-            ? copy.empty
-            : copy.count(list.data.items.length)
-          : ''}
-      </p>
-      <Loaded resource={list} reload={reload}>
-        {(data) =>
-          data.items.length === 0 ? null : (
-            <TableBox label={copy.tableLabel}>
-              <table className="w-full min-w-[44rem] border-collapse">
-                <caption className="sr-only">{copy.tableLabel}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col" className={th}>
-                      {copy.eventTitle}
-                    </th>
-                    <th scope="col" className={th}>
-                      {copy.when}
-                    </th>
-                    <th scope="col" className={th}>
-                      {copy.status}
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      {copy.registered}
-                    </th>
-                    <th scope="col" className={`${th} text-right`}>
-                      {copy.waitlist}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((event) => (
-                    <tr key={event.id}>
-                      <th scope="row" className={`${td} text-left font-medium break-words`}>
-                        <Link to={eventPath(event.id)} className="text-link">
-                          {event.title}
-                        </Link>
-                      </th>
-                      <td className={td}>
-                        <EventWhen startsAt={event.startsAtIso} endsAt={event.endsAtIso} />
-                      </td>
-                      <td className={td}>
-                        <StatusBadge event={event} />
-                      </td>
-                      <td className={`${td} text-right whitespace-nowrap tabular-nums`}>
-                        {copy.of(event.registered, event.capacity)}
-                      </td>
-                      <td className={`${td} text-right tabular-nums`}>{event.waitlisted}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableBox>
-          )
-        }
-      </Loaded>
+      <LoadedList resource={list} reload={reload} empty={copy.empty} count={copy.count}>
+        {(data) => (
+          <DataTable label={copy.tableLabel} minWidth="min-w-[44rem]" columns={listColumns}>
+            {data.items.map((event) => (
+              <tr key={event.id}>
+                <th scope="row" className={rowTh}>
+                  <Link to={eventPath(event.id)} className="text-link">
+                    {event.title}
+                  </Link>
+                </th>
+                <td className={td}>
+                  <EventWhen startsAt={event.startsAtIso} endsAt={event.endsAtIso} />
+                </td>
+                <td className={td}>
+                  <StatusBadge event={event} />
+                </td>
+                <td className={`${td} text-right whitespace-nowrap tabular-nums`}>
+                  {copy.of(event.registered, event.capacity)}
+                </td>
+                <td className={`${td} text-right tabular-nums`}>{event.waitlisted}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
     </>
   );
 }
 
 // --- One event ----------------------------------------------------------------------------------
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid gap-1 border-b border-ink-100 py-2 sm:grid-cols-[12rem_1fr] sm:gap-4">
-      <dt className="text-sm font-medium text-ink-700">{label}</dt>
-      <dd className="min-w-0 break-words text-ink-900">{children}</dd>
-    </div>
-  );
-}
-
 function Details({ event }: { event: EventDetail }) {
   return (
     <dl>
-      <Row label={copy.status}>
+      <DetailRow label={copy.status}>
         <StatusBadge event={event} />
-      </Row>
-      <Row label={copy.when}>
+      </DetailRow>
+      <DetailRow label={copy.when}>
         <EventWhen startsAt={event.startsAtIso} endsAt={event.endsAtIso} />
-      </Row>
-      <Row label={copy.where}>
+      </DetailRow>
+      <DetailRow label={copy.where}>
         {event.mode === 'in-person' ? (
           <>
             {copy.inPerson}: <span className="whitespace-pre-wrap">{event.place}</span>
@@ -196,28 +169,28 @@ function Details({ event }: { event: EventDetail }) {
         ) : (
           copy.online
         )}
-      </Row>
+      </DetailRow>
       {event.mode === 'online' ? (
-        <Row label={copy.joinUrl}>
+        <DetailRow label={copy.joinUrl}>
           <span className="break-all">{event.joinUrl || consoleCopy.none}</span>{' '}
           <span className="text-sm text-ink-600">({copy.joinUrlNote})</span>
-        </Row>
+        </DetailRow>
       ) : null}
-      <Row label={copy.capacity}>
+      <DetailRow label={copy.capacity}>
         {copy.places(event.registered, event.capacity)}; {copy.waitlisted(event.waitlisted)}
-      </Row>
-      <Row label={copy.registrationOpens}>
+      </DetailRow>
+      <DetailRow label={copy.registrationOpens}>
         {event.registrationOpensAt ? <UkWallClock value={event.registrationOpensAt} /> : copy.opensOnPublish}
-      </Row>
-      <Row label={copy.registrationCloses}>
+      </DetailRow>
+      <DetailRow label={copy.registrationCloses}>
         {event.registrationClosesAt ? <UkWallClock value={event.registrationClosesAt} /> : copy.closesAtStart}
-      </Row>
-      <Row label={copy.summary}>
+      </DetailRow>
+      <DetailRow label={copy.summary}>
         <span className="whitespace-pre-wrap">{event.summary}</span>
-      </Row>
-      <Row label={copy.updated}>
+      </DetailRow>
+      <DetailRow label={copy.updated}>
         <DateTime iso={event.updatedAt} />
-      </Row>
+      </DetailRow>
     </dl>
   );
 }
@@ -315,73 +288,62 @@ function Actions({ event, reload }: { event: EventDetail; reload: () => void }) 
 
 type Column = { label: string; cell: (a: Attendee, index: number) => ReactNode; className?: string };
 
-function AttendeeTable({
-  id,
-  heading,
-  label,
-  empty,
-  rows,
-  columns,
-}: {
-  id: string;
-  heading: string;
-  label: string;
-  empty: string;
-  rows: Attendee[];
-  columns: Column[];
-}) {
-  return (
-    <section aria-labelledby={id} className="mt-8">
-      <h2 id={id} className="text-lg font-semibold">
-        {`${heading} (${rows.length})`}
-      </h2>
-      {rows.length === 0 ? (
-        <p className="mt-2 text-ink-700">{empty}</p>
-      ) : (
-        <TableBox label={label}>
-          <table className="w-full min-w-[44rem] border-collapse">
-            <caption className="sr-only">{label}</caption>
-            <thead>
-              <tr>
-                {columns.map((column) => (
-                  <th key={column.label} scope="col" className={th}>
-                    {column.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((attendee, index) => (
-                <tr key={attendee.registrationId}>
-                  {columns.map((column, c) =>
-                    column.label === copy.name ? (
-                      <th key={c} scope="row" className={`${td} text-left font-medium break-words`}>
-                        {column.cell(attendee, index)}
-                      </th>
-                    ) : (
-                      <td key={c} className={`${td} ${column.className ?? ''}`}>
-                        {column.cell(attendee, index)}
-                      </td>
-                    ),
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableBox>
-      )}
-    </section>
-  );
-}
-
 const nameColumn: Column = { label: copy.name, cell: (a) => a.name || a.email };
 const emailColumn: Column = { label: copy.email, cell: (a) => a.email, className: 'break-all' };
 const companyColumn: Column = { label: copy.company, cell: (a) => a.company, className: 'break-words' };
-const registeredColumn: Column = {
-  label: copy.registeredAt,
-  cell: (a) => <DateTime iso={a.registeredAt} />,
+const dateColumn = (label: string, at: (a: Attendee) => string | null): Column => ({
+  label,
+  cell: (a) => <DateTime iso={at(a)} />,
   className: 'whitespace-nowrap',
+});
+const registeredColumn = dateColumn(copy.registeredAt, (a) => a.registeredAt);
+const positionColumn: Column = {
+  label: copy.position,
+  cell: (_a, index) => index + 1,
+  className: 'tabular-nums',
 };
+const personColumns = [nameColumn, emailColumn, companyColumn, registeredColumn];
+
+/** The event page's lists of people: who is coming, who waits (in order), who cancelled. */
+const attendeeLists = {
+  attendees: { heading: copy.attendeesHeading, label: copy.attendeesTable, empty: copy.noAttendees },
+  waitlist: { heading: copy.waitlistHeading, label: copy.waitlistTable, empty: copy.noWaitlist },
+  cancelled: { heading: copy.cancelledHeading, label: copy.cancelledTable, empty: '' },
+};
+
+const attendeeColumns: Record<keyof typeof attendeeLists, Column[]> = {
+  attendees: [...personColumns, dateColumn(copy.promotedAt, (a) => a.promotedAt)],
+  waitlist: [positionColumn, ...personColumns],
+  cancelled: [...personColumns, dateColumn(copy.cancelledAt, (a) => a.cancelledAt)],
+};
+
+function AttendeeTable({ list, rows }: { list: keyof typeof attendeeLists; rows: Attendee[] }) {
+  const { heading, label, empty } = attendeeLists[list];
+  const columns = attendeeColumns[list];
+  return (
+    <Section id={`event-${list}`} heading={`${heading} (${rows.length})`} className="mt-8">
+      <IfAny items={rows} none={empty}>
+        <DataTable label={label} minWidth="min-w-[44rem]" columns={columns.map((column) => column.label)}>
+          {rows.map((attendee, index) => (
+            <tr key={attendee.registrationId}>
+              {columns.map((column, c) =>
+                column.label === copy.name ? (
+                  <th key={c} scope="row" className={rowTh}>
+                    {column.cell(attendee, index)}
+                  </th>
+                ) : (
+                  <td key={c} className={`${td} ${column.className ?? ''}`}>
+                    {column.cell(attendee, index)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </DataTable>
+      </IfAny>
+    </Section>
+  );
+}
 
 function MessageForm({ event }: { event: EventDetail }) {
   const notify = useNotify();
@@ -413,25 +375,18 @@ function MessageForm({ event }: { event: EventDetail }) {
   }
 
   return (
-    <section aria-labelledby="event-message" className="card mt-8">
-      <h2 id="event-message" className="text-lg font-semibold">
-        {copy.messageHeading}
-      </h2>
+    <Section id="event-message" heading={copy.messageHeading} className="card mt-8">
       <p className="mt-1 text-ink-700">{copy.messageIntro(event.registered)}</p>
       <form noValidate onSubmit={(e) => void send(e)} className="mt-4 max-w-2xl">
-        <Field label={copy.subject} required validated error={errors.subject}>
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              name="subject"
-              autoComplete="off"
-              value={subject}
-              onChange={(e) => setSubject(e.target.value)}
-              className="field-input"
-            />
-          )}
-        </Field>
+        <TextField
+          label={copy.subject}
+          required
+          validated
+          error={errors.subject}
+          name="subject"
+          value={subject}
+          onChange={setSubject}
+        />
         <Field label={copy.message} required validated error={errors.message}>
           {(control) => (
             <textarea
@@ -444,11 +399,9 @@ function MessageForm({ event }: { event: EventDetail }) {
             />
           )}
         </Field>
-        <button type="submit" className="btn btn-primary" disabled={sending}>
-          {sending ? copy.sending : copy.send}
-        </button>
+        <SubmitButton busy={sending} label={copy.send} busyLabel={copy.sending} />
       </form>
-    </section>
+    </Section>
   );
 }
 
@@ -457,91 +410,31 @@ export function EventPage({ id }: { id: string }) {
   const [detail, reload] = useResource<EventDetail>(`/events/${encodeURIComponent(id)}`);
   const title = detail.state === 'ready' ? detail.data.title : copy.titleFallback;
   return (
-    <>
-      <p className="mb-2">
-        <Link to={page('events')} className="text-link">
-          {copy.back}
-        </Link>
-      </p>
-      <PageHeading title={title}>{title}</PageHeading>
-      <Loaded resource={detail} reload={reload}>
-        {(event) => (
-          <>
-            <section aria-labelledby="event-details" className="card mt-6">
-              <h2 id="event-details" className="sr-only">
-                {copy.detailsHeading}
-              </h2>
-              <Details event={event} />
-              <h2 className="sr-only">{copy.actionsHeading}</h2>
-              {event.status === 'cancelled' ? (
-                <p className="mt-4 text-ink-700">{copy.cancelledNote}</p>
-              ) : event.past ? (
-                <p className="mt-4 text-ink-700">{copy.pastNote}</p>
-              ) : null}
-              <Actions event={event} reload={reload} />
-            </section>
-
-            <AttendeeTable
-              id="event-attendees"
-              heading={copy.attendeesHeading}
-              label={copy.attendeesTable}
-              empty={copy.noAttendees}
-              rows={event.attendees}
-              columns={[
-                nameColumn,
-                emailColumn,
-                companyColumn,
-                registeredColumn,
-                {
-                  label: copy.promotedAt,
-                  cell: (a) => <DateTime iso={a.promotedAt} />,
-                  className: 'whitespace-nowrap',
-                },
-              ]}
-            />
-            <AttendeeTable
-              id="event-waitlist"
-              heading={copy.waitlistHeading}
-              label={copy.waitlistTable}
-              empty={copy.noWaitlist}
-              rows={event.waitlist}
-              columns={[
-                { label: copy.position, cell: (_a, index) => index + 1, className: 'tabular-nums' },
-                nameColumn,
-                emailColumn,
-                companyColumn,
-                registeredColumn,
-              ]}
-            />
-            {event.cancelled.length > 0 ? (
-              <AttendeeTable
-                id="event-cancelled"
-                heading={copy.cancelledHeading}
-                label={copy.cancelledTable}
-                empty=""
-                rows={event.cancelled}
-                columns={[
-                  nameColumn,
-                  emailColumn,
-                  companyColumn,
-                  registeredColumn,
-                  {
-                    label: copy.cancelledAt,
-                    cell: (a) => <DateTime iso={a.cancelledAt} />,
-                    className: 'whitespace-nowrap',
-                  },
-                ]}
-              />
+    <ItemPage back={page('events')} backLabel={copy.back} title={title} resource={detail} reload={reload}>
+      {(event) => (
+        <>
+          <Section id="event-details" heading={copy.detailsHeading} className="card mt-6" look="hidden">
+            <Details event={event} />
+            <h2 className="sr-only">{copy.actionsHeading}</h2>
+            {event.status === 'cancelled' ? (
+              <p className="mt-4 text-ink-700">{copy.cancelledNote}</p>
+            ) : event.past ? (
+              <p className="mt-4 text-ink-700">{copy.pastNote}</p>
             ) : null}
+            <Actions event={event} reload={reload} />
+          </Section>
 
-            {event.status === 'published' ? (
-              <MessageForm event={event} />
-            ) : event.status === 'draft' ? (
-              <p className="mt-8 text-ink-700">{copy.messageAfterPublish}</p>
-            ) : null}
-          </>
-        )}
-      </Loaded>
-    </>
+          <AttendeeTable list="attendees" rows={event.attendees} />
+          <AttendeeTable list="waitlist" rows={event.waitlist} />
+          {event.cancelled.length > 0 ? <AttendeeTable list="cancelled" rows={event.cancelled} /> : null}
+
+          {event.status === 'published' ? (
+            <MessageForm event={event} />
+          ) : event.status === 'draft' ? (
+            <p className="mt-8 text-ink-700">{copy.messageAfterPublish}</p>
+          ) : null}
+        </>
+      )}
+    </ItemPage>
   );
 }

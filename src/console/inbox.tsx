@@ -5,70 +5,14 @@
  */
 import type { FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { consoleCopy, inboxCopy as copy } from '~/content/console';
+import { inboxCopy as copy } from '~/content/console';
 import { FORM_TYPES, formTypeLabels, OWNER_API, type SubmissionPage, type SubmissionSummary } from './api';
 import { withQuery } from './http';
 import { page, useQuery } from './paths';
-import {
-  Badge,
-  DateTime,
-  Field,
-  Loaded,
-  PageHeading,
-  TableBox,
-  td,
-  th,
-  useResource,
-  type Resource,
-} from './ui';
+import { Badge, DataTable, DateCell, Field, LoadedList, PageHeading, td, useResource } from './ui';
 
 const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
-
-/** The list's status line: how many are shown (or that it is loading), read out when it changes. */
-export function ListStatus<T extends { items: unknown[]; next?: string | null }>({
-  resource,
-  count,
-}: {
-  resource: Resource<T>;
-  count: (n: number, more: boolean) => string;
-}) {
-  return (
-    <p role="status" className="mt-4 text-sm text-ink-700">
-      {resource.state === 'ready' ? count(resource.data.items.length, !!resource.data.next) : ''}
-    </p>
-  );
-}
-
-/** "Older" (the next page by the cursor) and "Newest" (back to the first page), as links. */
-export function Pager({
-  next,
-  params,
-  labels,
-}: {
-  next: string | null;
-  params: URLSearchParams;
-  labels: { older: string; newest: string };
-}) {
-  const first = new URLSearchParams(params);
-  first.delete('after');
-  const older = new URLSearchParams(params);
-  if (next) older.set('after', next);
-  if (!next && !params.get('after')) return null;
-  return (
-    <nav aria-label={consoleCopy.pagesLabel} className="mt-4 flex flex-wrap gap-3">
-      {params.get('after') ? (
-        <Link to={{ search: first.toString() }} className="btn btn-secondary">
-          {labels.newest}
-        </Link>
-      ) : null}
-      {next ? (
-        <Link to={{ search: older.toString() }} className="btn btn-secondary">
-          {labels.older}
-        </Link>
-      ) : null}
-    </nav>
-  );
-}
+const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];
 
 function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next: URLSearchParams) => void }) {
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -219,62 +163,33 @@ export function InboxPage() {
           {copy.download}
         </a>
       </p>
-      <ListStatus resource={list} count={copy.count} />
-      <Loaded resource={list} reload={reload}>
-        {(data) =>
-          data.items.length === 0 ? null : (
-            <>
-              <TableBox label={copy.tableLabel}>
-                <table className="w-full min-w-[40rem] border-collapse">
-                  <caption className="sr-only">{copy.tableLabel}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        {copy.from_}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.received}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.formColumn}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.excerpt}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((item) => (
-                      <tr key={item.id}>
-                        <td className={td}>
-                          <Sender
-                            item={item}
-                            to={page(`inbox/${item.id}`)}
-                            back={`${location.pathname}${location.search}`}
-                          />
-                        </td>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={item.receivedAt} />
-                        </td>
-                        <td className={td}>
-                          {formTypeLabels[item.formType] ?? item.formType}
-                          {item.spam ? (
-                            <span className="ml-2">
-                              <Badge tone="bad">{copy.spamBadge}</Badge>
-                            </span>
-                          ) : null}
-                        </td>
-                        <td className={`${td} max-w-xs break-words text-ink-700`}>{item.excerpt ?? ''}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableBox>
-              <Pager next={data.next} params={params} labels={copy} />
-            </>
-          )
-        }
-      </Loaded>
+      <LoadedList resource={list} reload={reload} count={copy.count} pager={copy}>
+        {(data) => (
+          <DataTable label={copy.tableLabel} minWidth="min-w-[40rem]" columns={columns}>
+            {data.items.map((item) => (
+              <tr key={item.id}>
+                <td className={td}>
+                  <Sender
+                    item={item}
+                    to={page(`inbox/${item.id}`)}
+                    back={`${location.pathname}${location.search}`}
+                  />
+                </td>
+                <DateCell iso={item.receivedAt} />
+                <td className={td}>
+                  {formTypeLabels[item.formType] ?? item.formType}
+                  {item.spam ? (
+                    <span className="ml-2">
+                      <Badge tone="bad">{copy.spamBadge}</Badge>
+                    </span>
+                  ) : null}
+                </td>
+                <td className={`${td} max-w-xs break-words text-ink-700`}>{item.excerpt ?? ''}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
     </>
   );
 }

@@ -11,13 +11,15 @@ import type { PasskeyInfo, SessionInfo } from './api';
 import { post } from './http';
 import {
   ConfirmButton,
-  Field,
-  DateTime,
+  DataTable,
+  DateCell,
   Loaded,
   PageHeading,
-  TableBox,
+  rowTh,
+  Section,
+  SubmitButton,
   td,
-  th,
+  TextField,
   useAction,
   useNotify,
   useResource,
@@ -78,23 +80,16 @@ function AddPasskey({ onAdded }: { onAdded: () => void }) {
       <h3 id="security-add" className="text-lg font-semibold">
         {copy.addHeading}
       </h3>
-      <Field label={copy.addName} hint={copy.addNameHint} className="mt-3 max-w-md">
-        {(control) => (
-          <input
-            {...control}
-            type="text"
-            name="name"
-            maxLength={60}
-            autoComplete="off"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            className="field-input"
-          />
-        )}
-      </Field>
-      <button type="submit" className="btn btn-primary" disabled={busy}>
-        {busy ? copy.adding : copy.addButton}
-      </button>
+      <TextField
+        label={copy.addName}
+        hint={copy.addNameHint}
+        className="mt-3 max-w-md"
+        name="name"
+        maxLength={60}
+        value={name}
+        onChange={setName}
+      />
+      <SubmitButton busy={busy} label={copy.addButton} busyLabel={copy.adding} />
     </form>
   );
 }
@@ -120,83 +115,52 @@ export function SecurityPage({
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
 
-      <section aria-labelledby="security-passkeys" className="mt-6">
-        <h2 id="security-passkeys" className="text-xl font-semibold">
-          {copy.passkeysHeading}
-        </h2>
+      <Section id="security-passkeys" heading={copy.passkeysHeading} className="mt-6" look="large">
         <p className="mt-2 text-ink-700">{copy.passkeysIntro}</p>
         <Loaded resource={passkeys} reload={reload}>
           {(data) =>
             data.passkeys.length === 0 ? (
               <p className="mt-4 text-ink-700">{copy.noPasskeys}</p>
             ) : (
-              <TableBox label={copy.tableLabel}>
-                <table className="w-full min-w-[32rem] border-collapse">
-                  <caption className="sr-only">{copy.tableLabel}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        {copy.name}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.created}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.lastUsed}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.actions}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.passkeys.map((passkey, index) => (
-                      <tr key={passkey.id}>
-                        <th
-                          scope="row"
-                          id={`passkey-${index}`}
-                          className={`${td} text-left font-medium break-words`}
-                        >
-                          {passkey.name}
-                        </th>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={passkey.createdAt} />
-                        </td>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={passkey.lastUsedAt} />
-                        </td>
-                        <td className={td}>
-                          <ConfirmButton
-                            label={copy.remove}
-                            title={copy.removeTitle}
-                            text={copy.removeText}
-                            describedBy={`passkey-${index}`}
-                            disabled={busy !== null}
-                            className="btn btn-secondary min-h-10 px-3 py-1.5"
-                            onConfirm={() =>
-                              void run(
-                                `remove-${passkey.id}`,
-                                () => post(`/passkeys/${encodeURIComponent(passkey.id)}/delete`),
-                                () => copy.removed,
-                              ).then((done) => done && changed())
-                            }
-                          />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableBox>
+              <DataTable
+                label={copy.tableLabel}
+                minWidth="min-w-[32rem]"
+                columns={[copy.name, copy.created, copy.lastUsed, copy.actions]}
+              >
+                {data.passkeys.map((passkey, index) => (
+                  <tr key={passkey.id}>
+                    <th scope="row" id={`passkey-${index}`} className={rowTh}>
+                      {passkey.name}
+                    </th>
+                    <DateCell iso={passkey.createdAt} />
+                    <DateCell iso={passkey.lastUsedAt} />
+                    <td className={td}>
+                      <ConfirmButton
+                        label={copy.remove}
+                        title={copy.removeTitle}
+                        text={copy.removeText}
+                        describedBy={`passkey-${index}`}
+                        disabled={busy !== null}
+                        className="btn btn-secondary min-h-10 px-3 py-1.5"
+                        onConfirm={() =>
+                          void run(
+                            `remove-${passkey.id}`,
+                            () => post(`/passkeys/${encodeURIComponent(passkey.id)}/delete`),
+                            () => copy.removed,
+                          ).then((done) => done && changed())
+                        }
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )
           }
         </Loaded>
         <AddPasskey onAdded={changed} />
-      </section>
+      </Section>
 
-      <section aria-labelledby="security-sessions" className="card mt-8">
-        <h2 id="security-sessions" className="text-xl font-semibold">
-          {copy.sessionsHeading}
-        </h2>
+      <Section id="security-sessions" heading={copy.sessionsHeading} className="card mt-8" look="large">
         <p className="mt-2 text-ink-700">{copy.sessionsText}</p>
         <div className="mt-4">
           <ConfirmButton
@@ -217,7 +181,7 @@ export function SecurityPage({
             }
           />
         </div>
-      </section>
+      </Section>
     </>
   );
 }

@@ -9,25 +9,26 @@ import { formTypeLabels, spamReasonLabels, type ReleaseAnswer, type SubmissionDe
 import { DeliveriesTable } from './deliveries';
 import { post } from './http';
 import { page } from './paths';
-import { Badge, ConfirmButton, DateTime, Loaded, PageHeading, useAction, useResource } from './ui';
+import {
+  Badge,
+  ConfirmButton,
+  DateTime,
+  DetailRow,
+  IfAny,
+  ItemPage,
+  Section,
+  useAction,
+  useResource,
+} from './ui';
 
 export function spamReasonLabel(reason: string | null): string {
   return (reason && spamReasonLabels[reason]) || reason || '';
 }
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-1 border-b border-ink-100 py-2 sm:grid-cols-[12rem_1fr] sm:gap-4">
-      <dt className="text-sm font-medium text-ink-700">{label}</dt>
-      <dd className="min-w-0 break-words whitespace-pre-wrap text-ink-900">{children}</dd>
-    </div>
-  );
-}
-
 function Actions({ item, reload }: { item: SubmissionDetail; reload: () => void }) {
   const navigate = useNavigate();
-  const { busy, run } = useAction();
-  const base = `/submissions/${encodeURIComponent(item.id)}`;
+  const action = useAction();
+  const { busy, run } = action;
   if (!item.spam)
     return (
       <button
@@ -37,7 +38,7 @@ function Actions({ item, reload }: { item: SubmissionDetail; reload: () => void 
         onClick={() =>
           void run(
             'spam',
-            () => post(`${base}/mark-spam`),
+            () => post(`/submissions/${encodeURIComponent(item.id)}/mark-spam`),
             () => copy.markedSpam,
           ).then((done) => done && reload())
         }
@@ -46,14 +47,50 @@ function Actions({ item, reload }: { item: SubmissionDetail; reload: () => void 
       </button>
     );
   return (
+    <HeldActions
+      id={item.id}
+      action={action}
+      reload={reload}
+      onDeleted={() =>
+        void navigate(page('spam'), { state: { notice: { tone: 'success', text: copy.deleted } } })
+      }
+    />
+  );
+}
+
+/**
+ * "Not spam" (delivers the submission, once) and "Delete" (after asking) for a held submission:
+ * on its own page, and in each row of the spam list, where they are smaller and described by the
+ * row's sender. Both reload what is shown; a delete calls `onDeleted` instead when given.
+ */
+export function HeldActions({
+  id,
+  action: { busy, run },
+  reload,
+  onDeleted,
+  describedBy,
+  small = false,
+}: {
+  id: string;
+  action: ReturnType<typeof useAction>;
+  reload: () => void;
+  /** After a delete, instead of reloading (and saying so): e.g. leave the deleted one's page. */
+  onDeleted?: () => void;
+  describedBy?: string;
+  small?: boolean;
+}) {
+  const base = `/submissions/${encodeURIComponent(id)}`;
+  const size = small ? ' min-h-10 px-3 py-1.5' : '';
+  return (
     <>
       <button
         type="button"
-        className="btn btn-primary"
+        className={`btn btn-primary${size}`}
+        aria-describedby={describedBy}
         disabled={busy !== null}
         onClick={() =>
           void run(
-            'release',
+            `release-${id}`,
             () => post<ReleaseAnswer>(`${base}/release`),
             (answer) => copy.releasedMessage(answer.emails),
           ).then((done) => done && reload())
@@ -65,16 +102,15 @@ function Actions({ item, reload }: { item: SubmissionDetail; reload: () => void 
         label={copy.delete}
         title={copy.confirmDeleteTitle}
         text={copy.confirmDeleteText}
+        className={`btn btn-secondary${size}`}
+        describedBy={describedBy}
         disabled={busy !== null}
         onConfirm={() =>
           void run(
-            'delete',
+            `delete-${id}`,
             () => post(`${base}/delete`),
-            () => null,
-          ).then((done) => {
-            if (done)
-              void navigate(page('spam'), { state: { notice: { tone: 'success', text: copy.deleted } } });
-          })
+            () => (onDeleted ? null : copy.deleted),
+          ).then((done) => done && (onDeleted ?? reload)())
         }
       />
     </>
@@ -88,103 +124,91 @@ export function SubmissionPage({ id }: { id: string }) {
   const title = detail.state === 'ready' ? detail.data.name || detail.data.email : copy.titleFallback;
 
   return (
-    <>
-      <p className="mb-2">
-        <Link to={back ?? page('inbox')} className="text-link">
-          {copy.back}
-        </Link>
-      </p>
-      <PageHeading title={title}>{title}</PageHeading>
-      <Loaded resource={detail} reload={reload}>
-        {(item) => (
-          <>
-            <section aria-labelledby="submission-summary" className="card mt-6">
-              <h2 id="submission-summary" className="sr-only">
-                {copy.summary}
-              </h2>
-              <dl>
-                <Row label={copy.form}>{formTypeLabels[item.formType] ?? item.formType}</Row>
-                <Row label={copy.received}>
-                  <DateTime iso={item.receivedAt} />
-                </Row>
-                <Row label={copy.status}>
-                  {item.spam ? (
-                    <Badge tone="bad">{copy.spam}</Badge>
-                  ) : (
-                    <Badge tone="good">{copy.delivered}</Badge>
-                  )}
-                  {item.releasedAt ? (
-                    <span className="ml-2 text-sm text-ink-700">
-                      {copy.released}: <DateTime iso={item.releasedAt} />
-                    </span>
-                  ) : null}
-                </Row>
-                {item.spam ? <Row label={copy.reason}>{spamReasonLabel(item.spamReason)}</Row> : null}
-                {item.bookingId ? (
-                  <Row label={copy.booking}>
-                    <Link to={page('bookings')} className="text-link">
-                      {copy.openBooking}
-                    </Link>
-                  </Row>
+    <ItemPage
+      back={back ?? page('inbox')}
+      backLabel={copy.back}
+      title={title}
+      resource={detail}
+      reload={reload}
+    >
+      {(item) => (
+        <>
+          <Section id="submission-summary" heading={copy.summary} className="card mt-6" look="hidden">
+            <dl>
+              <DetailRow keepLines label={copy.form}>
+                {formTypeLabels[item.formType] ?? item.formType}
+              </DetailRow>
+              <DetailRow keepLines label={copy.received}>
+                <DateTime iso={item.receivedAt} />
+              </DetailRow>
+              <DetailRow keepLines label={copy.status}>
+                {item.spam ? (
+                  <Badge tone="bad">{copy.spam}</Badge>
+                ) : (
+                  <Badge tone="good">{copy.delivered}</Badge>
+                )}
+                {item.releasedAt ? (
+                  <span className="ml-2 text-sm text-ink-700">
+                    {copy.released}: <DateTime iso={item.releasedAt} />
+                  </span>
                 ) : null}
-              </dl>
-              <h2 className="sr-only">{copy.actionsHeading}</h2>
-              <div className="mt-4 flex flex-wrap gap-3">
-                <Actions item={item} reload={reload} />
-              </div>
-            </section>
+              </DetailRow>
+              {item.spam ? (
+                <DetailRow keepLines label={copy.reason}>
+                  {spamReasonLabel(item.spamReason)}
+                </DetailRow>
+              ) : null}
+              {item.bookingId ? (
+                <DetailRow keepLines label={copy.booking}>
+                  <Link to={page('bookings')} className="text-link">
+                    {copy.openBooking}
+                  </Link>
+                </DetailRow>
+              ) : null}
+            </dl>
+            <h2 className="sr-only">{copy.actionsHeading}</h2>
+            <div className="mt-4 flex flex-wrap gap-3">
+              <Actions item={item} reload={reload} />
+            </div>
+          </Section>
 
-            <section aria-labelledby="submission-fields" className="card mt-6">
-              <h2 id="submission-fields" className="text-lg font-semibold">
-                {copy.fieldsHeading}
-              </h2>
-              <dl className="mt-2">
-                {item.fields.map((field) => (
-                  <Row key={field.name} label={field.name}>
-                    {field.value}
-                  </Row>
+          <Section id="submission-fields" heading={copy.fieldsHeading} className="card mt-6">
+            <dl className="mt-2">
+              {item.fields.map((field) => (
+                <DetailRow keepLines key={field.name} label={field.name}>
+                  {field.value}
+                </DetailRow>
+              ))}
+            </dl>
+          </Section>
+
+          <Section id="submission-consents" heading={copy.consentsHeading} className="card mt-6">
+            <IfAny items={item.consents} none={copy.noConsents}>
+              <ul className="mt-2 space-y-3">
+                {item.consents.map((consent) => (
+                  <li
+                    key={`${consent.consentId}-${consent.givenAt}`}
+                    className="border-l-4 border-ink-200 pl-3"
+                  >
+                    <blockquote className="break-words whitespace-pre-wrap text-ink-900">
+                      {consent.wording}
+                    </blockquote>
+                    <p className="mt-1 text-sm text-ink-700">
+                      {copy.givenAt} <DateTime iso={consent.givenAt} /> ({consent.consentId})
+                    </p>
+                  </li>
                 ))}
-              </dl>
-            </section>
+              </ul>
+            </IfAny>
+          </Section>
 
-            <section aria-labelledby="submission-consents" className="card mt-6">
-              <h2 id="submission-consents" className="text-lg font-semibold">
-                {copy.consentsHeading}
-              </h2>
-              {item.consents.length === 0 ? (
-                <p className="mt-2 text-ink-700">{copy.noConsents}</p>
-              ) : (
-                <ul className="mt-2 space-y-3">
-                  {item.consents.map((consent) => (
-                    <li
-                      key={`${consent.consentId}-${consent.givenAt}`}
-                      className="border-l-4 border-ink-200 pl-3"
-                    >
-                      <blockquote className="break-words whitespace-pre-wrap text-ink-900">
-                        {consent.wording}
-                      </blockquote>
-                      <p className="mt-1 text-sm text-ink-700">
-                        {copy.givenAt} <DateTime iso={consent.givenAt} /> ({consent.consentId})
-                      </p>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </section>
-
-            <section aria-labelledby="submission-emails" className="mt-8">
-              <h2 id="submission-emails" className="text-lg font-semibold">
-                {copy.emailsHeading}
-              </h2>
-              {item.emails.length === 0 ? (
-                <p className="mt-2 text-ink-700">{copy.noEmails}</p>
-              ) : (
-                <DeliveriesTable items={item.emails} onRetried={reload} />
-              )}
-            </section>
-          </>
-        )}
-      </Loaded>
-    </>
+          <Section id="submission-emails" heading={copy.emailsHeading} className="mt-8">
+            <IfAny items={item.emails} none={copy.noEmails}>
+              <DeliveriesTable items={item.emails} onRetried={reload} />
+            </IfAny>
+          </Section>
+        </>
+      )}
+    </ItemPage>
   );
 }

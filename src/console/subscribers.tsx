@@ -7,9 +7,8 @@ import { Link } from 'react-router';
 import { consoleCopy, subscribersCopy as copy, suppressionCopy } from '~/content/console';
 import { OWNER_API, type SubscriberPage, type SuppressionPage } from './api';
 import { withQuery } from './http';
-import { ListStatus, Pager } from './inbox';
 import { page, useQuery } from './paths';
-import { DateTime, Loaded, PageHeading, TableBox, td, th, useResource } from './ui';
+import { DataTable, DateCell, DateTime, LoadedList, PageHeading, td, useResource } from './ui';
 
 const STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const;
 
@@ -54,70 +53,53 @@ export function SubscribersPage() {
           ))}
         </ul>
       </nav>
-      <ListStatus resource={list} count={(n, more) => (n === 0 ? copy.empty : copy.count(n, more))} />
-      <Loaded resource={list} reload={reload}>
-        {(data) =>
-          data.items.length === 0 ? null : (
-            <>
-              <TableBox label={copy.tableLabel}>
-                <table className="w-full min-w-[36rem] border-collapse">
-                  <caption className="sr-only">{`${copy.tableLabel}: ${copy.statuses[status]}`}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        {copy.name}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.email}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.since}
-                      </th>
-                      <th scope="col" className={th}>
-                        {status === 'unsubscribed' ? copy.unsubscribed : copy.confirmed}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((item) => (
-                      <tr key={item.id}>
-                        <td className={td}>{`${item.firstName} ${item.lastName}`}</td>
-                        <td className={`${td} break-all`}>
-                          <Link
-                            to={{
-                              pathname: page('people'),
-                              search: `?email=${encodeURIComponent(item.email)}`,
-                            }}
-                            className="text-link"
-                          >
-                            {item.email}
-                          </Link>
-                        </td>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={item.createdAt} />
-                        </td>
-                        <td className={`${td} whitespace-nowrap`}>
-                          {status === 'unsubscribed' ? (
-                            <DateTime iso={item.unsubscribedAt} />
-                          ) : item.confirmedAt ? (
-                            <DateTime iso={item.confirmedAt} />
-                          ) : (
-                            consoleCopy.none
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableBox>
-              <Pager next={data.next} params={params} labels={copy} />
-            </>
-          )
-        }
-      </Loaded>
+      <LoadedList resource={list} reload={reload} empty={copy.empty} count={copy.count} pager={copy}>
+        {(data) => (
+          <DataTable
+            label={copy.tableLabel}
+            caption={`${copy.tableLabel}: ${copy.statuses[status]}`}
+            minWidth="min-w-[36rem]"
+            columns={[
+              copy.name,
+              copy.email,
+              copy.since,
+              status === 'unsubscribed' ? copy.unsubscribed : copy.confirmed,
+            ]}
+          >
+            {data.items.map((item) => (
+              <tr key={item.id}>
+                <td className={td}>{`${item.firstName} ${item.lastName}`}</td>
+                <td className={`${td} break-all`}>
+                  <Link
+                    to={{
+                      pathname: page('people'),
+                      search: `?email=${encodeURIComponent(item.email)}`,
+                    }}
+                    className="text-link"
+                  >
+                    {item.email}
+                  </Link>
+                </td>
+                <DateCell iso={item.createdAt} />
+                <td className={`${td} whitespace-nowrap`}>
+                  {status === 'unsubscribed' ? (
+                    <DateTime iso={item.unsubscribedAt} />
+                  ) : item.confirmedAt ? (
+                    <DateTime iso={item.confirmedAt} />
+                  ) : (
+                    consoleCopy.none
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
     </>
   );
 }
+
+const suppressionColumns = [suppressionCopy.hash, suppressionCopy.reason, suppressionCopy.since];
 
 export function SuppressionsPage() {
   const [params] = useQuery();
@@ -129,45 +111,19 @@ export function SuppressionsPage() {
     <>
       <PageHeading title={copyS.title}>{copyS.title}</PageHeading>
       <p className="mt-2 text-ink-700">{copyS.intro}</p>
-      <ListStatus resource={list} count={(n) => (n === 0 ? copyS.empty : '')} />
-      <Loaded resource={list} reload={reload}>
-        {(data) =>
-          data.items.length === 0 ? null : (
-            <>
-              <TableBox label={copyS.tableLabel}>
-                <table className="w-full min-w-[32rem] border-collapse">
-                  <caption className="sr-only">{copyS.tableLabel}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        {copyS.hash}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copyS.reason}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copyS.since}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((item) => (
-                      <tr key={item.hash}>
-                        <td className={`${td} font-mono text-xs break-all`}>{item.hash}</td>
-                        <td className={td}>{copyS.reasons[item.reason] ?? item.reason}</td>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={item.createdAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableBox>
-              <Pager next={data.next} params={params} labels={copyS} />
-            </>
-          )
-        }
-      </Loaded>
+      <LoadedList resource={list} reload={reload} empty={copyS.empty} pager={copyS}>
+        {(data) => (
+          <DataTable label={copyS.tableLabel} minWidth="min-w-[32rem]" columns={suppressionColumns}>
+            {data.items.map((item) => (
+              <tr key={item.hash}>
+                <td className={`${td} font-mono text-xs break-all`}>{item.hash}</td>
+                <td className={td}>{copyS.reasons[item.reason] ?? item.reason}</td>
+                <DateCell iso={item.createdAt} />
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
     </>
   );
 }

@@ -1,8 +1,8 @@
 /**
  * What every console page is built from: loading a resource of the API, the page heading that
  * takes focus when the page opens, the live regions that announce what an action did, a
- * confirmation dialog for what cannot be undone, dates in UK time, and tables that scroll inside
- * themselves on a narrow screen.
+ * confirmation dialog for what cannot be undone, dates in UK time, tables that scroll inside
+ * themselves on a narrow screen, lists with their status line and pages, and the facts of one thing.
  */
 import {
   createContext,
@@ -14,9 +14,11 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { Link } from 'react-router';
 import type { ApiResult } from '~/lib/api-client';
 import { consoleCopy } from '~/content/console';
 import { getJson } from './http';
+import { useQuery } from './paths';
 
 // --- Loading --------------------------------------------------------------------------------------
 
@@ -296,6 +298,68 @@ export function TableBox({ label, children }: { label: string; children: ReactNo
 export const th = 'border-b border-ink-200 bg-ink-50 px-3 py-2 text-left text-sm font-semibold text-ink-700';
 export const td = 'border-b border-ink-100 px-3 py-2 align-top text-sm text-ink-900';
 
+/** A column heading of a DataTable: its words, or its words and classes beside `th` (e.g. `text-right`). */
+export type ColumnHeading = string | { label: string; className: string };
+
+/** The heading of a column of numbers, set right as its cells are. */
+export const numeric = (label: string): ColumnHeading => ({ label, className: 'text-right' });
+
+/**
+ * A list's table: in its own scrolling box (TableBox), named by a caption for screen readers,
+ * one row of column headings, and the rows given as children.
+ */
+export function DataTable({
+  label,
+  caption = label,
+  minWidth,
+  columns,
+  children,
+}: {
+  /** Names the scrolling box, and the table too unless `caption` says more. */
+  label: string;
+  caption?: string;
+  /** The table's least width, as a class (`min-w-[44rem]`): narrower screens scroll the box. */
+  minWidth: string;
+  columns: readonly ColumnHeading[];
+  children: ReactNode;
+}) {
+  return (
+    <TableBox label={label}>
+      <table className={`w-full ${minWidth} border-collapse`}>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column, index) =>
+              typeof column === 'string' ? (
+                <th key={index} scope="col" className={th}>
+                  {column}
+                </th>
+              ) : (
+                <th key={index} scope="col" className={`${th} ${column.className}`}>
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableBox>
+  );
+}
+
+/** The classes of a row's heading cell (the row's name, e.g. a person or a passkey). */
+export const rowTh = `${td} text-left font-medium break-words`;
+
+/** A table cell holding a moment in UK time, kept on one line. */
+export function DateCell({ iso }: { iso: string | null }) {
+  return (
+    <td className={`${td} whitespace-nowrap`}>
+      <DateTime iso={iso} />
+    </td>
+  );
+}
+
 /** A warning banner: its heading and sentences. */
 export function Banner({
   heading,
@@ -340,6 +404,210 @@ export function Badge({
     >
       {children}
     </span>
+  );
+}
+
+// --- Lists ---------------------------------------------------------------------------------------------
+
+/** What a list's status line says: `empty` when there is nothing, else `count`'s words (if any). */
+export type ListWords = { empty?: string; count?: (n: number, more: boolean) => string };
+
+/** The list's status line: how many are shown (or that it is loading), read out when it changes. */
+export function ListStatus<T extends { items: unknown[]; next?: string | null }>({
+  resource,
+  empty,
+  count,
+}: ListWords & { resource: Resource<T> }) {
+  let text = '';
+  if (resource.state === 'ready') {
+    const n = resource.data.items.length;
+    text = n === 0 && empty !== undefined ? empty : (count?.(n, !!resource.data.next) ?? '');
+  }
+  return (
+    <p role="status" className="mt-4 text-sm text-ink-700">
+      {text}
+    </p>
+  );
+}
+
+/** The words of a Pager's links. */
+export type PagerLabels = { older: string; newest: string };
+
+/**
+ * "Older" (the next page by the cursor) and "Newest" (back to the first page), as links that
+ * change the `after` of the address's query.
+ */
+export function Pager({ next, labels }: { next: string | null; labels: PagerLabels }) {
+  const [params] = useQuery();
+  const first = new URLSearchParams(params);
+  first.delete('after');
+  const older = new URLSearchParams(params);
+  if (next) older.set('after', next);
+  if (!next && !params.get('after')) return null;
+  return (
+    <nav aria-label={consoleCopy.pagesLabel} className="mt-4 flex flex-wrap gap-3">
+      {params.get('after') ? (
+        <Link to={{ search: first.toString() }} className="btn btn-secondary">
+          {labels.newest}
+        </Link>
+      ) : null}
+      {next ? (
+        <Link to={{ search: older.toString() }} className="btn btn-secondary">
+          {labels.older}
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+/**
+ * A list page's body: its status line (ListStatus), then, once loaded, the items as `children`
+ * draws them (nothing when there are none) and, for a list in pages, the Pager.
+ */
+export function LoadedList<T extends { items: unknown[]; next?: string | null }>({
+  resource,
+  reload,
+  empty,
+  count,
+  pager,
+  children,
+}: ListWords & {
+  resource: Resource<T>;
+  reload: () => void;
+  /** A list in pages: the Pager's words. */
+  pager?: PagerLabels;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <>
+      <ListStatus resource={resource} empty={empty} count={count} />
+      <Loaded resource={resource} reload={reload}>
+        {(data) =>
+          data.items.length === 0 ? null : (
+            <>
+              {children(data)}
+              {pager ? <Pager next={data.next ?? null} labels={pager} /> : null}
+            </>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+const sectionHeadings = {
+  normal: 'text-lg font-semibold',
+  large: 'text-xl font-semibold',
+  hidden: 'sr-only',
+};
+
+/** A part of a page under its own h2, which names it (`aria-labelledby`) for a screen reader. */
+export function Section({
+  id,
+  heading,
+  className,
+  look = 'normal',
+  children,
+}: {
+  id: string;
+  heading: string;
+  className?: string;
+  /** How the heading looks; `hidden`: for screen readers only. */
+  look?: keyof typeof sectionHeadings;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className={sectionHeadings[look]}>
+        {heading}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** `children` when there are `items`; otherwise the sentence `none`, which says there are none. */
+export function IfAny({
+  items,
+  none,
+  children,
+}: {
+  items: readonly unknown[];
+  none: string;
+  children: ReactNode;
+}) {
+  return items.length === 0 ? <p className="mt-2 text-ink-700">{none}</p> : children;
+}
+
+// --- One thing's page -----------------------------------------------------------------------------------
+
+/** The link above a page's heading, back to where it was opened from (its list, its event). */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <p className="mb-2">
+      <Link to={to} className="text-link">
+        {children}
+      </Link>
+    </p>
+  );
+}
+
+/**
+ * The page of one thing (a submission, an event): the link back, the heading (the thing's name
+ * once it has loaded) and the thing as `children` draws it.
+ */
+export function ItemPage<T>({
+  back,
+  backLabel,
+  title,
+  resource,
+  reload,
+  children,
+}: {
+  back: string;
+  backLabel: string;
+  title: string;
+  resource: Resource<T>;
+  reload: () => void;
+  children: (data: T) => ReactNode;
+}) {
+  return (
+    <>
+      <BackLink to={back}>{backLabel}</BackLink>
+      <PageHeading title={title}>{title}</PageHeading>
+      <Loaded resource={resource} reload={reload}>
+        {children}
+      </Loaded>
+    </>
+  );
+}
+
+/**
+ * One fact in a definition list (`<dl>`): its label beside its value on a wide screen, above it on
+ * a narrow one. `keepLines` keeps the value's line breaks (what a visitor typed).
+ */
+export function DetailRow({
+  label,
+  keepLines = false,
+  children,
+}: {
+  label: string;
+  keepLines?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className="grid gap-1 border-b border-ink-100 py-2 sm:grid-cols-[12rem_1fr] sm:gap-4">
+      <dt className="text-sm font-medium text-ink-700">{label}</dt>
+      <dd
+        className={
+          keepLines
+            ? 'min-w-0 break-words whitespace-pre-wrap text-ink-900'
+            : 'min-w-0 break-words text-ink-900'
+        }
+      >
+        {children}
+      </dd>
+    </div>
   );
 }
 
@@ -407,5 +675,53 @@ export function Field({
         <div className="mb-3" />
       )}
     </div>
+  );
+}
+
+/** A Field holding a one-line text input whose value the form keeps in its state (no autofill). */
+export function TextField({
+  name,
+  value,
+  onChange,
+  maxLength,
+  ...field
+}: Omit<Parameters<typeof Field>[0], 'children'> & {
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  maxLength?: number;
+}) {
+  return (
+    <Field {...field}>
+      {(control) => (
+        <input
+          {...control}
+          type="text"
+          name={name}
+          maxLength={maxLength}
+          autoComplete="off"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          className="field-input"
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A form's submit button: while `busy` it says what it is doing and cannot be pressed again. */
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+}) {
+  return (
+    <button type="submit" className="btn btn-primary" disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
   );
 }

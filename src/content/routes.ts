@@ -70,4 +70,10 @@ export const UTILITY_PATHS: readonly string[] = /* @__PURE__ */ UTILITY_PAGES.ma
 
 export const CONSOLE_PATH = CONSOLE_PAGE.path;
 
-export const PRERENDER_PATHS = [...PUBLIC_PATHS, ARTICLES_PAGE.path, ...UTILITY_PATHS, CONSOLE_PATH, NOT_FOUND_PATH];
+export const PRERENDER_PATHS = [
+  ...PUBLIC_PATHS,
+  ARTICLES_PAGE.path,
+  ...UTILITY_PATHS,
+  CONSOLE_PATH,
+  NOT_FOUND_PATH,
+];

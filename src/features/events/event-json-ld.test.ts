@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventJsonLd, jsonForScript } from './event-json-ld';
-import type { PublicEvent } from './events-api';
-
-const event: PublicEvent = {
-  id: '6f1c2a52-96a3-4d5e-9f43-0b8d8e5b7a10',
-  title: 'Bitcoin for High Earners',
-  summary: 'Allocation, tax and custody.',
-  startsAt: '2026-12-03T19:00:00.000Z',
-  endsAt: '2026-12-03T20:30:00.000Z',
-  mode: 'online',
-  place: null,
-  cancelled: false,
-  registration: {
-    opensAt: '2026-11-01T09:00:00.000Z',
-    closesAt: '2026-12-03T19:00:00.000Z',
-    open: true,
-    placesLeft: 4,
-  },
-  calendarPath: '/api/events/6f1c2a52-96a3-4d5e-9f43-0b8d8e5b7a10/calendar.ics',
-};
+import { fixtureEvent as event } from './event-fixture';
 
 describe('the Event structured data', () => {
   it('describes an online masterclass: scheduled, a virtual location on the Resources page, a free offer', () => {

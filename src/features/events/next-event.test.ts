@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicEvent } from './events-api';
+import { fixtureEvent } from './event-fixture';
 import { stateOf } from './next-event';
 
-const event: PublicEvent = {
-  id: '6f1c2a52-96a3-4d5e-9f43-0b8d8e5b7a10',
-  title: 'Bitcoin for High Earners',
-  summary: 'Allocation, tax and custody.',
-  startsAt: '2026-12-03T19:00:00.000Z',
-  endsAt: '2026-12-03T20:30:00.000Z',
-  mode: 'online',
-  place: null,
-  cancelled: false,
-  registration: {
-    opensAt: '2026-11-01T09:00:00.000Z',
-    closesAt: '2026-12-03T19:00:00.000Z',
-    open: false,
-    placesLeft: 4,
-  },
+/** The example with registration not open (the server says whether it is) and no calendar file. */
+const event = {
+  ...fixtureEvent,
+  registration: { ...fixtureEvent.registration, open: false },
   calendarPath: null,
 };
 const at = (iso: string) => Date.parse(iso);

@@ -56,7 +56,9 @@ async function findRows(q: Queryable, email: string) {
   const [consents, booked, registrations, subscriptions, emails] = await Promise.all([
     ids.length ? q.select().from(consentRecords).where(inArray(consentRecords.submissionId, ids)) : [],
     ids.length ? q.select().from(bookings).where(inArray(bookings.submissionId, ids)) : [],
-    ids.length ? q.select().from(eventRegistrations).where(inArray(eventRegistrations.submissionId, ids)) : [],
+    ids.length
+      ? q.select().from(eventRegistrations).where(inArray(eventRegistrations.submissionId, ids))
+      : [],
     q.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
     q
       .select()
@@ -129,7 +131,10 @@ export async function erasePerson(
 ): Promise<ErasureCounts> {
   const email = personKey(value);
   const { counts, files } = await db.transaction(async (tx) => {
-    const { subs, consents, booked, history, registrations, subscriptions, emails } = await findRows(tx, email);
+    const { subs, consents, booked, history, registrations, subscriptions, emails } = await findRows(
+      tx,
+      email,
+    );
     const ids = subs.map((s) => s.id);
     const bookingIds = booked.map((b) => b.id);
     const emailIds = emails.map((e) => Number(e.id));

@@ -3,7 +3,17 @@ import { greeting, quotableName } from './greeting';
 
 describe('the greeting of a visitor e-mail', () => {
   it('quotes a first name made of letters, spaces, hyphens and apostrophes', () => {
-    for (const name of ['Jane', 'Anne-Marie', "O'Brien", 'O’Neill', 'José', 'Zoë', 'Mary Jane', 'Łukasz', '李']) {
+    for (const name of [
+      'Jane',
+      'Anne-Marie',
+      "O'Brien",
+      'O’Neill',
+      'José',
+      'Zoë',
+      'Mary Jane',
+      'Łukasz',
+      '李',
+    ]) {
       expect(greeting(name)).toBe(`Hello ${name},`);
     }
     expect(greeting('  Jane  ')).toBe('Hello Jane,');

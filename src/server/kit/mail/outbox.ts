@@ -196,7 +196,11 @@ export function suppressionHash(secret: string, address: string): string {
  * unsubscribed or was erased) is marked `suppressed` and never sent, whatever queued it: one
  * look-up a round, by primary key.
  */
-export async function dropSuppressed(db: Queryable, secret: string, rows: ClaimedRow[]): Promise<ClaimedRow[]> {
+export async function dropSuppressed(
+  db: Queryable,
+  secret: string,
+  rows: ClaimedRow[],
+): Promise<ClaimedRow[]> {
   if (rows.length === 0) return rows;
   const hashes = new Map(rows.map((row) => [Number(row.id), suppressionHash(secret, row.to_address)]));
   const found = rowsOf<{ hash: string }>(
@@ -209,7 +213,9 @@ export async function dropSuppressed(db: Queryable, secret: string, rows: Claime
   );
   if (found.length === 0) return rows;
   const suppressed = new Set(found.map((f) => f.hash));
-  const dropped = rows.filter((row) => suppressed.has(hashes.get(Number(row.id))!)).map((row) => Number(row.id));
+  const dropped = rows
+    .filter((row) => suppressed.has(hashes.get(Number(row.id))!))
+    .map((row) => Number(row.id));
   await db.execute(
     sql`update ${outbox} set status = 'suppressed', sent_at = null, last_error = null where id in (${idList(dropped)})`,
   );
