@@ -17,11 +17,11 @@ const WINDOWS: SearchWindows = { first: 40, recent: 400 };
 const ROWS = 1_200;
 
 /**
- * Row n (1 = newest) holds: "Common" in every 4th row (fills a page within the first window);
- * "Middling" in every 12th (2 or more in the first window, a page within the second); "Sparse"
- * in every 40th from the 500th (none in either window); "Once" in row 30 only and in rows past
- * the second window (one in the first window: goes to the index). Addresses j.taylor and
- * jtaylor tell the punctuation apart.
+ * Row n (1 = newest) holds: "Common" in every 4th row (10 in the first window: the rate says the
+ * second window holds a page, and it does); "Middling" in every 12th (3 in the first window: the
+ * rate says the second holds no page, so the index at once); "Sparse" in every 40th from the 500th
+ * (none in either window); "Once" in row 30 only and in rows past the second window (one in the
+ * first window: goes to the index). Addresses j.taylor and jtaylor tell the punctuation apart.
  */
 function words(n: number): string {
   const out: string[] = [];

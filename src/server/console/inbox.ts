@@ -186,7 +186,9 @@ async function searchPage(db: Queryable, query: InboxQuery, windows: SearchWindo
   if (!windows) return undefined;
   const first = await recentMatches(db, query, windows.first);
   if (first.length > PAGE_SIZE) return first;
-  if (first.length > 1) {
+  // The newest `recent` rows are read only when the first window's rate of matches says they hold a
+  // page: a term rarer than that would read them all and still go to the index.
+  if (first.length > 1 && first.length * windows.recent >= PAGE_SIZE * windows.first) {
     const recent = await recentMatches(db, query, windows.recent);
     if (recent.length > PAGE_SIZE) return recent;
   }
