@@ -305,12 +305,25 @@ async function measurePersonal(
   const res = await fetch(`${base}/api/owner/exports/submissions.csv?status=all`, { headers: { cookie } });
   // Records, not lines: a message's line breaks sit inside quotes (RFC 4180), so a line feed ends
   // a record only outside them; a doubled quote toggles twice.
+  // Counted with the native indexOf, jumping from one quote or line feed to the next: a loop over
+  // every byte took a second of the machine's two cores per million rows away from the server.
   let records = 0;
   let quoted = false;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    for (const byte of chunk) {
-      if (byte === 34) quoted = !quoted;
-      else if (byte === 10 && !quoted) records += 1;
+  for await (const body of res.body as unknown as AsyncIterable<Uint8Array>) {
+    const chunk = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    let at = 0;
+    let quote = chunk.indexOf(34, at);
+    let feed = chunk.indexOf(10, at);
+    while (quote >= 0 || feed >= 0) {
+      if (quote >= 0 && (feed < 0 || quote < feed)) {
+        quoted = !quoted;
+        at = quote + 1;
+        quote = chunk.indexOf(34, at);
+      } else {
+        if (!quoted) records += 1;
+        at = feed + 1;
+        feed = chunk.indexOf(10, at);
+      }
     }
   }
   const exportS = (performance.now() - started) / 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvStream, GROUP, safeCell } from './exports';
+import { csvStream, GROUP, isoUtc, safeCell } from './exports';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -50,5 +50,20 @@ describe('csvStream', () => {
       ),
     );
     expect(out).toBe(`\uFEFFA,B\r\n${expected.join('')}`);
+  });
+});
+
+describe('isoUtc', () => {
+  it('writes the database JSON time as Date#toISOString does, whatever its fraction', () => {
+    for (const [text, iso] of [
+      ['2026-11-24T09:05:00', '2026-11-24T09:05:00.000Z'],
+      ['2026-11-24T09:05:00.5', '2026-11-24T09:05:00.500Z'],
+      ['2026-11-24T09:05:00.25', '2026-11-24T09:05:00.250Z'],
+      ['2026-11-24T09:05:00.123456', '2026-11-24T09:05:00.123Z'],
+      ['2026-03-29T01:30:00.999999', '2026-03-29T01:30:00.999Z'],
+    ]) {
+      expect(isoUtc(text!)).toBe(iso);
+      expect(isoUtc(text!)).toBe(new Date(`${text}Z`).toISOString().replace(/\.(\d{3})\d*Z$/, '.$1Z'));
+    }
   });
 });

@@ -112,7 +112,8 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
     [
       sql`${submissions.id}`,
       sql`${submissions.formType}`,
-      sql`${submissions.receivedAt}`,
+      // UTC without a zone: JSON gives 'YYYY-MM-DDTHH:MM:SS[.ffffff]', whatever the session's zone.
+      sql`${submissions.receivedAt} at time zone 'UTC'`,
       sql`case when ${submissions.spam} then 'spam' else 'received' end`,
       sql`${submissions.spamReason}`,
       ...FIELD_COLUMNS.map(([key]) => sql`${submissions.fields}->${sql.raw(`'${key}'`)}`),
@@ -147,17 +148,27 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
     const last: unknown[] | undefined =
       lines.length === BATCH ? (JSON.parse(lines[BATCH - 1]!) as unknown[]) : undefined;
     // The JSON timestamp keeps the microseconds the cursor needs.
-    next = last ? batch({ at: String(last[2]), id: String(last[0]) }) : undefined;
+    next = last ? batch({ at: `${String(last[2])}+00:00`, id: String(last[0]) }) : undefined;
     for (let start = 0; start < lines.length; start += GROUP) {
       const rows: unknown[][] = [];
       for (let i = start; i < Math.min(start + GROUP, lines.length); i += 1) {
         const row = JSON.parse(lines[i]!) as unknown[];
-        row[2] = new Date(row[2] as string).toISOString();
+        row[2] = isoUtc(row[2] as string);
         rows.push(row);
       }
       yield rows;
     }
   }
+}
+
+/**
+ * A UTC time as the database writes it in JSON ('2026-11-24T09:05:00.25', fraction optional, up to
+ * microseconds) in the export's form, that of Date#toISOString ('2026-11-24T09:05:00.250Z'), by
+ * slicing the text: a Date a row was a fifth of the time spent making each row.
+ */
+export function isoUtc(text: string): string {
+  const fraction = text.length > 20 ? text.slice(20, 23).padEnd(3, '0') : '000';
+  return `${text.slice(0, 19)}.${fraction}Z`;
 }
 
 export const SUBSCRIBER_HEADERS = ['Email', 'First name', 'Last name', 'Confirmed at (UTC)'];

@@ -152,8 +152,9 @@ export function inboxConditions(query: InboxQuery): SQL[] {
  * found in more than about one row in 500 fills a page within the newest `recent` rows, and
  * reading newest first stops at the page's end; the index would fetch every row holding the
  * term, scattered over the whole table, before it could sort them (on PGlite, a file read each).
- * It looks at the newest `first` rows before that: a term with one match or none there is rare,
- * and goes to the index at once, where its few rows are cheap to fetch. Either way the page is
+ * It looks at the newest `first` rows before that: a term with one match or none there, or with
+ * too few to fill a page within `recent` at the rate seen there, is rare, and goes to the index at
+ * once, where its few rows are cheap to fetch. Either way the page is
  * the same rows; `false` asks the index at once.
  */
 export type SearchWindows = { first: number; recent: number } | false;
