@@ -443,7 +443,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       expect(body).not.toContain('secret-room-4242');
   });
 
-  it('exports the attendees with formulas neutralised, writes to them, and erases a registrant', async () => {
+  it('exports the attendees with formulas neutralised, writes to them, and erases a registrant, whose place goes to the waitlist', async () => {
     const id = await publishedEvent({ capacity: 2 });
     await register(id, 'formula@example.org', { firstName: '=HYPERLINK("x")', company: '+44 Ltd' });
     await register(id, 'plain@example.org', { firstName: 'Plain Person' });
@@ -484,8 +484,19 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
         `select r.id from event_registrations r join submissions s on s.id = r.submission_id where s.email_key = 'plain@example.org'`,
       ),
     ).toEqual([]);
+    // The place the erased person held goes to the first on the waitlist, who is told.
+    expect(erased.json().counts).toMatchObject({ registrations: 1, promoted: 1 });
     const after = (await call('GET', `/api/owner/events/${id}`)).json();
-    expect(after.attendees.map((a: { email: string }) => a.email)).toEqual(['formula@example.org']);
+    expect(after.attendees.map((a: { email: string }) => a.email)).toEqual([
+      'formula@example.org',
+      'waiting@example.org',
+    ]);
+    expect(after.waitlist).toEqual([]);
+    await drained();
+    const told = await until(() =>
+      mailsTo('waiting@example.org').find((m) => m.header('subject')?.startsWith('A place is yours')),
+    );
+    expect(told.text).toContain(JOIN_URL);
     const audit = (await call('GET', '/api/owner/audit'))
       .json()
       .items.map((e: { action: string }) => e.action);

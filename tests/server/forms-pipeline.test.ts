@@ -203,6 +203,32 @@ describe('the form handler interface', () => {
     expect(await count(`select count(*)::int as n from outbox where submission_id in (${list})`)).toBe(20);
   });
 
+  it('queues an e-mail due later at its time, as enqueueEmails does', async () => {
+    const writer = createSubmissionWriter(database);
+    const id = randomUUID();
+    const later = new Date(Date.now() + 24 * 3600_000);
+    const email = (kind: string, sendAt?: Date) => ({
+      kind,
+      to: 'owner@example.org',
+      subject: 'S',
+      content: { preheader: 't', heading: 'T', blocks: [] },
+      ...(sendAt ? { sendAt } : {}),
+    });
+    await writer.write({
+      row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h' },
+      consent: undefined,
+      emails: [email('echo.now'), email('echo.later', later)],
+    });
+    const rows = await database.db
+      .select({ kind: outbox.kind, at: outbox.nextAttemptAt })
+      .from(outbox)
+      .where(sql`${outbox.submissionId} = ${id}`)
+      .orderBy(outbox.kind);
+    expect(rows.map((r) => r.kind)).toEqual(['echo.later', 'echo.now']);
+    expect(rows[0]!.at.getTime()).toBe(later.getTime());
+    expect(rows[1]!.at.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
   /** Runs an outbox worker until nothing is due; returns the folder it wrote the e-mails to. */
   async function deliverQueued(): Promise<string> {
     const mailDir = mkdtempSync(join(tmpdir(), 'pipeline-mail-'));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { PersonView } from '~/console/api';
 import { bookingLinkUses, bookingStatusEvents, bookings } from '~/features/booking/tables.server';
+import { lockEvent, promoteFromWaitlist, type EventsContext } from '~/features/events/events-actions.server';
 import { eventRegistrations } from '~/features/events/tables.server';
 import { newsletterSubscribers } from '~/features/newsletter/tables.server';
 import type { Db, Queryable } from '../kit/db/client';
@@ -117,6 +118,9 @@ export type ErasureCounts = {
   subscriptions: number;
   emails: number;
   emlFiles: number;
+  registrations: number;
+  /** People given a masterclass place the erased person held. */
+  promoted: number;
 };
 
 /**
@@ -128,6 +132,8 @@ export async function erasePerson(
   secret: string,
   mailDir: string,
   value: unknown,
+  /** Where the person held a masterclass place: the waitlist's first is promoted, and e-mailed so. */
+  places?: { events: EventsContext; now: Date },
 ): Promise<ErasureCounts> {
   const email = personKey(value);
   const { counts, files } = await db.transaction(async (tx) => {
@@ -152,6 +158,14 @@ export async function erasePerson(
     }
     if (subscriptions.length)
       await tx.delete(newsletterSubscribers).where(eq(newsletterSubscribers.email, email));
+    // A place the person held is free now: it goes to the first on the waitlist, as when a person
+    // cancels (under the event's lock, in this transaction).
+    let promoted = 0;
+    const freed = [...new Set(registrations.filter((r) => r.status === 'registered').map((r) => r.eventId))];
+    for (const eventId of places ? freed.sort() : []) {
+      const event = await lockEvent(tx, eventId);
+      if (event) promoted += await promoteFromWaitlist(tx, places!.events, event, places!.now);
+    }
     await tx
       .insert(suppressions)
       .values({ hash: suppressionHash(secret, email), reason: 'erased' })
@@ -166,6 +180,7 @@ export async function erasePerson(
         emlFiles: 0,
         history: history.length,
         registrations: registrations.length,
+        promoted,
       },
       files: emlNames(emails.map((e) => ({ id: Number(e.id), kind: e.kind }))),
     };

@@ -437,7 +437,11 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
       ).send(subjectAccessJson(person, clock()));
     });
     owned.post(`${OWNER_API}/people/erase`, async (request, reply) => {
-      const counts = await erasePerson(db, config.appSecret, mailDir, bodyOf(request).email);
+      const counts = await erasePerson(db, config.appSecret, mailDir, bodyOf(request).email, {
+        events: { config, links },
+        now: clock(),
+      });
+      if (counts.promoted > 0) wakeOutbox();
       await audit(db, who(request), 'person.erase', undefined, counts);
       request.log.info({ ...counts }, 'person erased');
       return send(reply, 200, { ok: true, counts });

@@ -51,9 +51,10 @@ const insertStatement = (batch: string) => sql`
     select id, consent_id, wording from batch where consent_id is not null
   ),
   o as (
-    insert into outbox (submission_id, kind, to_address, audience, message)
-    select batch.id, e.kind, e.to_address, e.audience, e.message
-    from batch, jsonb_to_recordset(batch.emails) as e(kind text, to_address text, audience text, message jsonb)
+    insert into outbox (submission_id, kind, to_address, audience, message, next_attempt_at)
+    select batch.id, e.kind, e.to_address, e.audience, e.message, coalesce(e.send_at, now())
+    from batch, jsonb_to_recordset(batch.emails)
+      as e(kind text, to_address text, audience text, message jsonb, send_at timestamptz)
   )
   select count(*) from s`;
 
@@ -73,6 +74,8 @@ function batchParameter(items: readonly PendingSubmission[]): string {
         to_address: m.toAddress,
         audience: m.audience,
         message: m.message,
+        // An e-mail due later (a reminder) waits until then, as enqueueEmails queues it.
+        send_at: m.nextAttemptAt ?? null,
       })),
     })),
   );
