@@ -111,7 +111,11 @@ describe('delivery when the SMTP peer is away', () => {
       });
       expect(rows.map((r) => r.attempts)).toEqual([3, 3]);
       expect(rows[0]!.last_error).toContain('451');
-      const failures = lines.filter((l) => l.includes('failed for good'));
+      // The worker logs a failure after its row is marked: wait for both lines too.
+      const failures = await until(async () => {
+        const found = lines.filter((l) => l.includes('failed for good'));
+        return found.length === 2 && found;
+      });
       // One line per row, naming it by id (the two are sent side by side, so in either order).
       expect(failures.map((l) => /"outboxId":(\d+)/.exec(l)?.[1]).sort()).toEqual(
         rows.map((r) => r.id).sort(),
