@@ -19,6 +19,7 @@ import type { Db, Queryable } from '../kit/db/client';
 import { consentRecords, outbox, submissions, suppressions } from '../kit/db/schema';
 import { Refusal } from '../kit/http/request-checks';
 import { suppressionHash } from '../kit/mail/outbox';
+import { emlFileName } from '../kit/mail/transport';
 
 export type PersonRecords = {
   email: string;
@@ -44,11 +45,6 @@ export function personKey(value: unknown): string {
     throw new Refusal(400, { error: 'Please enter a valid email address.' });
   }
   return email;
-}
-
-/** The .eml file names of outbox rows (as the file transport names them: `<id padded>-<kind>.eml`). */
-function emlNames(rows: { id: number; kind: string }[]): string[] {
-  return rows.map((r) => `${String(r.id).padStart(8, '0')}-${r.kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`);
 }
 
 async function findRows(q: Queryable, email: string) {
@@ -90,7 +86,7 @@ export async function findPerson(
     .from(suppressions)
     .where(eq(suppressions.hash, suppressionHash(secret, email)));
   const emlFiles: PersonRecords['emlFiles'] = [];
-  for (const name of emlNames(emails.map((e) => ({ id: Number(e.id), kind: e.kind })))) {
+  for (const name of emails.map((e) => emlFileName(Number(e.id), e.kind))) {
     try {
       emlFiles.push({ name, content: await readFile(join(mailDir, name), 'utf8') });
     } catch {
@@ -182,7 +178,7 @@ export async function erasePerson(
         registrations: registrations.length,
         promoted,
       },
-      files: emlNames(emails.map((e) => ({ id: Number(e.id), kind: e.kind }))),
+      files: emails.map((e) => emlFileName(Number(e.id), e.kind)),
     };
   });
   let removed = 0;

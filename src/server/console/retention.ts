@@ -18,6 +18,7 @@ import { RETENTION, type RetentionPeriods } from '~/content/retention';
 import type { Db, Queryable } from '../kit/db/client';
 import { bookingDay, bookings } from '~/features/booking/tables.server';
 import { suppressionHash } from '../kit/mail/outbox';
+import { emlFileName } from '../kit/mail/transport';
 import { retentionRuns } from './tables';
 
 export type RetentionCounts = {
@@ -75,12 +76,8 @@ async function deleteBatch(db: Queryable, pick: SQL): Promise<{ deleted: number;
     typeof answer?.mails === 'string' ? (JSON.parse(answer.mails) as [number, string][]) : answer?.mails;
   return {
     deleted: Number(answer?.deleted ?? 0),
-    files: (mails ?? []).map(([id, kind]) => emlName(Number(id), kind)),
+    files: (mails ?? []).map(([id, kind]) => emlFileName(Number(id), kind)),
   };
-}
-
-function emlName(id: number, kind: string): string {
-  return `${String(id).padStart(8, '0')}-${kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`;
 }
 
 /**
@@ -220,7 +217,7 @@ export async function runRetention(
           returning id, kind`),
         );
         counts.emailBodies += emptied.length;
-        files.push(...emptied.map((m) => emlName(Number(m.id), m.kind)));
+        files.push(...emptied.map((m) => emlFileName(Number(m.id), m.kind)));
         if (emptied.length < batchSize) break;
         await between();
       }

@@ -77,6 +77,14 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 }
 
 /**
+ * The name of an outbox row's `.eml` file: what the file transport writes, and what erasure and
+ * retention delete.
+ */
+export function emlFileName(outboxId: number, kind: string): string {
+  return `${String(outboxId).padStart(8, '0')}-${kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`;
+}
+
+/**
  * `.eml` files: the folder is the server user's alone (0700) and so is every file (0600), the
  * temporary file included: e-mails carry what visitors typed.
  */
@@ -94,8 +102,7 @@ export function fileTransport(dir: string): MailTransport {
       ready ??= prepare();
       await ready;
       const raw = await new MailComposer(message).compile().build();
-      const name = `${String(outboxId).padStart(8, '0')}-${kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`;
-      const file = join(dir, name);
+      const file = join(dir, emlFileName(outboxId, kind));
       const tmp = `${file}.tmp`;
       // Written aside and renamed, so a reader never sees half a message. A leftover of a
       // crash is removed first: the new file is created, with its mode, not reused.
