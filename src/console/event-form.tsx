@@ -4,7 +4,7 @@
  * checks every field: its field errors are shown beside each field and listed in a summary that
  * takes focus; its answer is announced in the console's live regions.
  */
-import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { eventsCopy as copy } from '~/content/console';
 import type { EventChangeAnswer, EventDetail, EventInput, EventMode, EventSummary } from './api';
@@ -161,6 +161,11 @@ function EventForm({ event }: { event?: EventDetail }) {
   const [failure, setFailure] = useState<{ error: string; others: string[] } | null>(null);
   const [sending, setSending] = useState(false);
   const summaryRef = useRef<HTMLDivElement>(null);
+  // The summary takes focus once it is on the page: after an await, React renders the update in a
+  // later task, so a focus call made next to the setState (or in the next frame) can find no summary.
+  useEffect(() => {
+    if (failure) summaryRef.current?.focus();
+  }, [failure]);
   const id = useId();
   const ids = Object.fromEntries(ORDER.map((name) => [name, `${id}-${name}`])) as Record<
     keyof EventInput,
@@ -193,7 +198,6 @@ function EventForm({ event }: { event?: EventDetail }) {
       setErrors(fieldErrors);
       setFailure({ error: result.error, others });
       notify({ tone: 'error', text: result.error });
-      requestAnimationFrame(() => summaryRef.current?.focus());
       return;
     }
     setErrors({});

@@ -4,7 +4,7 @@
  * Thank You panel with 'Send Another Message'; on failure the form stays as it is.
  */
 import { CheckCircle2 } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConsentField, Field, SubmitButton, TextFields, type FieldSpec } from '~/components/form/field';
 import { HoneypotField } from '~/components/form/honeypot-field';
 import { useSchemaForm, validationOnDemand } from '~/components/form/use-schema-form';
@@ -84,8 +84,11 @@ export function ContactForm() {
     form.reset(EMPTY);
     setSent(true);
     toast({ title: copy.sent });
-    requestAnimationFrame(() => thanksHeading.current?.focus());
   };
+  // After the await above, React renders `sent` in a later task; the heading takes focus once it is there.
+  useEffect(() => {
+    if (sent) thanksHeading.current?.focus();
+  }, [sent]);
 
   if (sent) {
     return (
