@@ -680,11 +680,12 @@ async function main(argv: string[]): Promise<void> {
       await client.end();
     }
   } else {
-    const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('@electric-sql/pglite/contrib/btree_gin'),
     ]);
-    const db = await PGlite.create(dir!, { extensions: { pg_trgm } });
+    const db = await PGlite.create(dir!, { extensions: { pg_trgm, btree_gin } });
     try {
       result = await seedConsole((text) => db.query(text) as ReturnType<Query>, options);
     } finally {

@@ -1,8 +1,9 @@
 /**
- * The inbox search reads the newest rows before it asks the trigram index (SearchWindows in
- * src/server/console/inbox.ts). Whichever way a page is found, it must be the same rows as the
- * index alone gives: here with small windows, so that each way is taken on a few hundred rows,
- * on PGlite and on PostgreSQL.
+ * The inbox search reads the newest rows, then asks the trigram index for the rows since a recent
+ * day, before it asks the whole index (SearchWindows in src/server/console/inbox.ts). Whichever way
+ * a page is found, it must be the same rows as the whole index alone gives: here with a small
+ * first window over rows an hour apart, so that each way is taken on a few hundred rows spread over
+ * 50 days, on PGlite and on PostgreSQL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,24 +14,32 @@ import { inboxPage, PAGE_SIZE, type InboxQuery, type SearchWindows } from '../..
 import { openDatabase, type Database } from '../../src/server/kit/db/client';
 import { createTestDatabase, postgresAvailable } from './forms-support';
 
-const WINDOWS: SearchWindows = { first: 40, recent: 400 };
+const WINDOWS: SearchWindows = { first: 40 };
 const ROWS = 1_200;
 
 /**
- * Row n (1 = newest) holds: "Common" in every 4th row (10 in the first window: the rate says the
- * second window holds a page, and it does); "Middling" in every 12th (3 in the first window: the
- * rate says the second holds no page, so the index at once); "Sparse" in every 40th from the 500th
- * (none in either window); "Once" in row 30 only and in rows past the second window (one in the
- * first window: goes to the index). Addresses j.taylor and jtaylor tell the punctuation apart.
+ * Row n (1 = newest) holds: "Common" in every 4th row (10 in the first window: the index is asked
+ * for the rows of the last 17 days, which hold a page); "Middling" in every 12th (3 in the first
+ * window: the rows since a day before the oldest); "Burst" in the newest 20 rows and then only in
+ * every 5th row past the 1,000th (20 in the first window, none in the days asked for after it:
+ * the whole index); "Sparse" in every 40th from the 500th (none in the first window: the whole
+ * index at once); "Once" in row 30 and in rows past the 450th (one in the first window: the whole
+ * index); "Tied" in rows 31 to 100, of which rows 38 to 43, across the end of the first window, share
+ * one time. Addresses j.taylor and jtaylor tell the punctuation apart.
  */
 function words(n: number): string {
   const out: string[] = [];
   if (n % 4 === 0) out.push('Common');
   if (n % 12 === 0) out.push('Middling');
+  if (n <= 20 || (n > 1000 && n % 5 === 0)) out.push('Burst');
   if (n >= 500 && n % 40 === 0) out.push('Sparse');
   if (n === 30 || (n > 450 && n % 7 === 0)) out.push('Once');
+  if (n > 30 && n <= 100) out.push('Tied');
   return out.join(' ');
 }
+
+/** Hours before now that row n was received: rows 38 to 43 at the same moment. */
+const age = (n: number) => (n >= 38 && n <= 43 ? 38 : n);
 
 const sides: [string, boolean][] = [
   ['PGlite', false],
@@ -68,7 +77,7 @@ describe.each(sides)('the inbox search on %s', (_label, usePostgres) => {
         lastName: 'Test',
         email,
         message: `${words(n)} note ${n}`,
-      })}::jsonb, now() - make_interval(secs => ${n}), ${n % 25 === 3})`;
+      })}::jsonb, now() - make_interval(hours => ${age(n)}), ${n % 25 === 3})`;
     });
     await database.db.execute(
       sql`insert into submissions (id, form_type, fields, received_at, spam) values ${sql.join(values, sql`, `)}`,
@@ -99,7 +108,7 @@ describe.each(sides)('the inbox search on %s', (_label, usePostgres) => {
     throw new Error('too many pages');
   }
 
-  it.each(['common', 'middling', 'sparse', 'once', 'note', 'j.taylor', 'reader1'])(
+  it.each(['common', 'middling', 'burst', 'sparse', 'once', 'tied', 'note', 'j.taylor', 'reader1'])(
     'finds the same pages for "%s" newest first as the index alone does',
     async (term) => {
       if (!database) return;

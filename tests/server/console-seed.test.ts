@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +67,7 @@ beforeAll(async () => {
   // The server's own migrations, then the seed on the closed database (as the bench does).
   const database = await openDatabase({ dataDir });
   await database.close();
-  pglite = await PGlite.create(join(dataDir, 'pglite'), { extensions: { pg_trgm } });
+  pglite = await PGlite.create(join(dataDir, 'pglite'), { extensions: { pg_trgm, btree_gin } });
   query = (text) => pglite.query(text) as ReturnType<Query>;
   indexesBefore = await indexNames();
   await seedConsole(query, { count: COUNT, now: NOW, chunk: 1500, autovacuum: false });

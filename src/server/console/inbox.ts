@@ -18,7 +18,15 @@ import { bookingLinkUses, bookingStatusEvents, bookings } from '~/features/booki
 import { eventRegistrations } from '~/features/events/tables.server';
 import type { Config } from '../kit/config';
 import type { Db, Queryable } from '../kit/db/client';
-import { consentRecords, outbox, SEARCH_PUNCTUATION, searchKey, submissions } from '../kit/db/schema';
+import {
+  consentRecords,
+  outbox,
+  SEARCH_PUNCTUATION,
+  searchKey,
+  spamIs,
+  submissions,
+  utcDay,
+} from '../kit/db/schema';
 import type { FormHandler } from '../kit/http/form-handler';
 import type { Links } from '../kit/http/links';
 import { Refusal } from '../kit/http/request-checks';
@@ -128,7 +136,7 @@ const ukStartOf = (date: string) => sql`(${date}::date)::timestamp at time zone 
 /** The filters of an inbox view as SQL conditions: the page and its CSV export read the same. */
 export function inboxConditions(query: InboxQuery): SQL[] {
   const conditions: SQL[] = [];
-  if (query.status !== 'all') conditions.push(eq(submissions.spam, query.status === 'spam'));
+  if (query.status !== 'all') conditions.push(spamIs(query.status === 'spam'));
   if (query.form) conditions.push(eq(submissions.formType, query.form));
   if (query.from) conditions.push(sql`${submissions.receivedAt} >= ${ukStartOf(query.from)}`);
   if (query.to) conditions.push(sql`${submissions.receivedAt} < ${ukStartOf(query.to)} + interval '1 day'`);
@@ -148,52 +156,89 @@ export function inboxConditions(query: InboxQuery): SQL[] {
 }
 
 /**
- * A search reads the newest rows of its view in order before it asks the trigram index. A term
- * found in more than about one row in 500 fills a page within the newest `recent` rows, and
- * reading newest first stops at the page's end; the index would fetch every row holding the
- * term, scattered over the whole table, before it could sort them (on PGlite, a file read each).
- * It looks at the newest `first` rows before that: a term with one match or none there, or with
- * too few to fill a page within `recent` at the rate seen there, is rare, and goes to the index at
- * once, where its few rows are cheap to fetch. Either way the page is
- * the same rows; `false` asks the index at once.
+ * A search first reads the newest `first` rows of its view, newest first, and looks in their text.
+ * A term found in more than about one row in a hundred fills a page there (and the trigram index
+ * would have fetched every row holding it, scattered over the whole table, to sort them: on
+ * PGlite, a file read each). Otherwise the rate of matches in those rows says how far back a page
+ * of them lies, and the index, which holds each row's UTC day beside its trigrams, is asked for
+ * the rows holding the term since twice that far back: only those rows are fetched. A term seen
+ * once or never in the newest rows is rare, and goes to the whole index at once, where its few rows
+ * are cheap to fetch; so does a term whose page the window did not hold after all. Whichever way,
+ * the page is the same rows; `false` asks the whole index at once.
  */
-export type SearchWindows = { first: number; recent: number } | false;
-export const SEARCH_WINDOWS: SearchWindows = { first: 5_000, recent: 25_000 };
+export type SearchWindows = { first: number } | false;
+export const SEARCH_WINDOWS: SearchWindows = { first: 5_000 };
+/** How much further back than the first window's rate says the index is asked to look. */
+const WINDOW_MARGIN = 2;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A search's page from the newest `within` rows of the view alone. */
-async function recentMatches(db: Queryable, query: InboxQuery, within: number) {
+/**
+ * The newest `rows` rows of the view, read whole: their newest matches (a page and one at most),
+ * how many rows there were, and the times (epoch seconds) of the newest and the oldest.
+ */
+async function firstWindow(db: Queryable, query: InboxQuery, rows: number) {
   const recent = db
     .select({ id: submissions.id, receivedAt: submissions.receivedAt, searchText: submissions.searchText })
     .from(submissions)
     .where(and(...inboxConditions({ ...query, q: undefined })))
     .orderBy(desc(submissions.receivedAt), desc(submissions.id))
-    .limit(within)
+    .limit(rows)
     .as('recent');
-  const hits = db
-    .select({ id: recent.id })
-    .from(recent)
-    .where(sql`${recent.searchText} like ${containsPattern(query.q!)}`)
-    .orderBy(desc(recent.receivedAt), desc(recent.id))
-    .limit(PAGE_SIZE + 1);
+  const match = sql`${recent.searchText} like ${containsPattern(query.q!)}`;
+  const [answer] = await db
+    .select({
+      hits: sql<string>`coalesce((json_agg(${recent.id} order by ${recent.receivedAt} desc, ${recent.id} desc) filter (where ${match}))::text, '[]')`,
+      rows: sql<number>`count(*)::int`,
+      newest: sql<number | null>`extract(epoch from max(${recent.receivedAt}))::float8`,
+      oldest: sql<number | null>`extract(epoch from min(${recent.receivedAt}))::float8`,
+    })
+    .from(recent);
+  const hits = (JSON.parse(answer?.hits ?? '[]') as string[]).slice(0, PAGE_SIZE + 1);
+  return { hits, rows: answer?.rows ?? 0, newest: answer?.newest ?? null, oldest: answer?.oldest ?? null };
+}
+
+/** The page of the given ids' rows, newest first. */
+function pageOf(db: Queryable, ids: string[]) {
   return db
     .select(summaryColumns)
     .from(submissions)
-    .where(inArray(submissions.id, hits))
-    .orderBy(desc(submissions.receivedAt), desc(submissions.id));
+    .where(inArray(submissions.id, ids))
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id))
+    .limit(PAGE_SIZE + 1);
 }
 
-/** A search's page: from the newest rows when they fill it, else by the index (above). */
+/** A page of the view by its conditions (and the index, for a search), from a UTC day on if given. */
+function indexedPage(db: Queryable, query: InboxQuery, sinceDay?: string) {
+  return db
+    .select(summaryColumns)
+    .from(submissions)
+    .where(
+      and(
+        ...inboxConditions(query),
+        sinceDay === undefined ? undefined : sql`${utcDay(submissions.receivedAt)} >= ${sinceDay}::date`,
+      ),
+    )
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id))
+    .limit(PAGE_SIZE + 1);
+}
+
+/** A search's page, when the newest rows or the index since a recent day give it (above). */
 async function searchPage(db: Queryable, query: InboxQuery, windows: SearchWindows) {
   if (!windows) return undefined;
-  const first = await recentMatches(db, query, windows.first);
-  if (first.length > PAGE_SIZE) return first;
-  // The newest `recent` rows are read only when the first window's rate of matches says they hold a
-  // page: a term rarer than that would read them all and still go to the index.
-  if (first.length > 1 && first.length * windows.recent >= PAGE_SIZE * windows.first) {
-    const recent = await recentMatches(db, query, windows.recent);
-    if (recent.length > PAGE_SIZE) return recent;
+  const first = await firstWindow(db, query, windows.first);
+  // The whole view was in the window, or its newest rows fill a page: these are the page.
+  if (first.rows < windows.first || first.hits.length > PAGE_SIZE) {
+    return first.hits.length > 0 ? pageOf(db, first.hits) : [];
   }
-  return undefined;
+  if (first.hits.length < 2 || first.newest === null || first.oldest === null) return undefined;
+  // At the rate seen, a page lies within `reach` of the window's newest row; rows of a day on or
+  // after the start of the day `reach` twice over before it are asked for. With a page among them,
+  // every row before that day is older than the page's last.
+  const span = Math.max((first.newest - first.oldest) * 1000, DAY_MS);
+  const reach = (span * (PAGE_SIZE + 1)) / first.hits.length;
+  const since = new Date(first.newest * 1000 - WINDOW_MARGIN * reach).toISOString().slice(0, 10);
+  const rows = await indexedPage(db, query, since);
+  return rows.length > PAGE_SIZE ? rows : undefined;
 }
 
 export async function inboxPage(
@@ -202,14 +247,7 @@ export async function inboxPage(
   windows: SearchWindows = SEARCH_WINDOWS,
 ): Promise<SubmissionPage> {
   const found = query.q ? await searchPage(db, query, windows) : undefined;
-  const rows =
-    found ??
-    (await db
-      .select(summaryColumns)
-      .from(submissions)
-      .where(and(...inboxConditions(query)))
-      .orderBy(desc(submissions.receivedAt), desc(submissions.id))
-      .limit(PAGE_SIZE + 1));
+  const rows = found ?? (await indexedPage(db, query));
   const items = rows.slice(0, PAGE_SIZE);
   const last = items[items.length - 1];
   return {

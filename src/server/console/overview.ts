@@ -8,7 +8,7 @@ import { FORM_TYPES, type FormType, type Overview } from '~/console/api';
 import { bookings } from '~/features/booking/tables.server';
 import type { Config } from '../kit/config';
 import type { Queryable } from '../kit/db/client';
-import { outbox, submissions } from '../kit/db/schema';
+import { outbox, spamIs, submissions } from '../kit/db/schema';
 
 export const WAITING_MINUTES = 15;
 
@@ -73,12 +73,12 @@ export async function overview(db: Queryable, config: Config): Promise<Overview>
       week: sql<number>`count(*)::int`,
     })
     .from(submissions)
-    .where(and(eq(submissions.spam, false), sql`${submissions.receivedAt} >= least(${today}, ${week})`))
+    .where(and(spamIs(false), sql`${submissions.receivedAt} >= least(${today}, ${week})`))
     .groupBy(submissions.formType);
   const [spam] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(submissions)
-    .where(eq(submissions.spam, true));
+    .where(spamIs(true));
   const [waiting] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(bookings)
@@ -106,6 +106,6 @@ export async function spamSince(db: Queryable, since: Date): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(submissions)
-    .where(and(eq(submissions.spam, true), gt(submissions.receivedAt, since)));
+    .where(and(spamIs(true), gt(submissions.receivedAt, since)));
   return row?.count ?? 0;
 }

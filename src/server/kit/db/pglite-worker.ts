@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   ERROR_FIELDS,
@@ -42,8 +43,8 @@ type OpenTransaction = { tx: Transaction; finish(commit: boolean): Promise<void>
 async function main() {
   let pglite: PGlite;
   try {
-    // pg_trgm: the console's search index (drizzle/0003_console.sql).
-    pglite = await PGlite.create(dir, { postgresqlconf, extensions: { pg_trgm } });
+    // pg_trgm and btree_gin: the console's search index (drizzle/0003 and 0009).
+    pglite = await PGlite.create(dir, { postgresqlconf, extensions: { pg_trgm, btree_gin } });
   } catch (error) {
     port.postMessage({ ready: false, error: describeError(error) });
     return;
