@@ -3,34 +3,22 @@
  * away, failure after the last attempt, two instances on one Postgres sending each e-mail once,
  * the worker finishing its send on shutdown, and the newsletter's confirm/unsubscribe links.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestSerializers } from '../../src/server/root/app';
 import { openDatabase } from '../../src/server/kit/db/client';
 import { defaultRetryDelayMs, DEFAULT_MAX_ATTEMPTS } from '../../src/server/kit/mail/outbox';
 import {
   bodies,
   createTestDatabase,
+  type FormsTestApp,
+  logCapture,
   makeFormsApp,
   postgresAvailable,
-  startSmtpPeer,
-  type FormsTestApp,
   type SmtpPeer,
+  startSmtpPeer,
 } from './forms-support';
 
 const pgUnavailable = await postgresAvailable();
 if (pgUnavailable) console.warn(`Skipping the two-instance Postgres test: ${pgUnavailable}`);
-
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
-  return { lines, logger: { level: 'trace', stream, serializers: requestSerializers } };
-}
 
 async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;

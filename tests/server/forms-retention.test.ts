@@ -1,8 +1,10 @@
 /** The privacy notice promises the hashed client address is gone within 24 hours: the sweeper keeps that promise. */
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   bodies,
   createTestDatabase,
+  logCapture,
   makeFormsApp,
   postgresAvailable,
   type FormsTestApp,
@@ -55,6 +57,45 @@ for (const driver of ['pglite', 'postgres'] as const) {
       expect(await t.query(`select token_id from used_tokens order by token_id`)).toEqual([
         { token_id: 'live' },
       ]);
+    });
+  });
+
+  describe.skipIf(driver === 'postgres' && Boolean(pgUnavailable))(`a sweep at shutdown on ${driver}`, () => {
+    it('is finished before the database closes: it clears what it found and logs no failure', async () => {
+      const env: Record<string, string> = {};
+      let dropDatabase: (() => Promise<void>) | undefined;
+      if (driver === 'postgres') {
+        const database = await createTestDatabase('retention_close');
+        env.DATABASE_URL = database.url;
+        dropDatabase = database.drop;
+      }
+      const { lines, logger } = logCapture();
+      const app = await makeFormsApp(env, { logger });
+      try {
+        const old = (await app.post(bodies.contact())).json() as { id: string };
+        await app.query(
+          `update submissions set received_at = now() - interval '25 hours' where id = '${old.id}'`,
+        );
+        // On Postgres the sweep is held at its second statement until the app has begun to close.
+        let blocker: pg.Client | undefined;
+        if (env.DATABASE_URL) {
+          blocker = new pg.Client({ connectionString: env.DATABASE_URL });
+          await blocker.connect();
+          await blocker.query('begin; lock table mail_throttle in access exclusive mode');
+        }
+        const sweep = app.app.forms.retention.run();
+        const closed = app.app.close();
+        if (blocker) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          await blocker.query('commit');
+          await blocker.end();
+        }
+        await closed;
+        expect(await sweep).toBe(1);
+        expect(lines.join('')).not.toContain('retention sweep failed');
+      } finally {
+        await dropDatabase?.();
+      }
     });
   });
 }

@@ -7,9 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
-import { buildApp } from '../../src/server/root/app';
+import { buildApp, requestSerializers } from '../../src/server/root/app';
 import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
 import { FORM_TOKEN_TTL_SECONDS } from '../../src/server/root/forms/fill-time';
 import { loadConfig } from '../../src/server/kit/config';
@@ -167,6 +168,18 @@ let addressCounter = 0;
 export function nextAddress(): string {
   addressCounter += 1;
   return `198.51.${Math.floor(addressCounter / 250) % 250}.${(addressCounter % 250) + 1}`;
+}
+
+/** A logger for makeFormsApp that keeps every line it writes, with the app's own serializers. */
+export function logCapture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  return { lines, logger: { level: 'trace', stream, serializers: requestSerializers } };
 }
 
 export type FormsTestApp = Awaited<ReturnType<typeof makeFormsApp>>;

@@ -7,40 +7,28 @@
  * audit log; the daily spam digest; and no address or visitor text in the logs.
  */
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { earliestBookableDate, latestBookableDate } from '../../src/features/booking/booking-dates';
 import { signInLink, SIGN_IN_SENT } from '../../src/server/console/sign-in';
 import { FILES_NOT_SENT } from '../../src/server/console/overview';
-import { requestSerializers } from '../../src/server/root/app';
 import {
-  OWNER,
   bodies,
+  type FormsTestApp,
+  logCapture,
   makeFormsApp,
   nextAddress,
-  testDrivers,
+  OWNER,
   readyTokens,
-  startSmtpPeer,
-  type FormsTestApp,
   type SmtpPeer,
+  startSmtpPeer,
+  testDrivers,
 } from './forms-support';
 
 const ORIGIN = 'https://www.sterling.test';
 
 /** The stored id of a session: the SHA-256 of its cookie's value. */
 const sessionId = (cookie: string) => createHash('sha256').update(cookie.split('=')[1]!).digest('base64url');
-
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
-  return { lines, logger: { level: 'trace', stream, serializers: requestSerializers } };
-}
 
 async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;

@@ -8,37 +8,25 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION, retentionNotice } from '../../src/content/retention';
 import { privacySections } from '../../src/content/privacy';
 import { createRetentionRunner, runRetention } from '../../src/server/console/retention';
 import { signInLink } from '../../src/server/console/sign-in';
-import { requestSerializers } from '../../src/server/root/app';
 import {
-  OWNER,
-  SECRET,
   bodies,
+  type FormsTestApp,
+  logCapture,
   makeFormsApp,
   nextAddress,
-  testDrivers,
+  OWNER,
   readyTokens,
-  type FormsTestApp,
+  SECRET,
+  testDrivers,
 } from './forms-support';
 
 const ORIGIN = 'https://www.sterling.test';
-
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
-  return { lines, logger: { level: 'trace', stream, serializers: requestSerializers } };
-}
 
 const drivers = await testDrivers('personal');
 

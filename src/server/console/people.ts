@@ -50,22 +50,27 @@ export function personKey(value: unknown): string {
 async function findRows(q: Queryable, email: string) {
   const subs = await q.select().from(submissions).where(eq(submissions.emailKey, email));
   const ids = subs.map((s) => s.id);
-  const [consents, booked, registrations, subscriptions, emails] = await Promise.all([
-    ids.length ? q.select().from(consentRecords).where(inArray(consentRecords.submissionId, ids)) : [],
-    ids.length ? q.select().from(bookings).where(inArray(bookings.submissionId, ids)) : [],
-    ids.length
-      ? q.select().from(eventRegistrations).where(inArray(eventRegistrations.submissionId, ids))
-      : [],
-    q.select().from(newsletterSubscribers).where(eq(newsletterSubscribers.email, email)),
-    q
-      .select()
-      .from(outbox)
-      .where(
-        ids.length
-          ? or(sql`lower(${outbox.toAddress}) = ${email}`, inArray(outbox.submissionId, ids))
-          : sql`lower(${outbox.toAddress}) = ${email}`,
-      ),
-  ]);
+  // One after another: inside erasure's transaction they share one connection, which runs one
+  // statement at a time (the Postgres client deprecates queueing them).
+  const consents = ids.length
+    ? await q.select().from(consentRecords).where(inArray(consentRecords.submissionId, ids))
+    : [];
+  const booked = ids.length ? await q.select().from(bookings).where(inArray(bookings.submissionId, ids)) : [];
+  const registrations = ids.length
+    ? await q.select().from(eventRegistrations).where(inArray(eventRegistrations.submissionId, ids))
+    : [];
+  const subscriptions = await q
+    .select()
+    .from(newsletterSubscribers)
+    .where(eq(newsletterSubscribers.email, email));
+  const emails = await q
+    .select()
+    .from(outbox)
+    .where(
+      ids.length
+        ? or(sql`lower(${outbox.toAddress}) = ${email}`, inArray(outbox.submissionId, ids))
+        : sql`lower(${outbox.toAddress}) = ${email}`,
+    );
   const bookingIds = booked.map((b) => b.id);
   const history = bookingIds.length
     ? await q.select().from(bookingStatusEvents).where(inArray(bookingStatusEvents.bookingId, bookingIds))

@@ -17,7 +17,8 @@ const SWEEP_EVERY_MS = 60 * 60_000;
 /** The first sweep waits a minute so it never competes with start-up. */
 const FIRST_SWEEP_AFTER_MS = 60_000;
 
-export type RetentionSweeper = { run(): Promise<number>; stop(): void };
+/** `stop` ends the timers and waits for a sweep under way, so the database is not closed under it. */
+export type RetentionSweeper = { run(): Promise<number>; stop(): Promise<void> };
 
 /**
  * PGlite runs no autovacuum: without this its tables would never get planner statistics, and
@@ -44,7 +45,8 @@ export async function analyzeStaleTables(database: Database): Promise<string[]> 
 }
 
 export function startRetentionSweeper(database: Database, log: FastifyBaseLogger): RetentionSweeper {
-  const run = async (): Promise<number> => {
+  let running: Promise<number> | undefined;
+  const sweep = async (): Promise<number> => {
     try {
       const result = (await database.db.execute(
         sql`update submissions set ip_hash = null
@@ -62,9 +64,17 @@ export function startRetentionSweeper(database: Database, log: FastifyBaseLogger
       if (analysed.length > 0) log.info({ tables: analysed.length }, 'planner statistics refreshed');
       return cleared;
     } catch (error) {
-      log.warn({ errorName: (error as Error).name }, 'retention sweep failed; it runs again within the hour');
+      const { name, code } = error as { name?: string; code?: unknown };
+      log.warn(
+        { errorName: name, ...(typeof code === 'string' ? { errorCode: code } : {}) },
+        'retention sweep failed; it runs again within the hour',
+      );
       return 0;
     }
+  };
+  const run = (): Promise<number> => {
+    running ??= sweep().finally(() => (running = undefined));
+    return running;
   };
   let interval: ReturnType<typeof setInterval> | undefined;
   const first = setTimeout(() => {
@@ -75,9 +85,10 @@ export function startRetentionSweeper(database: Database, log: FastifyBaseLogger
   first.unref();
   return {
     run,
-    stop() {
+    async stop() {
       clearTimeout(first);
       if (interval) clearInterval(interval);
+      await running;
     },
   };
 }

@@ -77,8 +77,8 @@ export async function registerForms(app: FastifyInstance, config: Config, option
   app.decorate('forms', { database, outbox, links, retention, consoleJobs, retentionRuns });
 
   app.addHook('onClose', async () => {
-    retention.stop();
     consoleJobs.stop();
+    await retention.stop();
     await retentionRuns.stop();
     await outbox.stop();
     await limiter.close();
