@@ -317,6 +317,44 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     expect(forged.statusCode).toBe(403);
   });
 
+  it('confirms each masterclass a person registers for on one day, and no more than one a day for the same one', async () => {
+    const first = await publishedEvent({ title: 'Custody for Advisers' });
+    const second = await publishedEvent({ title: 'Tax for Advisers' }, 96);
+    const person = 'two.classes@example.org';
+    expect((await register(first, person)).json().status).toBe('registered');
+    expect((await register(second, person)).json().status).toBe('registered');
+    await drained();
+    const subjects = () =>
+      mailsTo(person)
+        .map((m) => m.header('subject'))
+        .sort();
+    expect(subjects()).toEqual([
+      "You're registered: Custody for Advisers",
+      "You're registered: Tax for Advisers",
+    ]);
+
+    // Cancelled and registered again for the same masterclass the same day: the place holds, and the
+    // per-recipient limit (one confirmation of an event a day) sends no second confirmation.
+    const [confirmation] = mailsTo(person).filter((m) => m.header('subject')?.includes('Custody'));
+    const cancelUrl = /https:\/\/www\.sterling\.test\/masterclass\/cancel\?token=[A-Za-z0-9._%-]+/.exec(
+      confirmation!.text,
+    )![0];
+    const token = decodeURIComponent(new URL(cancelUrl).searchParams.get('token')!);
+    expect(
+      (await call('POST', '/api/events/registration/cancel', { body: { token }, auth: false })).statusCode,
+    ).toBe(200);
+    expect((await register(first, person)).json().status).toBe('registered');
+    await drained();
+    expect(subjects()).toEqual([
+      "You're registered: Custody for Advisers",
+      "You're registered: Tax for Advisers",
+    ]);
+    const statuses = await t.query<{ status: string }>(
+      `select status from outbox where lower(to_address) = '${person}' and kind = 'event.registered' order by id`,
+    );
+    expect(statuses.map((r) => r.status)).toEqual(['sent', 'sent', 'skipped']);
+  });
+
   it('sends each reminder once, 24 hours and 1 hour before the start, by the outbox clock', async () => {
     const id = await publishedEvent({ capacity: 5 }, 30);
     expect((await register(id, 'remind@example.org')).statusCode).toBe(200);

@@ -179,7 +179,12 @@ export function placeEmail(
         ...cancelBlocks(ctx),
       ],
     },
-    { audience: promoted ? 'owner' : 'visitor', attachments: [calendarFile(event, person, 'REQUEST', ctx)] },
+    {
+      audience: promoted ? 'owner' : 'visitor',
+      // Limited per masterclass: a confirmation for each one registered for on the same day.
+      limitScope: event.id,
+      attachments: [calendarFile(event, person, 'REQUEST', ctx)],
+    },
   );
 }
 
@@ -201,7 +206,7 @@ export function waitlistedEmail(event: EventRow, person: Registrant, ctx: MailCo
         ...cancelBlocks(ctx, true),
       ],
     },
-    { audience: 'visitor' },
+    { audience: 'visitor', limitScope: event.id },
   );
 }
 

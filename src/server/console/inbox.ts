@@ -236,7 +236,8 @@ async function searchPage(db: Queryable, query: InboxQuery, windows: SearchWindo
   // every row before that day is older than the page's last.
   const span = Math.max((first.newest - first.oldest) * 1000, DAY_MS);
   const reach = (span * (PAGE_SIZE + 1)) / first.hits.length;
-  const since = new Date(first.newest * 1000 - WINDOW_MARGIN * reach).toISOString().slice(0, 10);
+  // (Not before 1970: a window of rows over years with two matches must not ask for year -1.)
+  const since = new Date(Math.max(first.newest * 1000 - WINDOW_MARGIN * reach, 0)).toISOString().slice(0, 10);
   const rows = await indexedPage(db, query, since);
   return rows.length > PAGE_SIZE ? rows : undefined;
 }

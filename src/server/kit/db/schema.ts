@@ -141,6 +141,11 @@ export type StoredMessage = {
   content: EmailContent;
   headers?: Record<string, string>;
   attachments?: { filename: string; contentType: string; content: string; encoding?: 'base64' | 'utf8' }[];
+  /**
+   * A visitor e-mail's scope under the per-recipient limit (e.g. a masterclass's id): e-mails of
+   * one kind with different scopes are limited apart. Not rendered.
+   */
+  limitScope?: string;
 };
 
 export const outbox = pgTable(

@@ -348,6 +348,13 @@ export async function releaseRows(db: Queryable, ids: readonly number[]): Promis
 
 // --- Visitor-mail limits -----------------------------------------------------------------------
 
+/** The kind a row is limited as: its kind, within its scope if it has one (`limitScope`). */
+function limitKind(row: ClaimedRow): string {
+  const message = typeof row.message === 'string' ? (JSON.parse(row.message) as StoredMessage) : row.message;
+  const scope = 'limitScope' in message ? message.limitScope : undefined;
+  return typeof scope === 'string' && scope !== '' ? `${row.kind}:${scope}` : row.kind;
+}
+
 /** What the visitor-mail limits say about one claimed row. */
 export type Verdict = { send: true } | { send: false; outcome: 'skipped' | 'held' };
 
@@ -360,7 +367,7 @@ export type Verdict = { send: true } | { send: false; outcome: 'skipped' | 'held
  */
 export async function visitorVerdict(db: Db, row: ClaimedRow, limits: VisitorLimits): Promise<Verdict> {
   const id = Number(row.id);
-  const key = recipientKey(limits.secret, row.kind, row.to_address);
+  const key = recipientKey(limits.secret, limitKind(row), row.to_address);
   return db.transaction(async (tx) => {
     const marked = rowsOf(
       await tx.execute(sql`
