@@ -21,6 +21,7 @@ import {
   type FormsTestApp,
   type ReceivedMail,
   type SmtpPeer,
+  until as pollUntil,
 } from './forms-support';
 
 const ORIGIN = 'https://www.sterling.test';
@@ -46,18 +47,8 @@ function icsOf(mail: ReceivedMail) {
   return parseIcs(file.content);
 }
 
-async function until<T>(
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** The shared poll, with these tests' longer wait (a masterclass's e-mails go through the outbox). */
+const until = <T>(fn: () => Promise<T | undefined | false> | T | undefined | false) => pollUntil(fn, 20_000);
 
 const drivers = await testDrivers('events');
 

@@ -15,20 +15,11 @@ import {
   postgresAvailable,
   type SmtpPeer,
   startSmtpPeer,
+  until,
 } from './forms-support';
 
 const pgUnavailable = await postgresAvailable();
 if (pgUnavailable) console.warn(`Skipping the two-instance Postgres test: ${pgUnavailable}`);
-
-async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
 
 describe('the retry schedule', () => {
   it('retries first within a minute and last about 24 hours after the first failure', () => {

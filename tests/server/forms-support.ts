@@ -170,6 +170,20 @@ export function nextAddress(): string {
   return `198.51.${Math.floor(addressCounter / 250) % 250}.${(addressCounter % 250) + 1}`;
 }
 
+/** Polls `fn` until it gives a value (every 25 ms), or fails after `timeoutMs`. */
+export async function until<T>(
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** A logger for makeFormsApp that keeps every line it writes, with the app's own serializers. */
 export function logCapture() {
   const lines: string[] = [];

@@ -23,22 +23,13 @@ import {
   type SmtpPeer,
   startSmtpPeer,
   testDrivers,
+  until,
 } from './forms-support';
 
 const ORIGIN = 'https://www.sterling.test';
 
 /** The stored id of a session: the SHA-256 of its cookie's value. */
 const sessionId = (cookie: string) => createHash('sha256').update(cookie.split('=')[1]!).digest('base64url');
-
-async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function parseIcs(ics: string) {
   const cal = new ICAL.Component(ICAL.parse(ics));

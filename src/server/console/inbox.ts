@@ -197,29 +197,25 @@ async function firstWindow(db: Queryable, query: InboxQuery, rows: number) {
   return { hits, rows: answer?.rows ?? 0, newest: answer?.newest ?? null, oldest: answer?.oldest ?? null };
 }
 
-/** The page of the given ids' rows, newest first. */
-function pageOf(db: Queryable, ids: string[]) {
+/** A page of submissions (a page and one more at most), newest first, picked by `where`. */
+function pageWhere(db: Queryable, where: SQL | undefined) {
   return db
     .select(summaryColumns)
     .from(submissions)
-    .where(inArray(submissions.id, ids))
+    .where(where)
     .orderBy(desc(submissions.receivedAt), desc(submissions.id))
     .limit(PAGE_SIZE + 1);
 }
 
 /** A page of the view by its conditions (and the index, for a search), from a UTC day on if given. */
 function indexedPage(db: Queryable, query: InboxQuery, sinceDay?: string) {
-  return db
-    .select(summaryColumns)
-    .from(submissions)
-    .where(
-      and(
-        ...inboxConditions(query),
-        sinceDay === undefined ? undefined : sql`${utcDay(submissions.receivedAt)} >= ${sinceDay}::date`,
-      ),
-    )
-    .orderBy(desc(submissions.receivedAt), desc(submissions.id))
-    .limit(PAGE_SIZE + 1);
+  return pageWhere(
+    db,
+    and(
+      ...inboxConditions(query),
+      sinceDay === undefined ? undefined : sql`${utcDay(submissions.receivedAt)} >= ${sinceDay}::date`,
+    ),
+  );
 }
 
 /** A search's page, when the newest rows or the index since a recent day give it (above). */
@@ -228,7 +224,7 @@ async function searchPage(db: Queryable, query: InboxQuery, windows: SearchWindo
   const first = await firstWindow(db, query, windows.first);
   // The whole view was in the window, or its newest rows fill a page: these are the page.
   if (first.rows < windows.first || first.hits.length > PAGE_SIZE) {
-    return first.hits.length > 0 ? pageOf(db, first.hits) : [];
+    return first.hits.length > 0 ? pageWhere(db, inArray(submissions.id, first.hits)) : [];
   }
   if (first.hits.length < 2 || first.newest === null || first.oldest === null) return undefined;
   // At the rate seen, a page lies within `reach` of the window's newest row; rows of a day on or
