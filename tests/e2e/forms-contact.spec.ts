@@ -104,7 +104,9 @@ test.describe('the contact form', () => {
       expect(fetched, 'zod and the schema are not part of the first load').toEqual([]);
 
       await fillContact(page);
-      expect(fetched.length, 'focusing a field fetches them').toBeGreaterThan(0);
+      await expect
+        .poll(() => fetched.length, { message: 'focusing a field fetches them' })
+        .toBeGreaterThan(0);
       await contactForm(page).getByRole('button', { name: 'Send Message' }).click();
       await expectFailedAndKept(page);
       await expect(contactForm(page).getByRole('button', { name: 'Send Message' })).toBeEnabled();

@@ -107,7 +107,9 @@ test.describe('the guide download form', () => {
 
       const form = page.getByRole('form', { name: 'Download the Wealth Building Guide' });
       await form.getByLabel('Full Name').fill('Ada Lovelace');
-      expect(fetched.length, 'focusing a field fetches them').toBeGreaterThan(0);
+      await expect
+        .poll(() => fetched.length, { message: 'focusing a field fetches them' })
+        .toBeGreaterThan(0);
       await form.getByLabel('Email Address').fill('not-an-address');
       await form.getByRole('button', { name: 'Download Free Guide' }).click();
       await expect(
