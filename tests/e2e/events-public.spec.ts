@@ -404,6 +404,29 @@ test.describe('the masterclass, from the console to the visitor', () => {
     await expect(done.getByRole('heading')).not.toBeEmpty();
     await expectNoAxeViolations(page);
 
+    // An e-mail confirms it, and its file removes the same entry from the calendar.
+    let removal: ParsedMail | undefined;
+    await expect
+      .poll(
+        () => {
+          removal = mailsTo(email).find(
+            (m) => m.header('subject') === `Registration cancelled: ${upcoming.title}`,
+          );
+          return Boolean(removal);
+        },
+        { timeout: 15_000, message: 'the cancellation e-mail' },
+      )
+      .toBe(true);
+    const removed = new ICAL.Component(
+      ICAL.parse(removal!.attachments.find((a) => a.contentType === 'text/calendar')!.content),
+    );
+    expect(removed.getFirstPropertyValue('method')).toBe('CANCEL');
+    const removedEvent = removed.getFirstSubcomponent('vevent')!;
+    expect(removedEvent.getFirstPropertyValue('uid')).toBe(vevent.getFirstPropertyValue('uid'));
+    expect(Number(removedEvent.getFirstPropertyValue('sequence'))).toBeGreaterThan(
+      Number(vevent.getFirstPropertyValue('sequence') ?? 0),
+    );
+
     // Opened again, it shows the registration cancelled, with nothing to press.
     await gotoHydrated(page, link);
     await expect(page.getByTestId('registration-link-view')).toContainText('Cancelled');

@@ -47,6 +47,13 @@ function icsOf(mail: ReceivedMail) {
   return parseIcs(file.content);
 }
 
+/** The signed token of the cancel link in a masterclass e-mail. */
+function cancelTokenOf(mail: ReceivedMail): string {
+  const url = /https:\/\/www\.sterling\.test\/masterclass\/cancel\?token=[A-Za-z0-9._%-]+/.exec(mail.text);
+  if (!url) throw new Error(`no cancel link in "${mail.header('subject')}"`);
+  return decodeURIComponent(new URL(url[0]).searchParams.get('token')!);
+}
+
 /** The shared poll, with these tests' longer wait (a masterclass's e-mails go through the outbox). */
 const until = <T>(fn: () => Promise<T | undefined | false> | T | undefined | false) => pollUntil(fn, 20_000);
 
@@ -261,10 +268,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     expect(mailsTo('second@example.org')[0]!.text).not.toContain(JOIN_URL);
     expect(confirmation.text).toContain(JOIN_URL);
 
-    const cancelUrl = /https:\/\/www\.sterling\.test\/masterclass\/cancel\?token=[A-Za-z0-9._%-]+/.exec(
-      confirmation.text,
-    )![0];
-    const token = decodeURIComponent(new URL(cancelUrl).searchParams.get('token')!);
+    const token = cancelTokenOf(confirmation);
     const view = await call('POST', '/api/events/registration', { body: { token }, auth: false });
     expect(view.statusCode).toBe(200);
     expect(view.json()).toMatchObject({
@@ -308,12 +312,14 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     expect(forged.statusCode).toBe(403);
   });
 
-  it('confirms each masterclass a person registers for on one day, and no more than one a day for the same one', async () => {
+  it('confirms each masterclass a person registers for on one day; a cancellation removes the calendar entry, and registering again is confirmed', async () => {
     const first = await publishedEvent({ title: 'Custody for Advisers' });
     const second = await publishedEvent({ title: 'Tax for Advisers' }, 96);
     const person = 'two.classes@example.org';
     expect((await register(first, person)).json().status).toBe('registered');
     expect((await register(second, person)).json().status).toBe('registered');
+    // The same address again while registered: the same answer, no second place or e-mail.
+    expect((await register(first, person)).json().status).toBe('registered');
     await drained();
     const subjects = () =>
       mailsTo(person)
@@ -324,26 +330,71 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       "You're registered: Tax for Advisers",
     ]);
 
-    // Cancelled and registered again for the same masterclass the same day: the place holds, and the
-    // per-recipient limit (one confirmation of an event a day) sends no second confirmation.
-    const [confirmation] = mailsTo(person).filter((m) => m.header('subject')?.includes('Custody'));
-    const cancelUrl = /https:\/\/www\.sterling\.test\/masterclass\/cancel\?token=[A-Za-z0-9._%-]+/.exec(
-      confirmation!.text,
-    )![0];
-    const token = decodeURIComponent(new URL(cancelUrl).searchParams.get('token')!);
-    expect(
-      (await call('POST', '/api/events/registration/cancel', { body: { token }, auth: false })).statusCode,
-    ).toBe(200);
+    // Cancelled with the e-mail's link: an e-mail whose file removes the same calendar entry.
+    const confirmation = mailsTo(person).find((m) => m.header('subject')?.includes('Custody'))!;
+    const token = cancelTokenOf(confirmation);
+    const cancelled = await call('POST', '/api/events/registration/cancel', { body: { token }, auth: false });
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json().message).toBe(
+      'Your registration is cancelled. Thank you for letting us know: your place goes to the next person waiting.',
+    );
+    const withdrawn = await until(() =>
+      mailsTo(person).find((m) => m.header('subject') === 'Registration cancelled: Custody for Advisers'),
+    );
+    const removal = icsOf(withdrawn);
+    const invite = icsOf(confirmation);
+    expect(removal.method).toBe('CANCEL');
+    expect(removal.uid).toBe(invite.uid);
+    expect(removal.sequence).toBeGreaterThan(invite.sequence);
+    expect(withdrawn.text).not.toContain(JOIN_URL);
+    // Pressed again: nothing more is sent.
+    await call('POST', '/api/events/registration/cancel', { body: { token }, auth: false });
+
+    // Registered again the same day: a new registration, confirmed with its own calendar entry.
     expect((await register(first, person)).json().status).toBe('registered');
     await drained();
+    const again = await until(() => {
+      const found = mailsTo(person).filter(
+        (m) => m.header('subject') === "You're registered: Custody for Advisers",
+      );
+      return found.length === 2 ? found[1] : undefined;
+    });
+    expect(icsOf(again).uid).not.toBe(invite.uid);
+    expect(cancelTokenOf(again)).not.toBe(token);
     expect(subjects()).toEqual([
+      'Registration cancelled: Custody for Advisers',
+      "You're registered: Custody for Advisers",
       "You're registered: Custody for Advisers",
       "You're registered: Tax for Advisers",
     ]);
     const statuses = await t.query<{ status: string }>(
-      `select status from outbox where lower(to_address) = '${person}' and kind = 'event.registered' order by id`,
+      `select status from outbox where lower(to_address) = '${person}' and kind in ('event.registered', 'event.withdrawn') order by id`,
     );
-    expect(statuses.map((r) => r.status)).toEqual(['sent', 'sent', 'skipped']);
+    expect(statuses.map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+  });
+
+  it('confirms leaving the waitlist, with no calendar file, and gives no place', async () => {
+    const id = await publishedEvent({ capacity: 1 });
+    expect((await register(id, 'seated@example.org')).json().status).toBe('registered');
+    expect((await register(id, 'waiting@example.org')).json().status).toBe('waitlisted');
+    await drained();
+    const notice = await until(() => mailsTo('waiting@example.org')[0]);
+    const left = await call('POST', '/api/events/registration/cancel', {
+      body: { token: cancelTokenOf(notice) },
+      auth: false,
+    });
+    expect(left.json().message).toBe('You have left the waitlist. Thank you for letting us know.');
+    const confirmation = await until(() =>
+      mailsTo('waiting@example.org').find((m) =>
+        m.header('subject')?.startsWith('You have left the waitlist'),
+      ),
+    );
+    expect(confirmation.attachments).toHaveLength(0);
+    expect(confirmation.text).not.toContain(JOIN_URL);
+    const rows = await t.query<{ status: string }>(
+      `select status from event_registrations where event_id = '${id}' order by seq`,
+    );
+    expect(rows.map((r) => r.status)).toEqual(['registered', 'cancelled']);
   });
 
   it('sends each reminder once, 24 hours and 1 hour before the start, by the outbox clock', async () => {

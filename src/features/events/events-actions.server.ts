@@ -25,6 +25,7 @@ import {
   reminderEmail,
   updatedEmail,
   waitlistedEmail,
+  withdrawnEmail,
   type EventRow,
   type MailContext,
   type Registrant,
@@ -88,6 +89,18 @@ function fieldsOf(raw: unknown): Fields {
   return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Fields;
 }
 
+function registrantFrom(reg: typeof eventRegistrations.$inferSelect, fields: unknown): Registrant {
+  const f = fieldsOf(fields);
+  return {
+    registrationId: reg.id,
+    submissionId: reg.submissionId,
+    firstName: f.firstName ?? '',
+    email: f.email ?? '',
+    company: f.company ?? '',
+    status: reg.status as Registrant['status'],
+  };
+}
+
 /** The registrations of an event with the person's details, in registration order. */
 export async function registrantsOf(
   q: Queryable,
@@ -100,20 +113,24 @@ export async function registrantsOf(
     .innerJoin(submissions, eq(submissions.id, eventRegistrations.submissionId))
     .where(and(eq(eventRegistrations.eventId, eventId), inArray(eventRegistrations.status, [...statuses])))
     .orderBy(asc(eventRegistrations.seq));
-  return rows.map(({ reg, fields }) => {
-    const f = fieldsOf(fields);
-    return {
-      registrationId: reg.id,
-      submissionId: reg.submissionId,
-      firstName: f.firstName ?? '',
-      email: f.email ?? '',
-      company: f.company ?? '',
-      status: reg.status,
-      createdAt: reg.createdAt,
-      promotedAt: reg.promotedAt,
-      cancelledAt: reg.cancelledAt,
-    };
-  });
+  return rows.map(({ reg, fields }) => ({
+    ...registrantFrom(reg, fields),
+    createdAt: reg.createdAt,
+    promotedAt: reg.promotedAt,
+    cancelledAt: reg.cancelledAt,
+  }));
+}
+
+/** One registration with the person's details (none when its submission is gone). */
+async function registrantOf(
+  q: Queryable,
+  reg: typeof eventRegistrations.$inferSelect,
+): Promise<Registrant | undefined> {
+  const [row] = await q
+    .select({ fields: submissions.fields })
+    .from(submissions)
+    .where(eq(submissions.id, reg.submissionId));
+  return row ? registrantFrom(reg, row.fields) : undefined;
 }
 
 /** The person's own cancel link: works until the event ends. */
@@ -300,26 +317,38 @@ export async function registrationOfLink(
 
 /**
  * The person cancels (their e-mail's link): the place or waitlist entry ends, its reminders are
- * dropped, and a freed place goes to the first on the waitlist. Pressing twice changes nothing more.
+ * dropped, a freed place goes to the first on the waitlist, and the person gets an e-mail saying
+ * so (with the calendar entry's cancellation for a place). Pressing twice changes nothing more.
  */
 export async function cancelByLink(
   db: { transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> },
   ctx: EventsContext,
   token: unknown,
   now: Date,
-): Promise<{ registrationId: string; promoted: number }> {
+): Promise<{ registrationId: string; was: Registrant['status']; promoted: number; queued: number }> {
   return db.transaction(async (tx) => {
     const { reg, event } = await registrationOfLink(tx, ctx.links, token, now, tx);
     // Re-read under the event's lock: a concurrent cancel has finished by now.
     const [current] = await tx.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id));
-    if (!current || current.status === 'cancelled') return { registrationId: reg.id, promoted: 0 };
+    if (!current || current.status === 'cancelled')
+      return { registrationId: reg.id, was: 'cancelled', promoted: 0, queued: 0 };
     await tx
       .update(eventRegistrations)
       .set({ status: 'cancelled', cancelledAt: now })
       .where(eq(eventRegistrations.id, reg.id));
     await dropPendingReminders(tx, [reg.submissionId]);
+    let queued = 0;
+    // A cancelled masterclass has already told everyone, with its own calendar cancellation.
+    if (event.status !== 'cancelled') {
+      const person = await registrantOf(tx, current);
+      if (person) {
+        const mc = await mailContext(ctx, event, person.registrationId, now);
+        await enqueueEmails(tx, person.submissionId, [withdrawnEmail(event, person, mc)]);
+        queued = 1;
+      }
+    }
     const promoted = current.status === 'registered' ? await promoteFromWaitlist(tx, ctx, event, now) : 0;
-    return { registrationId: reg.id, promoted };
+    return { registrationId: reg.id, was: current.status as Registrant['status'], promoted, queued };
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The masterclass e-mails. To a registered person: the confirmation (or the waitlist notice), a
  * place given from the waitlist, the reminders 24 hours and 1 hour before, an update when the
- * owner changes the event, its cancellation, and the owner's messages. To the owner: each new
+ * owner changes the event, its cancellation, the person's own cancellation, and the owner's
+ * messages. To the owner: each new
  * registration with its details. An e-mail to a visitor's address quotes nothing the visitor
  * typed but a plain first name (greeting.ts); the event's own words are the owner's. The joining
  * link of an online event appears only in e-mails to registered attendees.
@@ -44,6 +45,7 @@ export const EVENT_MAIL_KINDS = {
   reminder1h: 'event.reminder-1h',
   updated: 'event.updated',
   cancelled: 'event.cancelled',
+  withdrawn: 'event.withdrawn',
   message: 'event.message',
   owner: 'event.owner',
 } as const;
@@ -107,12 +109,13 @@ function calendarFile(
   person: Registrant,
   method: 'REQUEST' | 'CANCEL',
   ctx: MailContext,
+  sequence = event.calendarSequence,
 ): NonNullable<OutgoingEmail['attachments']>[number] {
   const name = quotableName(person.firstName) ?? 'Guest';
   const ics = buildEventIcs({
     method,
     uid: registrationUid(person.registrationId, ctx.publicUrl),
-    sequence: event.calendarSequence,
+    sequence,
     startsAt: event.startsAt,
     endsAt: event.endsAt,
     summary: event.title,
@@ -181,8 +184,9 @@ export function placeEmail(
     },
     {
       audience: promoted ? 'owner' : 'visitor',
-      // Limited per masterclass: a confirmation for each one registered for on the same day.
-      limitScope: event.id,
+      // Limited per registration: one for each masterclass registered for on the same day, and
+      // again after a cancellation (which only the link in this e-mail can make).
+      limitScope: person.registrationId,
       attachments: [calendarFile(event, person, 'REQUEST', ctx)],
     },
   );
@@ -206,7 +210,7 @@ export function waitlistedEmail(event: EventRow, person: Registrant, ctx: MailCo
         ...cancelBlocks(ctx, true),
       ],
     },
-    { audience: 'visitor', limitScope: event.id },
+    { audience: 'visitor', limitScope: person.registrationId },
   );
 }
 
@@ -283,6 +287,43 @@ export function eventCancelledEmail(event: EventRow, person: Registrant, ctx: Ma
       ],
     },
     { audience: 'owner', attachments: registered ? [calendarFile(event, person, 'CANCEL', ctx)] : undefined },
+  );
+}
+
+/**
+ * The person cancelled with their link: a place's calendar entry is removed (METHOD:CANCEL, the
+ * same UID, a higher SEQUENCE than the invitation's); leaving the waitlist is confirmed. Sent once
+ * a registration, by whoever holds the link mailed to the address.
+ */
+export function withdrawnEmail(event: EventRow, person: Registrant, ctx: MailContext): OutgoingEmail {
+  const hadPlace = person.status === 'registered';
+  return mail(
+    EVENT_MAIL_KINDS.withdrawn,
+    person,
+    hadPlace ? `Registration cancelled: ${event.title}` : `You have left the waitlist: ${event.title}`,
+    {
+      preheader: when(event),
+      heading: hadPlace ? 'Your registration is cancelled' : 'You have left the waitlist',
+      blocks: [
+        {
+          type: 'paragraph',
+          text: hadPlace
+            ? `${greeting(person.firstName)} as you asked, your place at the masterclass below is cancelled and goes to the next person waiting. The attached file removes it from your calendar.`
+            : `${greeting(person.firstName)} as you asked, you are no longer on the waitlist for the masterclass below.`,
+        },
+        ...detailRows(event, false),
+        {
+          type: 'small',
+          text: 'If you did not ask for this, you can register again on our Resources page while registration is open.',
+        },
+      ],
+    },
+    {
+      audience: 'owner',
+      attachments: hadPlace
+        ? [calendarFile(event, person, 'CANCEL', ctx, event.calendarSequence + 1)]
+        : undefined,
+    },
   );
 }
 

@@ -133,18 +133,20 @@ export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: Eve
   });
 
   app.post(REGISTRATION_CANCEL_API, guards, async (request, reply) => {
-    const { registrationId, promoted } = await cancelByLink(
+    const { registrationId, was, promoted, queued } = await cancelByLink(
       ctx.db,
       { config: ctx.config, links: ctx.links },
       tokenOf(request.body),
       clock(),
     );
-    if (promoted > 0) ctx.wakeOutbox();
+    if (promoted + queued > 0) ctx.wakeOutbox();
     request.log.info({ registrationId, promoted }, 'masterclass registration cancelled');
     const answer: RegistrationCancelAnswer = {
       status: 'cancelled',
       message:
-        'Your registration is cancelled. Thank you for letting us know: your place goes to the next person waiting.',
+        was === 'waitlisted'
+          ? 'You have left the waitlist. Thank you for letting us know.'
+          : 'Your registration is cancelled. Thank you for letting us know: your place goes to the next person waiting.',
     };
     return send(reply, 200, answer);
   });
