@@ -10,6 +10,7 @@ import {
   useContext,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
   type ReactNode,
@@ -118,11 +119,15 @@ export function NoticeProvider({
     setShownFor(resetKey);
     setNotice(initial);
   }
+  const frame = useRef(0);
   const notify = useCallback((next: Notice | null) => {
     // The same message twice is read out again only if the region changes in between.
+    cancelAnimationFrame(frame.current);
     setNotice(null);
-    if (next) requestAnimationFrame(() => setNotice(next));
+    if (next) frame.current = requestAnimationFrame(() => setNotice(next));
   }, []);
+  // A message still waiting for its frame belongs to the page it was given on: another page drops it.
+  useLayoutEffect(() => () => cancelAnimationFrame(frame.current), [resetKey]);
   return (
     <NoticeContext.Provider value={notify}>
       <div role="status">
@@ -150,15 +155,24 @@ export function noticeOf(state: unknown): Notice | null {
   return notice && typeof notice.text === 'string' ? notice : null;
 }
 
-/** Runs a POST and shows its outcome: the success text, or the server's error. */
+/** Runs a POST and shows its outcome on the page it was run from: the success text, or the server's error. */
 export function useAction() {
   const notify = useNotify();
   const [busy, setBusy] = useState<string | null>(null);
+  // An answer that comes after the owner has left the page is not announced on the next one.
+  const shown = useRef(true);
+  useEffect(() => {
+    shown.current = true;
+    return () => {
+      shown.current = false;
+    };
+  }, []);
   const run = useCallback(
     async <T,>(key: string, request: () => Promise<ApiResult<T>>, success: (data: T) => string | null) => {
       setBusy(key);
       const result = await request();
       setBusy(null);
+      if (!shown.current) return result.ok ? result.data : undefined;
       if (!result.ok) {
         // 401 has already sent the console back to the sign-in page.
         if (result.status !== 401) notify({ tone: 'error', text: result.error });

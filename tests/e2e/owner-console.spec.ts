@@ -2,7 +2,8 @@
  * The owner's console at work in real Chromium, against the server's real pipeline and outbox:
  * a lead sent through the public contact form found in the inbox; a spam submission released
  * ("Not spam") and its e-mail written; a spam submission deleted; a booking confirmed and then
- * rescheduled, the applicant getting the updated invite; a failed e-mail sent again.
+ * rescheduled, the applicant getting the updated invite; a failed e-mail sent again; a notice
+ * shown only on the page whose action it answers.
  */
 import ICAL from 'ical.js';
 import { expectNoAxeViolations } from './support/axe';
@@ -97,6 +98,83 @@ test('"Not spam" delivers a held submission once: its e-mail goes out', async ({
   await expect(page.getByText('Released from spam')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Mark as spam' })).toBeVisible();
   expect(ownerMail()).toHaveLength(1);
+});
+
+test('a notice belongs to its page: one not yet shown, or not yet answered, is not shown on the next', async ({
+  page,
+  request,
+}) => {
+  // Animation frames come late here, so a page can be left between an action's answer and its notice.
+  await page.addInitScript(() => {
+    const frames = new Set<number>();
+    const later = window.requestAnimationFrame.bind(window);
+    Object.assign(window, {
+      framesWaiting: () => frames.size,
+      requestAnimationFrame(callback: FrameRequestCallback) {
+        const timer = window.setTimeout(() => {
+          frames.delete(timer);
+          later(callback);
+        }, 2000);
+        frames.add(timer);
+        return timer;
+      },
+      cancelAnimationFrame(id: number) {
+        window.clearTimeout(id);
+        frames.delete(id);
+      },
+    });
+  });
+  const framesWaiting = () =>
+    page.evaluate(() => (window as unknown as { framesWaiting(): number }).framesWaiting());
+  const tags = [uniqueTag('stay'), uniqueTag('frame'), uniqueTag('flight')];
+  for (const tag of tags) {
+    await sendContact(request, {
+      firstName: 'Ada',
+      lastName: tag,
+      email: `${tag}@example.org`,
+      message: `Held by the honeypot ${tag}`,
+      spam: true,
+    });
+  }
+  const released = page.getByRole('status').filter({ hasText: 'Released. 1 e-mail queued.' });
+  const release = (tag: string) =>
+    page
+      .getByRole('row', { name: new RegExp(tag) })
+      .getByRole('button', { name: 'Not spam' })
+      .click();
+  const toInbox = async () => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Inbox' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
+  };
+  await signIn(page, '/owner/spam');
+
+  // Staying on the page, the late notice comes.
+  await release(tags[0]!);
+  await expect(released).toBeVisible();
+
+  // Answered, its notice waiting for a frame, and the page left: the next page starts clean.
+  await release(tags[1]!);
+  await expect.poll(framesWaiting).toBeGreaterThan(0);
+  await toInbox();
+  await expect.poll(framesWaiting).toBe(0);
+  await expect(released).toHaveCount(0);
+
+  // Left while the request is under way: its answer announces nothing on the next page.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Spam' }).click();
+  let answer: () => void = () => {};
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/release', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const answered = page.waitForResponse((r) => r.url().endsWith('/release'));
+  await release(tags[2]!);
+  await toInbox();
+  answer();
+  expect((await answered).status()).toBe(200);
+  await expect.poll(framesWaiting).toBe(0);
+  await expect(released).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveText('');
 });
 
 test('"Delete" asks first, then removes a spam submission', async ({ page, request }) => {
