@@ -24,6 +24,7 @@ import { ukLocalInput } from '~/features/events/event-times';
 import { eventRegistrations, events } from '~/features/events/tables.server';
 import { ukWallTimeToInstant } from '~/lib/uk-dates';
 import type { Db, Queryable, Tx } from '../kit/db/client';
+import { rowsOf } from '../kit/db/rows';
 import { Refusal } from '../kit/http/request-checks';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -178,12 +179,12 @@ function summaryOf(event: EventRow, registered: number, waitlisted: number, now:
 }
 
 async function counts(q: Queryable, eventId: string): Promise<{ registered: number; waitlisted: number }> {
-  const rows = (await q.execute(sql`
-    select status, count(*)::int as n from ${eventRegistrations}
-    where event_id = ${eventId} and status in ('registered', 'waitlisted') group by status`)) as unknown as {
-    rows: { status: string; n: number }[];
-  };
-  const of = (s: string) => Number(rows.rows.find((r) => r.status === s)?.n ?? 0);
+  const rows = rowsOf<{ status: string; n: number }>(
+    await q.execute(sql`
+      select status, count(*)::int as n from ${eventRegistrations}
+      where event_id = ${eventId} and status in ('registered', 'waitlisted') group by status`),
+  );
+  const of = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0);
   return { registered: of('registered'), waitlisted: of('waitlisted') };
 }
 

@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { site } from '~/content/site';
 import type { Config } from '../kit/config';
 import type { Db } from '../kit/db/client';
+import { rowsOf } from '../kit/db/rows';
 import type { Links } from '../kit/http/links';
 import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
 import { audit } from './audit';
@@ -78,11 +79,11 @@ export function startConsoleJobs(
     if (hour < DIGEST_UK_HOUR) return 0;
     const count = await spamSince(db, new Date(now.getTime() - 24 * HOUR_MS));
     return db.transaction(async (tx) => {
-      const taken = (await tx.execute(
+      const taken = await tx.execute(
         sql`insert into mail_throttle (key, last_at) values (${`digest.spam:${date}`}, ${now})
             on conflict (key) do nothing returning key`,
-      )) as unknown as { rows?: unknown[]; length?: number };
-      if ((taken.rows?.length ?? taken.length ?? 0) === 0 || count === 0) return 0;
+      );
+      if (rowsOf(taken).length === 0 || count === 0) return 0;
       await enqueueEmails(tx, null, [
         spamDigestEmail(config.ownerEmail, count, links.absolute('/owner/spam')),
       ]);
@@ -93,11 +94,11 @@ export function startConsoleJobs(
 
   async function runDailyRetention(now = new Date()): Promise<boolean> {
     const { date } = ukDateAndHour(now);
-    const taken = (await db.execute(
+    const taken = await db.execute(
       sql`insert into mail_throttle (key, last_at) values (${`retention:${date}`}, ${now})
           on conflict (key) do nothing returning key`,
-    )) as unknown as { rows?: unknown[]; length?: number };
-    if ((taken.rows?.length ?? taken.length ?? 0) === 0) return false;
+    );
+    if (rowsOf(taken).length === 0) return false;
     // The runner logs the run's end; a run already under way (the console's "Run now") is joined.
     await (
       await deps.retentionRuns.start(now)

@@ -16,6 +16,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION, type RetentionPeriods } from '~/content/retention';
 import type { Db, Queryable } from '../kit/db/client';
+import { rowsOf } from '../kit/db/rows';
 import { bookingDay, bookings } from '~/features/booking/tables.server';
 import { suppressionHash } from '../kit/mail/outbox';
 import { emlFileName } from '../kit/mail/transport';
@@ -40,11 +41,6 @@ export type RetentionOptions = {
   /** Told the run's id once its row exists. */
   onStarted?: (runId: number) => void;
 };
-
-function rowsOf<T>(result: unknown): T[] {
-  const r = result as { rows?: T[] } | T[];
-  return Array.isArray(r) ? r : (r.rows ?? []);
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION } from '~/content/retention';
 import type { Database } from './client';
+import { rowsOf } from './rows';
 
 export const IP_HASH_RETENTION_HOURS = RETENTION.ipHashHours;
 /** The longest window a mail mark serves (the per-recipient day; alerts use an hour). */
@@ -28,7 +29,7 @@ export type RetentionSweeper = { run(): Promise<number>; stop(): Promise<void> }
  */
 export async function analyzeStaleTables(database: Database): Promise<string[]> {
   if (database.driver !== 'pglite') return [];
-  const result = (await database.db.execute(sql`
+  const result = await database.db.execute(sql`
     select c.relname as name
     from pg_class c
     join pg_namespace n on n.oid = c.relnamespace
@@ -36,10 +37,10 @@ export async function analyzeStaleTables(database: Database): Promise<string[]> 
     where n.nspname = 'public' and c.relkind = 'r'
       and ((not exists (select 1 from pg_statistic st where st.starelid = c.oid) and pg_relation_size(c.oid) > 65536)
         or pg_relation_size(c.oid) / 8192 > c.relpages * 1.1 + 8
-        or coalesce(s.n_mod_since_analyze, 0) > greatest(1000, c.reltuples * 0.1))`)) as unknown as {
-    rows?: { name: string }[];
-  };
-  const names = (result.rows ?? []).map((r) => r.name).filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
+        or coalesce(s.n_mod_since_analyze, 0) > greatest(1000, c.reltuples * 0.1))`);
+  const names = rowsOf<{ name: string }>(result)
+    .map((r) => r.name)
+    .filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
   for (const name of names) await database.db.execute(sql.raw(`analyze "${name}"`));
   return names;
 }
@@ -48,13 +49,13 @@ export function startRetentionSweeper(database: Database, log: FastifyBaseLogger
   let running: Promise<number> | undefined;
   const sweep = async (): Promise<number> => {
     try {
-      const result = (await database.db.execute(
+      const result = await database.db.execute(
         sql`update submissions set ip_hash = null
             where ip_hash is not null
               and received_at < now() - make_interval(hours => ${IP_HASH_RETENTION_HOURS})
             returning id`,
-      )) as unknown as { rows?: unknown[]; length?: number };
-      const cleared = result.rows?.length ?? result.length ?? 0;
+      );
+      const cleared = rowsOf(result).length;
       if (cleared > 0) log.info({ cleared }, 'hashed client addresses past retention cleared');
       await database.db.execute(
         sql`delete from mail_throttle where last_at < now() - make_interval(hours => ${MAIL_MARK_RETENTION_HOURS})`,

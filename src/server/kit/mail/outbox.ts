@@ -23,6 +23,7 @@ import { sql } from 'drizzle-orm';
 import type Mail from 'nodemailer/lib/mailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Db, Queryable } from '../db/client';
+import { rowsOf } from '../db/rows';
 import { outbox, type StoredMessage } from '../db/schema';
 import { renderEmail } from './layout';
 import type { MailTransport } from './transport';
@@ -142,7 +143,8 @@ export type ClaimedRow = {
   kind: string;
   to_address: string;
   audience: 'visitor' | 'owner';
-  message: StoredMessage | RenderedMessage | string;
+  /** Parsed once when claimed (a driver may hand jsonb over as text). */
+  message: StoredMessage | RenderedMessage;
   attempts: number;
 };
 
@@ -164,10 +166,6 @@ export function errorCode(error: unknown): string {
     .join(' ')
     .replace(/[^A-Z0-9_ ]/gi, '')
     .slice(0, 40);
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }
 
 function idList(ids: readonly number[]) {
@@ -334,7 +332,12 @@ export async function claimDue(
       for update skip locked
     )
     returning id::text as id, kind, to_address, audience, message, attempts`);
-  return rowsOf<ClaimedRow>(result);
+  return rowsOf<Omit<ClaimedRow, 'message'> & { message: ClaimedRow['message'] | string }>(result).map(
+    (row) =>
+      typeof row.message === 'string'
+        ? { ...row, message: JSON.parse(row.message) as ClaimedRow['message'] }
+        : (row as ClaimedRow),
+  );
 }
 
 /** Hands rows back untouched (shutting down): due again now, the claim not counted as an attempt. */
@@ -350,8 +353,7 @@ export async function releaseRows(db: Queryable, ids: readonly number[]): Promis
 
 /** The kind a row is limited as: its kind, within its scope if it has one (`limitScope`). */
 function limitKind(row: ClaimedRow): string {
-  const message = typeof row.message === 'string' ? (JSON.parse(row.message) as StoredMessage) : row.message;
-  const scope = 'limitScope' in message ? message.limitScope : undefined;
+  const scope = 'limitScope' in row.message ? row.message.limitScope : undefined;
   return typeof scope === 'string' && scope !== '' ? `${row.kind}:${scope}` : row.kind;
 }
 
@@ -448,8 +450,7 @@ export function messageId(identity: SenderIdentity, id: number): string {
 /** The message nodemailer sends for a claimed row: rendered now from its stored content. */
 export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options {
   const id = Number(row.id);
-  const message: StoredMessage | RenderedMessage =
-    typeof row.message === 'string' ? JSON.parse(row.message) : row.message;
+  const message = row.message;
   const { html, text } = 'content' in message ? renderEmail(message.content) : message;
   return {
     from: identity.from,

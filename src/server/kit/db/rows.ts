@@ -1,0 +1,7 @@
+/**
+ * The rows of a raw `db.execute(sql...)`: both drivers (node-postgres and PGlite) answer
+ * `{ rows }`. One reader, so no module guesses at the shape on its own.
+ */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows?: T[] }).rows ?? [];
+}
