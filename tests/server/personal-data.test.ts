@@ -356,6 +356,67 @@ describe.each(drivers)('personal data on $name', (driver) => {
     ).toHaveLength(1);
   });
 
+  it('a run under way in another instance is shown as running and joined; one that went silent is not', async () => {
+    type View = { running: number | null; runs: { id: number; counts: unknown }[] };
+    // Another instance's run: started, unfinished, alive 10 seconds ago.
+    const [other] = await t.query<{ id: number }>(
+      `insert into retention_runs (started_at, alive_at) values (now() - interval '3 minutes', now() - interval '10 seconds') returning id::int as id`,
+    );
+    const view = (await call('GET', '/api/owner/retention')).json() as View;
+    expect(view.running).toBe(other!.id);
+    const pressed = await call('POST', '/api/owner/retention/run');
+    expect(pressed.statusCode).toBe(202);
+    expect(pressed.json()).toEqual({ ok: true, runId: other!.id, started: false });
+    expect(
+      (await t.query(`select id from retention_runs where id > ${other!.id}`)).length,
+      'no second run started',
+    ).toBe(0);
+
+    // Silent for two minutes: its instance died. Not running; "Run now" starts a run here.
+    await t.query(
+      `update retention_runs set alive_at = now() - interval '2 minutes' where id = ${other!.id}`,
+    );
+    const after = (await call('GET', '/api/owner/retention')).json() as View;
+    expect(after.running).toBeNull();
+    expect(after.runs.find((r) => r.id === other!.id)).toMatchObject({ counts: null });
+    const started = (await call('POST', '/api/owner/retention/run')).json() as {
+      runId: number;
+      started: boolean;
+    };
+    expect(started.started).toBe(true);
+    expect(started.runId).toBeGreaterThan(other!.id);
+    await expect
+      .poll(async () => ((await call('GET', '/api/owner/retention')).json() as View).running, {
+        timeout: 60_000,
+      })
+      .toBeNull();
+  });
+
+  it('a run says it is alive between batches while it goes on', async () => {
+    const tag = `alive${Date.now().toString(36)}`;
+    await t.query(`insert into submissions (id, form_type, fields, received_at, spam)
+      select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}'),
+             now() - interval '40 days', true from generate_series(1, 100) n`);
+    let runId = 0;
+    const seen: string[] = [];
+    const run = runRetention(t.app.forms.database.db, SECRET, mailDir, new Date(), {
+      batchSize: 10,
+      pauseMs: 30,
+      aliveEveryMs: 0,
+      onStarted: (id) => (runId = id),
+    });
+    // Read while it runs: each sign of life is later than the one before.
+    for (let i = 0; i < 4; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const [row] = await t.query<{ alive: string | null; finished: boolean }>(
+        `select alive_at::text as alive, finished_at is not null as finished from retention_runs where id = ${runId}`,
+      );
+      if (row && !row.finished && row.alive) seen.push(row.alive);
+    }
+    await run;
+    expect(new Set(seen).size, `alive_at while running: ${seen.join(', ')}`).toBeGreaterThan(1);
+  });
+
   it('a run stopped by the server shutting down ends between batches, marked as stopped early', async () => {
     const tag = `stop${Date.now().toString(36)}`;
     await t.query(`insert into submissions (id, form_type, fields, received_at, spam)

@@ -446,8 +446,9 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
       request.log.info({ ...counts }, 'person erased');
       return send(reply, 200, { ok: true, counts });
     });
-    owned.get(`${OWNER_API}/retention`, async (_request, reply) =>
-      send(reply, 200, {
+    owned.get(`${OWNER_API}/retention`, async (_request, reply) => {
+      const history = await retentionHistory(db);
+      return send(reply, 200, {
         periods: {
           contactMonths: RETENTION.contactMonths,
           bookingMonthsAfterSession: RETENTION.bookingMonthsAfterSession,
@@ -455,13 +456,17 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
           spamDays: RETENTION.spamDays,
           emailBodyDays: RETENTION.emailBodyDays,
         },
-        runs: await retentionHistory(db),
-        running: retentionRuns.current(),
-      }),
-    );
+        runs: history.runs,
+        // This instance's run, or one another instance is running.
+        running: retentionRuns.current() ?? history.running,
+      });
+    });
     // Starts a run and answers at once: over a million rows a run takes minutes. The page follows
-    // it through GET /retention. Pressed again while it runs, the same run is answered.
+    // it through GET /retention. Pressed again while it runs, here or in another instance, the
+    // run under way is answered.
     owned.post(`${OWNER_API}/retention/run`, async (request, reply) => {
+      const elsewhere = retentionRuns.current() === null ? (await retentionHistory(db)).running : null;
+      if (elsewhere !== null) return send(reply, 202, { ok: true, runId: elsewhere, started: false });
       const { runId, started } = await retentionRuns.start(clock());
       if (started) await audit(db, who(request), 'retention.run', String(runId));
       return send(reply, 202, { ok: true, runId, started });

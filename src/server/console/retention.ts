@@ -35,6 +35,8 @@ export type RetentionCounts = {
 export type RetentionOptions = {
   batchSize?: number;
   pauseMs?: number;
+  /** How often an unfinished run says it is alive (`alive_at`). */
+  aliveEveryMs?: number;
   periods?: RetentionPeriods;
   /** Aborted: the run ends between two batches (the server is shutting down). */
   signal?: AbortSignal;
@@ -85,6 +87,12 @@ async function deleteBatch(db: Queryable, pick: SQL): Promise<{ deleted: number;
  */
 export const RETENTION_BATCH = { rows: 50, pauseMs: 10 } as const;
 
+/**
+ * An unfinished run says it is alive every 5 seconds; one silent for a minute has died (its
+ * process stopped without marking it) and is shown as not finished, not as running.
+ */
+export const RUN_ALIVE = { everyMs: 5_000, silentAfterMs: 60_000 } as const;
+
 export async function runRetention(
   db: Db,
   secret: string,
@@ -93,12 +101,16 @@ export async function runRetention(
   {
     batchSize = RETENTION_BATCH.rows,
     pauseMs = RETENTION_BATCH.pauseMs,
+    aliveEveryMs = RUN_ALIVE.everyMs,
     periods = RETENTION,
     signal,
     onStarted,
   }: RetentionOptions = {},
 ): Promise<RetentionCounts> {
-  const [run] = await db.insert(retentionRuns).values({ startedAt: now }).returning({ id: retentionRuns.id });
+  const [run] = await db
+    .insert(retentionRuns)
+    .values({ startedAt: now, aliveAt: new Date() })
+    .returning({ id: retentionRuns.id });
   const runId = run!.id;
   onStarted?.(runId);
   const counts: RetentionCounts = {
@@ -114,9 +126,17 @@ export async function runRetention(
   const at = sql`${now.toISOString()}::timestamptz`;
   const ukToday = sql`(${at} at time zone 'Europe/London')::date`;
   /** Between two batches: a pause for the forms, and the end of the run if the server is stopping. */
+  let aliveAt = Date.now();
   const between = async () => {
     await pause(pauseMs);
     if (signal?.aborted) throw new RetentionStopped();
+    if (Date.now() - aliveAt >= aliveEveryMs) {
+      aliveAt = Date.now();
+      await db
+        .update(retentionRuns)
+        .set({ aliveAt: new Date(aliveAt) })
+        .where(sql`${retentionRuns.id} = ${runId}`);
+    }
   };
   let failure: unknown;
   try {
@@ -316,18 +336,28 @@ export function createRetentionRunner(
   };
 }
 
-/** The last runs, newest first, for the console. */
-export async function retentionHistory(db: Queryable, limit = 10) {
+/**
+ * The last runs, newest first, for the console, and the run under way in any instance: an
+ * unfinished one that said it was alive within the last minute (the newest, if several).
+ */
+export async function retentionHistory(db: Queryable, now = new Date(), limit = 10) {
   const rows = await db
     .select()
     .from(retentionRuns)
     .orderBy(sql`${retentionRuns.id} desc`)
     .limit(limit);
-  return rows.map((r) => ({
-    id: r.id,
-    startedAt: r.startedAt.toISOString(),
-    finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
-    interrupted: r.interrupted,
-    counts: r.counts ?? null,
-  }));
+  const alive = (r: (typeof rows)[number]) =>
+    r.finishedAt === null &&
+    r.aliveAt !== null &&
+    now.getTime() - r.aliveAt.getTime() < RUN_ALIVE.silentAfterMs;
+  return {
+    runs: rows.map((r) => ({
+      id: r.id,
+      startedAt: r.startedAt.toISOString(),
+      finishedAt: r.finishedAt ? r.finishedAt.toISOString() : null,
+      interrupted: r.interrupted,
+      counts: r.counts ?? null,
+    })),
+    running: rows.find(alive)?.id ?? null,
+  };
 }

@@ -71,4 +71,6 @@ export const retentionRuns = pgTable('retention_runs', {
   counts: jsonb('counts').$type<Record<string, number>>(),
   /** Ended before the end (an error, or the server stopping): its counts are what it removed. */
   interrupted: boolean('interrupted').notNull().default(false),
+  /** The run's last sign of life while under way, so any instance can tell a run going on from one that died. */
+  aliveAt: timestamp('alive_at', { withTimezone: true }),
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "retention_runs" ADD COLUMN "alive_at" timestamp with time zone;
