@@ -3,6 +3,10 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/server/kit/db/schema.ts', './src/features/*/tables.server.ts', './src/server/console/tables.ts'],
+  schema: [
+    './src/server/kit/db/schema.ts',
+    './src/features/*/tables.server.ts',
+    './src/server/console/tables.ts',
+  ],
   out: './drizzle',
 });

@@ -28,7 +28,9 @@ test.describe('the newsletter sign-up', () => {
     const confirmation = mails.find((m) => m.header('to') === email)!;
     expect(mails.some((m) => m.header('to') !== email && m.text.includes('Alan'))).toBe(true);
     expect(confirmation.header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
-    const confirmLink = /http:\/\/127\.0\.0\.1:\d+\/newsletter\/confirm\?token=\S+/.exec(confirmation.text)![0];
+    const confirmLink = /http:\/\/127\.0\.0\.1:\d+\/newsletter\/confirm\?token=\S+/.exec(
+      confirmation.text,
+    )![0];
     const unsubscribeLink = /http:\/\/127\.0\.0\.1:\d+\/newsletter\/unsubscribe\?token=\S+/.exec(
       confirmation.text,
     )![0];
