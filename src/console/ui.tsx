@@ -172,7 +172,8 @@ export function useAction() {
       setBusy(key);
       const result = await request();
       setBusy(null);
-      if (!shown.current) return result.ok ? result.data : undefined;
+      // Nor does it act there: its follow-up (a reload, a navigation) belonged to the page left.
+      if (!shown.current) return undefined;
       if (!result.ok) {
         // 401 has already sent the console back to the sign-in page.
         if (result.status !== 401) notify({ tone: 'error', text: result.error });

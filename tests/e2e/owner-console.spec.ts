@@ -172,6 +172,8 @@ test('a notice belongs to its page: one not yet shown, or not yet answered, is n
   await toInbox();
   answer();
   expect((await answered).status()).toBe(200);
+  // Time for the page to take the answer in (a notice would ask for a frame), then for any frame.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
   await expect.poll(framesWaiting).toBe(0);
   await expect(released).toHaveCount(0);
   await expect(page.getByRole('alert')).toHaveText('');

@@ -308,7 +308,7 @@ export function withdrawnEmail(event: EventRow, person: Registrant, ctx: MailCon
         {
           type: 'paragraph',
           text: hadPlace
-            ? `${greeting(person.firstName)} as you asked, your place at the masterclass below is cancelled and goes to the next person waiting. The attached file removes it from your calendar.`
+            ? `${greeting(person.firstName)} as you asked, your place at the masterclass below is cancelled. The attached file removes it from your calendar.`
             : `${greeting(person.firstName)} as you asked, you are no longer on the waitlist for the masterclass below.`,
         },
         ...detailRows(event, false),

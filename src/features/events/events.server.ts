@@ -146,7 +146,9 @@ export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: Eve
       message:
         was === 'waitlisted'
           ? 'You have left the waitlist. Thank you for letting us know.'
-          : 'Your registration is cancelled. Thank you for letting us know: your place goes to the next person waiting.',
+          : promoted > 0
+            ? 'Your registration is cancelled. Thank you for letting us know: your place has gone to the next person waiting.'
+            : 'Your registration is cancelled. Thank you for letting us know.',
     };
     return send(reply, 200, answer);
   });

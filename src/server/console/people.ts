@@ -16,6 +16,7 @@ import { lockEvent, promoteFromWaitlist, type EventsContext } from '~/features/e
 import { eventRegistrations } from '~/features/events/tables.server';
 import { newsletterSubscribers } from '~/features/newsletter/tables.server';
 import type { Db, Queryable } from '../kit/db/client';
+import { rowsOf } from '../kit/db/rows';
 import { consentRecords, outbox, submissions, suppressions } from '../kit/db/schema';
 import { Refusal } from '../kit/http/request-checks';
 import { suppressionHash } from '../kit/mail/outbox';
@@ -138,6 +139,17 @@ export async function erasePerson(
 ): Promise<ErasureCounts> {
   const email = personKey(value);
   const { counts, files } = await db.transaction(async (tx) => {
+    // First the masterclasses the person is registered for, locked in the order every change to a
+    // registration locks its event (a cancel link, the owner's changes): a change under way, and
+    // the e-mail it queues for the person, is finished before their rows are read; a later one
+    // finds nothing left.
+    const theirEvents = rowsOf<{ id: string }>(
+      await tx.execute(sql`
+        select distinct r.event_id as id from ${eventRegistrations} r
+        join ${submissions} s on s.id = r.submission_id
+        where s.email_key = ${email} order by 1`),
+    );
+    for (const { id } of theirEvents) await lockEvent(tx, id);
     const { subs, consents, booked, history, registrations, subscriptions, emails } = await findRows(
       tx,
       email,

@@ -107,9 +107,10 @@ export async function runRetention(
     onStarted,
   }: RetentionOptions = {},
 ): Promise<RetentionCounts> {
+  // Signs of life are written and read on the database's clock, which every instance shares.
   const [run] = await db
     .insert(retentionRuns)
-    .values({ startedAt: now, aliveAt: new Date() })
+    .values({ startedAt: now, aliveAt: sql`now()` })
     .returning({ id: retentionRuns.id });
   const runId = run!.id;
   onStarted?.(runId);
@@ -127,16 +128,19 @@ export async function runRetention(
   const ukToday = sql`(${at} at time zone 'Europe/London')::date`;
   /** Between two batches: a pause for the forms, and the end of the run if the server is stopping. */
   let aliveAt = Date.now();
+  /** Says the run is alive, at most every `aliveEveryMs`. */
+  const alive = async () => {
+    if (Date.now() - aliveAt < aliveEveryMs) return;
+    aliveAt = Date.now();
+    await db
+      .update(retentionRuns)
+      .set({ aliveAt: sql`now()` })
+      .where(sql`${retentionRuns.id} = ${runId}`);
+  };
   const between = async () => {
     await pause(pauseMs);
     if (signal?.aborted) throw new RetentionStopped();
-    if (Date.now() - aliveAt >= aliveEveryMs) {
-      aliveAt = Date.now();
-      await db
-        .update(retentionRuns)
-        .set({ aliveAt: new Date(aliveAt) })
-        .where(sql`${retentionRuns.id} = ${runId}`);
-    }
+    await alive();
   };
   let failure: unknown;
   try {
@@ -250,6 +254,7 @@ export async function runRetention(
     } catch {
       // Sent through a relay: there was no file.
     }
+    await alive().catch(() => undefined);
   }
   try {
     await db
@@ -340,16 +345,19 @@ export function createRetentionRunner(
  * The last runs, newest first, for the console, and the run under way in any instance: an
  * unfinished one that said it was alive within the last minute (the newest, if several).
  */
-export async function retentionHistory(db: Queryable, now = new Date(), limit = 10) {
+export async function retentionHistory(db: Queryable, limit = 10) {
   const rows = await db
-    .select()
+    .select({
+      id: retentionRuns.id,
+      startedAt: retentionRuns.startedAt,
+      finishedAt: retentionRuns.finishedAt,
+      interrupted: retentionRuns.interrupted,
+      counts: retentionRuns.counts,
+      alive: sql<boolean>`(${retentionRuns.finishedAt} is null and ${retentionRuns.aliveAt} > now() - ${`${RUN_ALIVE.silentAfterMs} milliseconds`}::interval)`,
+    })
     .from(retentionRuns)
     .orderBy(sql`${retentionRuns.id} desc`)
     .limit(limit);
-  const alive = (r: (typeof rows)[number]) =>
-    r.finishedAt === null &&
-    r.aliveAt !== null &&
-    now.getTime() - r.aliveAt.getTime() < RUN_ALIVE.silentAfterMs;
   return {
     runs: rows.map((r) => ({
       id: r.id,
@@ -358,6 +366,7 @@ export async function retentionHistory(db: Queryable, now = new Date(), limit = 
       interrupted: r.interrupted,
       counts: r.counts ?? null,
     })),
-    running: rows.find(alive)?.id ?? null,
+    // A run never alive (null alive_at) gives null, not false.
+    running: rows.find((r) => r.alive === true)?.id ?? null,
   };
 }
