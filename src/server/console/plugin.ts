@@ -463,10 +463,8 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
     });
     // Starts a run and answers at once: over a million rows a run takes minutes. The page follows
     // it through GET /retention. Pressed again while it runs, here or in another instance, the
-    // run under way is answered.
+    // run under way is answered (the runner joins it).
     owned.post(`${OWNER_API}/retention/run`, async (request, reply) => {
-      const elsewhere = retentionRuns.current() === null ? (await retentionHistory(db)).running : null;
-      if (elsewhere !== null) return send(reply, 202, { ok: true, runId: elsewhere, started: false });
       const { runId, started } = await retentionRuns.start(clock());
       if (started) await audit(db, who(request), 'retention.run', String(runId));
       return send(reply, 202, { ok: true, runId, started });

@@ -126,7 +126,6 @@ export async function runRetention(
   const files: string[] = [];
   const at = sql`${now.toISOString()}::timestamptz`;
   const ukToday = sql`(${at} at time zone 'Europe/London')::date`;
-  /** Between two batches: a pause for the forms, and the end of the run if the server is stopping. */
   let aliveAt = Date.now();
   /** Says the run is alive, at most every `aliveEveryMs`. */
   const alive = async () => {
@@ -137,6 +136,7 @@ export async function runRetention(
       .set({ aliveAt: sql`now()` })
       .where(sql`${retentionRuns.id} = ${runId}`);
   };
+  /** Between two batches: a pause for the forms, and the end of the run if the server is stopping. */
   const between = async () => {
     await pause(pauseMs);
     if (signal?.aborted) throw new RetentionStopped();
@@ -274,13 +274,15 @@ export class RetentionStopped extends Error {
 }
 
 /**
- * The one retention run of this process at a time, for the daily job and the console's "Run now".
+ * The one retention run at a time, for the daily job and the console's "Run now".
  * `start` answers as soon as the run's row exists (the console does not wait minutes for a run
- * over a million rows); `run` waits for the end. `stop` (server shutdown) ends a run between two
- * batches, marked as interrupted, before the database closes.
+ * over a million rows); `done` waits for the end. A run under way in another instance (alive:
+ * `runUnderWay`) is joined by its id, its end not awaited here (`done` answers null at once).
+ * `stop` (server shutdown) ends this process's run between two batches, marked as interrupted,
+ * before the database closes.
  */
 export type RetentionRunner = {
-  /** Starts a run, or joins the one under way; answers its id and whether this call started it. */
+  /** Starts a run, or joins the one under way here or elsewhere; answers its id and whether this call started it. */
   start(now?: Date): Promise<{ runId: number; started: boolean; done: Promise<RetentionCounts | null> }>;
   /** The id of the run under way in this process, if any. */
   current(): number | null;
@@ -327,6 +329,11 @@ export function createRetentionRunner(
   return {
     async start(now = new Date()) {
       if (controller.signal.aborted) throw new RetentionStopped('The server is shutting down.');
+      if (starting === null) {
+        const elsewhere = await runUnderWay(deps.db);
+        if (elsewhere !== null && starting === null)
+          return { runId: elsewhere, started: false, done: Promise.resolve(null) };
+      }
       const started = starting === null;
       starting ??= begin(now);
       const active = await starting;
@@ -341,10 +348,21 @@ export function createRetentionRunner(
   };
 }
 
-/**
- * The last runs, newest first, for the console, and the run under way in any instance: an
- * unfinished one that said it was alive within the last minute (the newest, if several).
- */
+/** A run is under way, in whichever instance: unfinished, and alive within the last minute. */
+const isAlive = sql<boolean>`(${retentionRuns.finishedAt} is null and ${retentionRuns.aliveAt} > now() - ${`${RUN_ALIVE.silentAfterMs} milliseconds`}::interval)`;
+
+/** The run under way in any instance (the newest, if several), or null. */
+export async function runUnderWay(db: Queryable): Promise<number | null> {
+  const [run] = await db
+    .select({ id: retentionRuns.id })
+    .from(retentionRuns)
+    .where(isAlive)
+    .orderBy(sql`${retentionRuns.id} desc`)
+    .limit(1);
+  return run?.id ?? null;
+}
+
+/** The last runs, newest first, for the console, and the run under way in any instance. */
 export async function retentionHistory(db: Queryable, limit = 10) {
   const rows = await db
     .select({
@@ -353,7 +371,7 @@ export async function retentionHistory(db: Queryable, limit = 10) {
       finishedAt: retentionRuns.finishedAt,
       interrupted: retentionRuns.interrupted,
       counts: retentionRuns.counts,
-      alive: sql<boolean>`(${retentionRuns.finishedAt} is null and ${retentionRuns.aliveAt} > now() - ${`${RUN_ALIVE.silentAfterMs} milliseconds`}::interval)`,
+      alive: isAlive,
     })
     .from(retentionRuns)
     .orderBy(sql`${retentionRuns.id} desc`)
