@@ -5,6 +5,7 @@
  * rescheduled, the applicant getting the updated invite; a failed e-mail sent again; a notice
  * shown only on the page whose action it answers.
  */
+import type { APIRequestContext } from '@playwright/test';
 import ICAL from 'ical.js';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
@@ -20,6 +21,16 @@ import {
 } from './owner-support';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
+
+/** A contact message the honeypot holds as spam, from `<tag>@example.org`. */
+function sendHeld(
+  request: APIRequestContext,
+  firstName: string,
+  tag: string,
+  message = `Held by the honeypot ${tag}`,
+) {
+  return sendContact(request, { firstName, lastName: tag, email: `${tag}@example.org`, message, spam: true });
+}
 
 test('a lead sent through the public contact form is found in the inbox, with its consent and e-mail', async ({
   page,
@@ -70,13 +81,7 @@ test('a lead sent through the public contact form is found in the inbox, with it
 
 test('"Not spam" delivers a held submission once: its e-mail goes out', async ({ page, request }) => {
   const tag = uniqueTag('hopper');
-  await sendContact(request, {
-    firstName: 'Grace',
-    lastName: tag,
-    email: `${tag}@example.org`,
-    message: `Held by the honeypot ${tag}`,
-    spam: true,
-  });
+  await sendHeld(request, 'Grace', tag);
   const ownerMail = () => readMails().filter((m) => m.text.includes(tag));
   expect(ownerMail()).toHaveLength(0);
 
@@ -127,15 +132,7 @@ test('a notice belongs to its page: one not yet shown, or not yet answered, is n
   const framesWaiting = () =>
     page.evaluate(() => (window as unknown as { framesWaiting(): number }).framesWaiting());
   const tags = [uniqueTag('stay'), uniqueTag('frame'), uniqueTag('flight')];
-  for (const tag of tags) {
-    await sendContact(request, {
-      firstName: 'Ada',
-      lastName: tag,
-      email: `${tag}@example.org`,
-      message: `Held by the honeypot ${tag}`,
-      spam: true,
-    });
-  }
+  for (const tag of tags) await sendHeld(request, 'Ada', tag);
   const released = page.getByRole('status').filter({ hasText: 'Released. 1 e-mail queued.' });
   const release = (tag: string) =>
     page
@@ -181,13 +178,7 @@ test('a notice belongs to its page: one not yet shown, or not yet answered, is n
 
 test('"Delete" asks first, then removes a spam submission', async ({ page, request }) => {
   const tag = uniqueTag('babbage');
-  await sendContact(request, {
-    firstName: 'Charles',
-    lastName: tag,
-    email: `${tag}@example.org`,
-    message: 'Buy cheap things',
-    spam: true,
-  });
+  await sendHeld(request, 'Charles', tag, 'Buy cheap things');
   await signIn(page, '/owner/spam');
   const row = page.getByRole('row', { name: new RegExp(tag) });
   await row.getByRole('button', { name: 'Delete' }).click();

@@ -2,10 +2,10 @@
  * The masterclass e-mails. To a registered person: the confirmation (or the waitlist notice), a
  * place given from the waitlist, the reminders 24 hours and 1 hour before, an update when the
  * owner changes the event, its cancellation, the person's own cancellation, and the owner's
- * messages. To the owner: each new
- * registration with its details. An e-mail to a visitor's address quotes nothing the visitor
- * typed but a plain first name (greeting.ts); the event's own words are the owner's. The joining
- * link of an online event appears only in e-mails to registered attendees.
+ * messages. To the owner: each new registration with its details. An e-mail to a visitor's
+ * address quotes nothing the visitor typed but a plain first name (greeting.ts); the event's own
+ * words are the owner's. The joining link of an online event appears only in e-mails to
+ * registered attendees.
  */
 import { site } from '~/content/site';
 import { greeting, quotableName } from '~/server/kit/mail/greeting';

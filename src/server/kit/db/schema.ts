@@ -142,7 +142,7 @@ export type StoredMessage = {
   headers?: Record<string, string>;
   attachments?: { filename: string; contentType: string; content: string; encoding?: 'base64' | 'utf8' }[];
   /**
-   * A visitor e-mail's scope under the per-recipient limit (e.g. a masterclass's id): e-mails of
+   * A visitor e-mail's scope under the per-recipient limit (e.g. a registration's id): e-mails of
    * one kind with different scopes are limited apart. Not rendered.
    */
   limitScope?: string;

@@ -450,7 +450,7 @@ export function messageId(identity: SenderIdentity, id: number): string {
 /** The message nodemailer sends for a claimed row: rendered now from its stored content. */
 export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options {
   const id = Number(row.id);
-  const message = row.message;
+  const { message } = row;
   const { html, text } = 'content' in message ? renderEmail(message.content) : message;
   return {
     from: identity.from,
