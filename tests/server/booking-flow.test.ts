@@ -214,7 +214,7 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     );
     expect(events).toEqual([{ status: 'requested', actor: 'applicant' }]);
 
-    await t.app.forms.outbox.drain();
+    await t.app.services.outbox.drain();
     const all = smtp.mails.filter((m) => m.raw.includes(answer.reference));
     expect(all).toHaveLength(2);
     expect(smtp.mails.filter((m) => m.envelopeTo.includes(OWNER)).length).toBe(ownerBefore + 1);
@@ -271,7 +271,7 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ id: answer.id, reference: answer.reference });
     expect(await count()).toBe(before);
-    await t.app.forms.outbox.drain();
+    await t.app.services.outbox.drain();
     expect(smtp.mails.filter((m) => m.raw.includes(answer.reference))).toHaveLength(2);
   });
 
@@ -396,7 +396,7 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     }
 
     const expired = (
-      await signLink(t.app.forms.links.tokens, {
+      await signLink(t.app.services.links.tokens, {
         bookingId,
         action: 'confirm-first',
         expiresAt: new Date(Date.now() - 1000),

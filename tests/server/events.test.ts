@@ -76,9 +76,9 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     databaseUrl = (db.env as { DATABASE_URL?: string }).DATABASE_URL;
     t = await makeFormsApp(
       { SMTP_URL: smtp.url, ...db.env },
-      { forms: { outbox: { clock: () => new Date(Date.now() + ahead) } } },
+      { services: { outbox: { clock: () => new Date(Date.now() + ahead) } } },
     );
-    const url = await signInLink(t.config, t.app.forms.links, OWNER);
+    const url = await signInLink(t.config, t.app.services.links, OWNER);
     const res = await call('POST', '/api/owner/sign-in/link', {
       body: { token: new URL(url).searchParams.get('token') },
     });
@@ -140,8 +140,8 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
   const mailsTo = (to: string) => smtp.mails.filter((m) => m.envelopeTo.includes(to));
 
   async function drained() {
-    t.app.forms.outbox.wake();
-    await t.app.forms.outbox.drain();
+    t.app.services.outbox.wake();
+    await t.app.services.outbox.drain();
   }
 
   it('answers 401 to every events API without a session', async () => {

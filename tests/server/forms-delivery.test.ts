@@ -41,7 +41,7 @@ describe('delivery when the SMTP peer is away', () => {
     await probe.close();
     const t = await makeFormsApp(
       { SMTP_URL: `smtp://127.0.0.1:${port}` },
-      { forms: { outbox: { retryDelayMs: () => 150 } } },
+      { services: { outbox: { retryDelayMs: () => 150 } } },
     );
     let peer: SmtpPeer | undefined;
     try {
@@ -77,7 +77,7 @@ describe('delivery when the SMTP peer is away', () => {
     const { lines, logger } = logCapture();
     const t = await makeFormsApp(
       { SMTP_URL: peer.url },
-      { logger, forms: { outbox: { retryDelayMs: () => 50, maxAttempts: 3 } } },
+      { logger, services: { outbox: { retryDelayMs: () => 50, maxAttempts: 3 } } },
     );
     try {
       const res = await t.post(bodies.guide());
@@ -163,7 +163,7 @@ describe('shutdown', () => {
 
   it('answers /readyz with 503 once the database is gone', async () => {
     const t = await makeFormsApp();
-    await t.app.forms.database.close();
+    await t.app.services.database.close();
     const res = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(typeof (res.json() as { error: string }).error).toBe('string');
@@ -183,8 +183,8 @@ describe.skipIf(Boolean(pgUnavailable))('two instances on one Postgres', () => {
     const env = { DATABASE_URL: db.url, SMTP_URL: peer.url, BENCH_DISABLE_RATE_LIMIT: 'true' };
     // Both start together: one runs the migrations while the other waits on the lock.
     [a, b] = await Promise.all([
-      makeFormsApp(env, { forms: { outbox: { batchSize: 3 } } }),
-      makeFormsApp(env, { forms: { outbox: { batchSize: 3 } } }),
+      makeFormsApp(env, { services: { outbox: { batchSize: 3 } } }),
+      makeFormsApp(env, { services: { outbox: { batchSize: 3 } } }),
     ]);
   });
   afterAll(async () => {
@@ -293,7 +293,7 @@ describe('logs and stored errors never carry personal data', () => {
     const { lines, logger } = logCapture();
     const t = await makeFormsApp(
       { SMTP_URL: peer.url },
-      { logger, forms: { outbox: { retryDelayMs: () => 40, maxAttempts: 2 } } },
+      { logger, services: { outbox: { retryDelayMs: () => 40, maxAttempts: 2 } } },
     );
     try {
       const sentinelEmail = `${SENTINEL}@${SENTINEL}.example`;

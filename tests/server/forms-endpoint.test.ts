@@ -36,7 +36,7 @@ for (const [name, usePostgres] of [
     });
 
     async function mailsFor(submissionId: string, count: number) {
-      await t.app.forms.outbox.drain();
+      await t.app.services.outbox.drain();
       const until = Date.now() + 10_000;
       for (;;) {
         const found = smtp.mails.filter(

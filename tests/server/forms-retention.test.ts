@@ -35,14 +35,14 @@ for (const driver of ['pglite', 'postgres'] as const) {
         `update submissions set received_at = now() - interval '25 hours' where id = '${old.id}'`,
       );
 
-      expect(await t.app.forms.retention.run()).toBe(1);
+      expect(await t.app.services.retention.run()).toBe(1);
 
       const rows = await t.query<{ id: string; ip_hash: string | null }>(
         `select id, ip_hash from submissions where id in ('${old.id}', '${fresh.id}')`,
       );
       expect(rows.find((r) => r.id === old.id)?.ip_hash).toBeNull();
       expect(rows.find((r) => r.id === fresh.id)?.ip_hash).toMatch(/\S/);
-      expect(await t.app.forms.retention.run()).toBe(0);
+      expect(await t.app.services.retention.run()).toBe(0);
     });
 
     it('drops mail marks past their day and used tokens past their expiry, and keeps the rest', async () => {
@@ -50,7 +50,7 @@ for (const driver of ['pglite', 'postgres'] as const) {
         ('recipient:old', now() - interval '25 hours'), ('recipient:new', now() - interval '23 hours')`);
       await t.query(`insert into used_tokens (token_id, purpose, expires_at) values
         ('expired', 'x', now() - interval '1 minute'), ('live', 'x', now() + interval '1 day')`);
-      await t.app.forms.retention.run();
+      await t.app.services.retention.run();
       expect(
         await t.query(`select key from mail_throttle where key like 'recipient:%' order by key`),
       ).toEqual([{ key: 'recipient:new' }]);
@@ -83,7 +83,7 @@ for (const driver of ['pglite', 'postgres'] as const) {
           await blocker.connect();
           await blocker.query('begin; lock table mail_throttle in access exclusive mode');
         }
-        const sweep = app.app.forms.retention.run();
+        const sweep = app.app.services.retention.run();
         const closed = app.app.close();
         if (blocker) {
           await new Promise((resolve) => setTimeout(resolve, 500));

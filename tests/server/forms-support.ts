@@ -14,7 +14,7 @@ import { buildApp, requestSerializers } from '../../src/server/root/app';
 import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
 import { FORM_TOKEN_TTL_SECONDS } from '../../src/server/root/forms/fill-time';
 import { loadConfig } from '../../src/server/kit/config';
-import type { FormsOptions } from '../../src/server/root/forms/pipeline';
+import type { ServicesOptions } from '../../src/server/root/services';
 import { parseMail, type ParsedMail } from './forms-mime';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -201,7 +201,11 @@ export type FormsTestApp = Awaited<ReturnType<typeof makeFormsApp>>;
 /** The real app over the real build, on PGlite in a fresh folder or on the given Postgres. */
 export async function makeFormsApp(
   env: Record<string, string> = {},
-  opts: { forms?: FormsOptions; logger?: Parameters<typeof buildApp>[0]['logger']; dataDir?: string } = {},
+  opts: {
+    services?: ServicesOptions;
+    logger?: Parameters<typeof buildApp>[0]['logger'];
+    dataDir?: string;
+  } = {},
 ) {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'forms-test-'));
   const config = loadConfig({
@@ -220,10 +224,10 @@ export async function makeFormsApp(
   const app = await buildApp({
     config,
     logger: opts.logger ?? false,
-    forms: { ...opts.forms, outbox: { pollIntervalMs: 50, ...opts.forms?.outbox } },
+    services: { ...opts.services, outbox: { pollIntervalMs: 50, ...opts.services?.outbox } },
   });
   await app.ready();
-  const db = app.forms.database.db;
+  const db = app.services.database.db;
   return {
     app,
     config,

@@ -46,11 +46,11 @@ describe.skipIf(Boolean(pgUnavailable))('a relay taking 20 s per message, two in
       apps = await Promise.all([makeFormsApp(env), makeFormsApp(env)]);
       const count = 4;
       await enqueueEmails(
-        apps[0]!.app.forms.database.db,
+        apps[0]!.app.services.database.db,
         null,
         Array.from({ length: count }, (_, i) => ownerEmail(i)),
       );
-      for (const t of apps) t.app.forms.outbox.wake();
+      for (const t of apps) t.app.services.outbox.wake();
       await peer.waitFor(count, 60_000);
       // Each row records its own send; none is left claimed for another instance to repeat.
       const end = Date.now() + 10_000;

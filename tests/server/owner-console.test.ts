@@ -141,7 +141,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
 
   /** A fresh session, signed in with a link as `npm run owner:link` makes it. */
   async function signIn(email = OWNER): Promise<string> {
-    const url = await signInLink(t.config, t.app.forms.links, email);
+    const url = await signInLink(t.config, t.app.services.links, email);
     const res = await call('POST', '/api/owner/sign-in/link', {
       body: { token: new URL(url).searchParams.get('token') },
     });
@@ -183,7 +183,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
   });
 
   it('sets a __Host- cookie that is HttpOnly, SameSite=Strict and Secure, and answers no-store', async () => {
-    const url = await signInLink(t.config, t.app.forms.links, OWNER);
+    const url = await signInLink(t.config, t.app.services.links, OWNER);
     const res = await call('POST', '/api/owner/sign-in/link', {
       body: { token: new URL(url).searchParams.get('token') },
     });
@@ -221,7 +221,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
 
     const stale = await signInLink(
       t.config,
-      t.app.forms.links,
+      t.app.services.links,
       OWNER,
       new Date(Date.now() - 15 * 60_000 - 1000),
     );
@@ -604,7 +604,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
   });
 
   it('e-mails the owner one spam digest a day, only when something was held', async () => {
-    const jobs = t.app.forms.consoleJobs;
+    const jobs = t.app.services.consoleJobs;
     const morning = new Date();
     morning.setUTCHours(9, 30, 0, 0); // 09:30 UTC is 09:30 or 10:30 in London: after 08:00
     await t.query(`delete from mail_throttle where key like 'digest.spam:%'`);
@@ -653,7 +653,7 @@ describe('the console in production with settings left at their defaults', () =>
   it('warns that e-mails are written to files, and names the settings left unset', async () => {
     const t = await makeFormsApp({ NODE_ENV: 'production' });
     try {
-      const url = await signInLink(t.config, t.app.forms.links, OWNER);
+      const url = await signInLink(t.config, t.app.services.links, OWNER);
       const signed = await t.app.inject({
         method: 'POST',
         url: '/api/owner/sign-in/link',

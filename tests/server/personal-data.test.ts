@@ -43,7 +43,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
     // No SMTP_URL: e-mails are .eml files, which the person's data includes.
     t = await makeFormsApp(db.env, { logger: log.logger });
     mailDir = join(t.dataDir, 'mail');
-    const url = await signInLink(t.config, t.app.forms.links, OWNER);
+    const url = await signInLink(t.config, t.app.services.links, OWNER);
     const res = await call('POST', '/api/owner/sign-in/link', {
       token: new URL(url).searchParams.get('token'),
     });
@@ -115,7 +115,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
       formToken: readyTokens.booking,
     });
     expect(booking.statusCode).toBe(200);
-    await t.app.forms.outbox.drain();
+    await t.app.services.outbox.drain();
   }
 
   it('finds a person everywhere, gives every row in one JSON file, and erases them for good', async () => {
@@ -195,7 +195,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
     const again = await t.post(bodies.guide({ email, firstName: 'Ada' }));
     expect(again.statusCode).toBe(200);
     expect(again.json()).toHaveProperty('id');
-    await t.app.forms.outbox.drain();
+    await t.app.services.outbox.drain();
     const rows = await t.query<{ status: string }>(
       `select status from outbox where lower(to_address) = '${lower}'`,
     );
@@ -260,7 +260,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
     writeFileSync(emlOf(Number(oldMail!.id)), `Subject: About ${tag}\r\n\r\n${tag}`);
     writeFileSync(emlOf(Number(youngMail!.id)), `Subject: About ${tag}\r\n\r\n${tag}`);
 
-    const counts = await runRetention(t.app.forms.database.db, SECRET, mailDir, now, {
+    const counts = await runRetention(t.app.services.database.db, SECRET, mailDir, now, {
       batchSize: 2,
       pauseMs: 0,
     });
@@ -297,7 +297,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
     expect(existsSync(emlOf(Number(youngMail!.id)))).toBe(true);
 
     // A second run finds nothing more; the console lists both runs with their counts.
-    const second = await runRetention(t.app.forms.database.db, SECRET, mailDir, now);
+    const second = await runRetention(t.app.services.database.db, SECRET, mailDir, now);
     expect(second).toMatchObject({ contact: 0, spam: 0, bookings: 0, unsubscribed: 0 });
     const view = (await call('GET', '/api/owner/retention')).json() as {
       periods: typeof RETENTION;
@@ -399,7 +399,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
              now() - interval '40 days', true from generate_series(1, 100) n`);
     let runId = 0;
     const seen: string[] = [];
-    const run = runRetention(t.app.forms.database.db, SECRET, mailDir, new Date(), {
+    const run = runRetention(t.app.services.database.db, SECRET, mailDir, new Date(), {
       batchSize: 10,
       pauseMs: 30,
       aliveEveryMs: 0,
@@ -423,7 +423,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
       select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}'),
              now() - interval '40 days', true from generate_series(1, 200) n`);
     const runner = createRetentionRunner(
-      { db: t.app.forms.database.db, secret: SECRET, mailDir, log: t.app.log },
+      { db: t.app.services.database.db, secret: SECRET, mailDir, log: t.app.log },
       { batchSize: 10, pauseMs: 50 },
     );
     const { runId, done } = await runner.start();
@@ -520,7 +520,7 @@ describe('the retention periods: one place, read by the privacy notice and the j
 
     const t = await makeFormsApp();
     try {
-      const db = t.app.forms.database.db;
+      const db = t.app.services.database.db;
       await t.query(`insert into submissions (id, form_type, fields, received_at, spam) values
         (gen_random_uuid(), 'contact', '{"firstName":"s40"}', now() - interval '40 days', true),
         (gen_random_uuid(), 'contact', '{"firstName":"c30"}', now() - interval '30 months', false)`);

@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from '../kit/config';
 import { apiErrorHandler } from '../kit/http/request-checks';
 import { attachStaticFastPath } from './site/fast-static';
-import { registerForms, type FormsOptions } from './forms/pipeline';
+import { registerServices, type ServicesOptions } from './services';
 import { baseSecurityHeaders, contentSecurityPolicy } from './site/security-headers';
 import { loadStaticSite, type StaticSite } from './site/static-files';
 
@@ -17,8 +17,8 @@ export type AppOptions = {
   config: Config;
   /** Pino options or false; tests pass a stream to read what was logged. */
   logger?: FastifyServerOptions['logger'];
-  /** Options of the form pipeline (tests shorten the outbox's retry delays). */
-  forms?: FormsOptions;
+  /** Options of the services (tests shorten the outbox's retry delays). */
+  services?: ServicesOptions;
 };
 
 declare module 'fastify' {
@@ -44,7 +44,7 @@ export const requestSerializers = {
 const REQUEST_TIMEOUT_MS = 30_000;
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-export async function buildApp({ config, logger, forms }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, services }: AppOptions): Promise<FastifyInstance> {
   const site = loadStaticSite({
     clientDir: join(config.buildDir, 'client'),
     scriptHashes: JSON.parse(readFileSync(join(config.buildDir, 'csp-hashes.json'), 'utf8')) as Record<
@@ -115,8 +115,8 @@ export async function buildApp({ config, logger, forms }: AppOptions): Promise<F
   app.setErrorHandler(apiErrorHandler);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  // The database, the outbox worker, the form endpoint and /readyz.
-  await registerForms(app, config, forms);
+  // The database, the outbox worker and the jobs; the form endpoint, the console and /readyz.
+  await registerServices(app, config, services);
 
   // What differs for pages: a GET or HEAD outside /api/ that matches nothing is the site's
   // HTML 404; anything else is a JSON 404.

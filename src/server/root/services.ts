@@ -1,26 +1,28 @@
 /**
- * Everything behind the forms, wired onto the app: the database (migrated at start), the
- * rate limit store, the outbox worker, the form endpoint, the owner's console and /readyz. On close (graceful
- * shutdown) Fastify first finishes requests in flight; then the worker finishes its current
- * send, and the rate limit store and the database close.
+ * The server's services, wired onto the app: the database (migrated at start), the signed links,
+ * the rate limit store, the outbox worker, the retention sweep, the retention runner and the
+ * console's jobs; then the routes that use them: the form endpoint, the owner's console and
+ * /readyz. On close (graceful shutdown) Fastify first finishes requests in flight; then the
+ * background jobs stop, the worker finishes its current send, and the rate limit store and the
+ * database close.
  */
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { site } from '~/content/site';
-import { formHandlers } from './dispatch-table';
-import { formsApi } from './endpoint';
-import { createLinks, type Links } from '../../kit/http/links';
-import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './rate-limit';
-import { consoleApi } from '../../console/plugin';
-import { startConsoleJobs, type ConsoleJobs } from '../../console/jobs';
-import { createRetentionRunner, type RetentionRunner } from '../../console/retention';
-import type { Config } from '../../kit/config';
-import { openDatabase, type Database } from '../../kit/db/client';
-import { startRetentionSweeper, type RetentionSweeper } from '../../kit/db/retention';
-import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../../kit/mail/outbox';
-import { fileTransport, smtpTransport } from '../../kit/mail/transport';
+import { formHandlers } from './forms/dispatch-table';
+import { formsApi } from './forms/endpoint';
+import { createLinks, type Links } from '../kit/http/links';
+import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './forms/rate-limit';
+import { consoleApi } from '../console/plugin';
+import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
+import { createRetentionRunner, type RetentionRunner } from '../console/retention';
+import type { Config } from '../kit/config';
+import { openDatabase, type Database } from '../kit/db/client';
+import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
+import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox';
+import { fileTransport, smtpTransport } from '../kit/mail/transport';
 
-export type FormsOptions = {
+export type ServicesOptions = {
   /** Test knobs for the worker (short retries, fast polling). */
   outbox?: Partial<
     Pick<
@@ -32,7 +34,7 @@ export type FormsOptions = {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    forms: {
+    services: {
       database: Database;
       outbox: OutboxWorker;
       links: Links;
@@ -43,7 +45,7 @@ declare module 'fastify' {
   }
 }
 
-export async function registerForms(app: FastifyInstance, config: Config, options: FormsOptions = {}) {
+export async function registerServices(app: FastifyInstance, config: Config, options: ServicesOptions = {}) {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const links = createLinks(config.publicUrl, config.appSecret);
   const limiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
@@ -74,7 +76,7 @@ export async function registerForms(app: FastifyInstance, config: Config, option
     wakeOutbox,
     retentionRuns,
   });
-  app.decorate('forms', { database, outbox, links, retention, consoleJobs, retentionRuns });
+  app.decorate('services', { database, outbox, links, retention, consoleJobs, retentionRuns });
 
   app.addHook('onClose', async () => {
     consoleJobs.stop();
