@@ -2,11 +2,10 @@
  * Validation primitives shared by the form schemas. Every schema is used twice, by its form in
  * the browser and by the server, so these helpers are the one place the rules live.
  */
+import { EMAIL_PATTERN } from './patterns';
 import { z } from './zod';
 import { sanitizeText } from './sanitize';
 
-/** Spec section 5: text, '@', text, '.', text, with no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address.';
 
 // Line breaks and other control characters have no place in a name or an address, and one

@@ -6,6 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { bookingActionCopy, sessionTypeLabels, SESSION_MINUTES, type SessionTime } from '~/content/booking';
+import { UUID_PATTERN } from '~/lib/patterns';
 import type { ServerContext } from '~/server/kit/http/form-handler';
 import type { Links } from '~/server/kit/http/links';
 import type { Queryable, Tx } from '~/server/kit/db/client';
@@ -46,7 +47,6 @@ import { bookingLinkUses, bookingStatusEvents, bookings } from './tables.server'
 
 export type BookingClock = () => Date;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const refusals = bookingActionCopy.refusals;
 
 /**
@@ -90,7 +90,7 @@ async function loadBooking(q: Queryable, id: string, lock: boolean): Promise<Loa
 
 async function verified(links: Links, token: unknown, now: Date): Promise<LinkPayload> {
   const result = await verifyLink(links.tokens, token, now);
-  if (result.ok && UUID.test(result.payload.b)) return result.payload;
+  if (result.ok && UUID_PATTERN.test(result.payload.b)) return result.payload;
   if (!result.ok && result.reason === 'expired') throw new LinkRefusal('expired', 410, refusals.expired);
   throw new LinkRefusal('invalid', 403, refusals.invalid);
 }
@@ -218,7 +218,7 @@ export async function performOwnerAction(
   input: { start?: unknown },
   now: Date,
 ): Promise<{ bookingId: string; reference: string; status: BookingStatus; answer: LinkActAnswer }> {
-  if (!UUID.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
+  if (!UUID_PATTERN.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
   return ctx.db.transaction(async (tx) => {
     const locked = await loadBooking(tx, bookingId, true);
     if (!locked) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
@@ -239,7 +239,7 @@ export async function rescheduleBooking(
   input: { date?: unknown; start?: unknown },
   now: Date,
 ): Promise<{ bookingId: string; reference: string; status: BookingStatus; answer: LinkActAnswer }> {
-  if (!UUID.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
+  if (!UUID_PATTERN.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
   const date = typeof input.date === 'string' ? input.date : '';
   const start = typeof input.start === 'string' ? input.start : '';
   if (!isIsoDate(date) || date < ukToday(now) || date > latestBookableDate(now)) {

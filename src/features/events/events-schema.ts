@@ -5,14 +5,13 @@
  */
 import { z } from '~/lib/zod';
 import { masterclassConsent, masterclassConsentVersions } from '~/content/masterclass-consent';
+import { UUID_PATTERN } from '~/lib/patterns';
 import { email, requiredConsent, text } from '~/lib/validation';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const RegistrationSchema = z.object({
   eventId: z
     .string({ error: 'Please reload the page and try again.' })
-    .regex(UUID, 'Please reload the page and try again.'),
+    .regex(UUID_PATTERN, 'Please reload the page and try again.'),
   /** The visitor's name, as on the guide form. */
   firstName: text({ required: 'Please enter your name.', max: 100 }),
   email: email(),

@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { masterclassConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
+import { UUID_PATTERN } from '~/lib/patterns';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
 import { jsonOnly, Refusal, sameOriginOnly, send } from '~/server/kit/http/request-checks';
 import { buildEventIcs } from './event-ics';
@@ -69,8 +70,6 @@ export const registrationHandler = defineFormHandler({
   routes: (app, ctx) => eventRoutes(app, ctx),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * GET  /api/events/next                     the Resources page's card
  * GET  /api/events/:id/calendar.ics         the public '+ Calendar' file (PUBLISH)
@@ -91,7 +90,7 @@ export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: Eve
 
   app.get(`${EVENTS_API}/:id/calendar.ics`, async (request, reply) => {
     const id = String((request.params as Record<string, string>).id ?? '');
-    const [event] = UUID.test(id) ? await ctx.db.select().from(events).where(eq(events.id, id)) : [];
+    const [event] = UUID_PATTERN.test(id) ? await ctx.db.select().from(events).where(eq(events.id, id)) : [];
     const now = clock();
     if (!event || event.status !== 'published' || now.getTime() >= event.endsAt.getTime()) {
       throw new Refusal(404, { error: 'There is no such upcoming masterclass.' });

@@ -1,0 +1,10 @@
+/**
+ * The shapes the site and the server recognise, one pattern each: the forms, the console and
+ * the signed links all test against these, so no copy drifts from another.
+ */
+
+/** Spec section 5: text, '@', text, '.', text, with no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A row id as Postgres writes a uuid: 8-4-4-4-12 hex digits, either case, any version. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
