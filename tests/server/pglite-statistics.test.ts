@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/kit/db/client';
-import { analyzeStaleTables } from '../../src/server/kit/db/retention';
+import { analyzeStaleTables, openDatabase } from '../../src/server/kit/db/client';
 
 const estimate = async (database: Awaited<ReturnType<typeof openDatabase>>) => {
   const r = (await database.db.execute(

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION } from '~/content/retention';
-import type { Database } from './client';
+import { analyzeStaleTables, type Database } from './client';
 import { rowsOf } from './rows';
 
 export const IP_HASH_RETENTION_HOURS = RETENTION.ipHashHours;
@@ -20,30 +20,6 @@ const FIRST_SWEEP_AFTER_MS = 60_000;
 
 /** `stop` ends the timers and waits for a sweep under way, so the database is not closed under it. */
 export type RetentionSweeper = { run(): Promise<number>; stop(): Promise<void> };
-
-/**
- * PGlite runs no autovacuum: without this its tables would never get planner statistics, and
- * at a million rows the console's queries pick plans a hundred times slower. Analyses every
- * table that was never analysed (and is not tiny), grew by a tenth, or changed by a tenth since; Postgres does
- * the same by itself. Returns the tables analysed.
- */
-export async function analyzeStaleTables(database: Database): Promise<string[]> {
-  if (database.driver !== 'pglite') return [];
-  const result = await database.db.execute(sql`
-    select c.relname as name
-    from pg_class c
-    join pg_namespace n on n.oid = c.relnamespace
-    left join pg_stat_user_tables s on s.relid = c.oid
-    where n.nspname = 'public' and c.relkind = 'r'
-      and ((not exists (select 1 from pg_statistic st where st.starelid = c.oid) and pg_relation_size(c.oid) > 65536)
-        or pg_relation_size(c.oid) / 8192 > c.relpages * 1.1 + 8
-        or coalesce(s.n_mod_since_analyze, 0) > greatest(1000, c.reltuples * 0.1))`);
-  const names = rowsOf<{ name: string }>(result)
-    .map((r) => r.name)
-    .filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
-  for (const name of names) await database.db.execute(sql.raw(`analyze "${name}"`));
-  return names;
-}
 
 export function startRetentionSweeper(database: Database, log: FastifyBaseLogger): RetentionSweeper {
   let running: Promise<number> | undefined;
