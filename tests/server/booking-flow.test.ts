@@ -17,7 +17,7 @@ import {
   SECRET,
   createTestDatabase,
   makeFormsApp,
-  postgresAvailable,
+  postgresUnavailableReason,
   readyTokens,
   startSmtpPeer,
   type FormsTestApp,
@@ -98,7 +98,7 @@ function parseIcs(ics: string) {
 type Driver = { name: string; setup(): Promise<{ env: Record<string, string>; teardown(): Promise<void> }> };
 
 const drivers: Driver[] = [{ name: 'PGlite', setup: async () => ({ env: {}, teardown: async () => {} }) }];
-const pgMissing = await postgresAvailable();
+const pgMissing = await postgresUnavailableReason();
 if (pgMissing) console.warn(`booking-flow: skipping PostgreSQL: ${pgMissing}`);
 else
   drivers.push({

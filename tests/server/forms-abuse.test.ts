@@ -11,7 +11,8 @@ import { TEST_REDIS_URL, bodies, makeFormsApp, serviceMissing, type FormsTestApp
 
 const TOO_MANY = { error: 'Too many attempts. Please wait before trying again.' };
 
-async function redisAvailable(): Promise<string | undefined> {
+/** Why the local Redis does not answer, or undefined when it does (see serviceMissing). */
+async function redisUnavailableReason(): Promise<string | undefined> {
   const r = new Redis(TEST_REDIS_URL, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
@@ -27,7 +28,7 @@ async function redisAvailable(): Promise<string | undefined> {
     r.disconnect();
   }
 }
-const redisUnavailable = await redisAvailable();
+const redisUnavailable = await redisUnavailableReason();
 if (redisUnavailable) console.warn(`Skipping the Redis rate limit test: ${redisUnavailable}`);
 
 describe('the rate limit', () => {

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/kit/db/client';
-import { bodies, createTestDatabase, postgresAvailable, startSmtpPeer } from './forms-support';
+import { bodies, createTestDatabase, postgresUnavailableReason, startSmtpPeer } from './forms-support';
 import { exited, startServer } from './server-process';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the Postgres crash test: ${pgUnavailable}`);
 
 /** The load below comes from one client, at once: no rate limit, no minimum fill time. */

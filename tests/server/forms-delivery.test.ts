@@ -12,13 +12,13 @@ import {
   type FormsTestApp,
   logCapture,
   makeFormsApp,
-  postgresAvailable,
+  postgresUnavailableReason,
   type SmtpPeer,
   startSmtpPeer,
   until,
 } from './forms-support';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the two-instance Postgres test: ${pgUnavailable}`);
 
 describe('the retry schedule', () => {

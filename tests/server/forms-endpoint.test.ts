@@ -11,12 +11,12 @@ import {
   bodies,
   startFormsTestbed,
   formToken,
-  postgresAvailable,
+  postgresUnavailableReason,
   type FormsTestApp,
   type SmtpPeer,
 } from './forms-support';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the Postgres runs of forms-endpoint: ${pgUnavailable}`);
 
 for (const [name, usePostgres] of [

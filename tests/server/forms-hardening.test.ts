@@ -14,14 +14,14 @@ import {
   bodies,
   startFormsTestbed,
   formToken,
-  postgresAvailable,
+  postgresUnavailableReason,
   readyTokens,
   type FormsTestApp,
   type ReceivedMail,
   type SmtpPeer,
 } from './forms-support';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the Postgres runs of forms-hardening: ${pgUnavailable}`);
 
 const REFUSED = 'This form could not be checked. Please reload the page and send it again.';

@@ -6,11 +6,11 @@ import {
   createTestDatabase,
   logCapture,
   makeFormsApp,
-  postgresAvailable,
+  postgresUnavailableReason,
   type FormsTestApp,
 } from './forms-support';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 
 for (const driver of ['pglite', 'postgres'] as const) {
   describe.skipIf(driver === 'postgres' && Boolean(pgUnavailable))(`retention on ${driver}`, () => {

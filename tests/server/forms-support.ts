@@ -108,8 +108,8 @@ export function serviceMissing(reason: string): string {
   throw new Error(`${reason}. Start it, or set SKIP_SERVICE_TESTS=1 to skip its tests knowingly.`);
 }
 
-/** Whether the local Postgres answers; the reason when it does not (see serviceMissing). */
-export async function postgresAvailable(): Promise<string | undefined> {
+/** Why the local Postgres does not answer, or undefined when it does (see serviceMissing). */
+export async function postgresUnavailableReason(): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -151,7 +151,7 @@ export type Driver = { name: string; env(): Promise<{ env: Record<string, string
  */
 export async function testDrivers(label: string): Promise<Driver[]> {
   const drivers: Driver[] = [{ name: 'PGlite', env: async () => ({ env: {}, drop: async () => {} }) }];
-  if (!(await postgresAvailable())) {
+  if (!(await postgresUnavailableReason())) {
     drivers.push({
       name: 'PostgreSQL',
       env: async () => {

@@ -14,12 +14,12 @@ import {
   OWNER,
   createTestDatabase,
   makeFormsApp,
-  postgresAvailable,
+  postgresUnavailableReason,
   startSmtpPeer,
   type FormsTestApp,
 } from './forms-support';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the slow-relay Postgres test: ${pgUnavailable}`);
 
 function ownerEmail(i: number): OutgoingEmail {

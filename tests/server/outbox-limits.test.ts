@@ -20,9 +20,9 @@ import {
   type OutgoingEmail,
 } from '../../src/server/kit/mail/outbox';
 import type { MailTransport } from '../../src/server/kit/mail/transport';
-import { SECRET, createTestDatabase, postgresAvailable } from './forms-support';
+import { SECRET, createTestDatabase, postgresUnavailableReason } from './forms-support';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the Postgres outbox limit tests: ${pgUnavailable}`);
 
 const OWNER_ADDRESS = 'owner@sterling.test';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/kit/db/client';
-import { SECRET, createTestDatabase, postgresAvailable } from './forms-support';
+import { SECRET, createTestDatabase, postgresUnavailableReason } from './forms-support';
 
-const pgUnavailable = await postgresAvailable();
+const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the notice test on Postgres: ${pgUnavailable}`);
 
 const CONFIG_URL = pathToFileURL(join(process.cwd(), 'src/server/kit/config.ts')).href;
