@@ -4,13 +4,19 @@
  * "Erase" deletes it all, after saying exactly what, and keeps the address only as a keyed hash
  * on the suppression list.
  */
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent } from 'react';
 import { Link } from 'react-router';
 import { consoleCopy, peopleCopy as copy } from '~/content/console';
-import { formTypeLabels, OWNER_API, type ErasureAnswer, type FormType, type PersonView } from './api';
+import { OWNER_API } from '~/contract/console';
+import type { ErasureAnswer, PersonSection, PersonView } from '~/contract/people';
 import { post, withQuery } from './http';
 import { page, useQuery } from './paths';
-import { Badge, ConfirmButton, DateTime, Field, Loaded, PageHeading, useAction, useResource } from './ui';
+import { Loaded, useResource } from './ui/data';
+import { DateTime } from './ui/dates';
+import { ConfirmButton } from './ui/dialog';
+import { Field } from './ui/fields';
+import { useAction } from './ui/notices';
+import { Badge, PageHeading } from './ui/page';
 
 export function PeoplePage() {
   const [params, setParams] = useQuery();
@@ -56,105 +62,55 @@ function Person({ email }: { email: string }) {
   const { busy, run } = useAction();
   return (
     <Loaded resource={person} reload={reload}>
-      {(data) => {
-        const total =
-          data.submissions.length +
-          data.consents.length +
-          data.bookings.length +
-          data.subscriptions.length +
-          data.emails.length;
-        return (
-          <section
-            aria-labelledby="person-heading"
-            className="mt-6 rounded-xl border border-ink-200 bg-white p-5"
-          >
-            <h2 id="person-heading" className="text-lg font-bold break-all text-ink-900">
-              {data.email}
-            </h2>
-            <p role="status" className="mt-1 text-ink-700">
-              {total === 0 ? copy.nothing : copy.held(total)}
-            </p>
-            <p className="mt-1 text-ink-700">{data.suppressed ? copy.suppressed : copy.notSuppressed}</p>
-            {total > 0 ? (
-              <div className="mt-4 flex flex-wrap gap-3">
-                <a
-                  href={withQuery(`${OWNER_API}/people/export.json`, { email })}
-                  download
-                  className="btn btn-secondary"
-                >
-                  {copy.download}
-                </a>
-                <ConfirmButton
-                  label={copy.erase}
-                  title={copy.eraseTitle}
-                  text={copy.eraseText(data.email, total)}
-                  disabled={busy !== null}
-                  className="btn bg-danger-700 text-white hover:bg-ink-900"
-                  onConfirm={() =>
-                    void run(
-                      'erase',
-                      () => post<ErasureAnswer>('/people/erase', { email }),
-                      (answer) => copy.erased(answer.counts),
-                    ).then((done) => done && reload())
-                  }
-                />
-              </div>
-            ) : null}
-            <Section title={copy.submissions} items={data.submissions}>
-              {(s) => (
-                <>
-                  <Link to={page(`inbox/${s.id}`)} className="text-link">
-                    {formTypeLabels[s.formType as FormType] ?? s.formType}
-                  </Link>{' '}
-                  <DateTime iso={s.receivedAt} /> {s.spam ? <Badge tone="bad">Spam</Badge> : null}
-                </>
-              )}
-            </Section>
-            <Section title={copy.consents} items={data.consents}>
-              {(c) => (
-                <>
-                  <DateTime iso={c.givenAt} />: {c.wording}
-                </>
-              )}
-            </Section>
-            <Section title={copy.bookings} items={data.bookings}>
-              {(b) => `${b.reference} (${b.status})`}
-            </Section>
-            <Section title={copy.newsletter} items={data.subscriptions}>
-              {(n) => (
-                <>
-                  {n.status}, <DateTime iso={n.createdAt} />
-                </>
-              )}
-            </Section>
-            <Section title={copy.emails} items={data.emails}>
-              {(e) => (
-                <>
-                  <span className="font-mono text-xs">{e.kind}</span> {e.status},{' '}
-                  <DateTime iso={e.createdAt} />
-                  {e.bodyRemoved ? ` (${copy.textRemoved})` : ''}
-                </>
-              )}
-            </Section>
-            <Section title={copy.emlFiles} items={data.emlFiles}>
-              {(name) => <span className="font-mono text-xs break-all">{name}</span>}
-            </Section>
-          </section>
-        );
-      }}
+      {(data) => (
+        <section
+          aria-labelledby="person-heading"
+          className="mt-6 rounded-xl border border-ink-200 bg-white p-5"
+        >
+          <h2 id="person-heading" className="text-lg font-bold break-all text-ink-900">
+            {data.email}
+          </h2>
+          <p role="status" className="mt-1 text-ink-700">
+            {data.total === 0 ? copy.nothing : copy.held(data.total)}
+          </p>
+          <p className="mt-1 text-ink-700">{data.suppressed ? copy.suppressed : copy.notSuppressed}</p>
+          {data.total > 0 ? (
+            <div className="mt-4 flex flex-wrap gap-3">
+              <a
+                href={withQuery(`${OWNER_API}/people/export.json`, { email })}
+                download
+                className="btn btn-secondary"
+              >
+                {copy.download}
+              </a>
+              <ConfirmButton
+                label={copy.erase}
+                title={copy.eraseTitle}
+                text={copy.eraseText(data.email, data.total)}
+                disabled={busy !== null}
+                className="btn bg-danger-700 text-white hover:bg-ink-900"
+                onConfirm={() =>
+                  void run(
+                    'erase',
+                    () => post<ErasureAnswer>('/people/erase', { email }),
+                    (answer) => copy.erased(answer.erased),
+                  ).then((done) => done && reload())
+                }
+              />
+            </div>
+          ) : null}
+          {data.sections.map((section) => (
+            <Section key={section.key} section={section} />
+          ))}
+        </section>
+      )}
     </Loaded>
   );
 }
 
-function Section<T>({
-  title,
-  items,
-  children,
-}: {
-  title: string;
-  items: T[];
-  children: (item: T) => ReactNode;
-}) {
+/** One kind of row held about the person, as its feature shows it. */
+function Section({ section }: { section: PersonSection }) {
+  const { title, items } = section;
   return (
     <>
       <h3 className="mt-5 font-semibold text-ink-900">{`${title} (${items.length})`}</h3>
@@ -163,7 +119,26 @@ function Section<T>({
       ) : (
         <ul className="mt-1 list-disc space-y-1 pl-6 text-sm text-ink-800">
           {items.map((item, i) => (
-            <li key={i}>{children(item)}</li>
+            <li key={i}>
+              {item.submissionId ? (
+                <Link to={page(`inbox/${item.submissionId}`)} className="text-link">
+                  {item.text}
+                </Link>
+              ) : (
+                <span className={item.code ? 'font-mono text-xs break-all' : undefined}>{item.text}</span>
+              )}
+              {item.at ? (
+                <>
+                  , <DateTime iso={item.at} />
+                </>
+              ) : null}
+              {item.flag ? (
+                <>
+                  {' '}
+                  <Badge tone={item.flag === copy.spam ? 'bad' : 'neutral'}>{item.flag}</Badge>
+                </>
+              ) : null}
+            </li>
           ))}
         </ul>
       )}

@@ -6,18 +6,22 @@
  */
 import { useEffect, useRef } from 'react';
 import { retentionCopy as copy } from '~/content/console';
-import type { RetentionStarted, RetentionView } from './api';
+import type { RetentionStarted, RetentionView } from '~/contract/people';
 import { post } from './http';
-import { DateTime, Loaded, PageHeading, TableBox, td, th, useAction, useNotify, useResource } from './ui';
+import { Loaded, useResource } from './ui/data';
+import { DateTime } from './ui/dates';
+import { useAction, useNotify } from './ui/notices';
+import { PageHeading } from './ui/page';
+import { TableBox, td, th } from './ui/table';
 
 /** How often the page asks again while a run is under way. */
 const FOLLOW_MS = 2000;
 
-function removed(run: RetentionView['runs'][number], running: number | null): string {
-  if (!run.counts) return run.id === running ? copy.running : copy.unfinished;
+function removed(view: RetentionView, run: RetentionView['runs'][number]): string {
+  if (!run.counts) return run.id === view.running ? copy.running : copy.unfinished;
   const parts = Object.entries(run.counts)
     .filter(([, n]) => n > 0)
-    .map(([key, n]) => `${n} ${copy.countLabels[key] ?? key}`);
+    .map(([key, n]) => `${n} ${view.countLabels[key] ?? key}`);
   const list = parts.length ? parts.join(', ') : '0';
   return run.interrupted ? copy.interrupted(list) : list;
 }
@@ -57,12 +61,9 @@ export function RetentionPage() {
           <>
             <h2 className="mt-6 text-lg font-bold text-ink-900">{copy.periods}</h2>
             <ul className="mt-2 list-disc pl-6 text-ink-800">
-              <li>{copy.contact(data.periods.contactMonths)}</li>
-              <li>{copy.bookings(data.periods.bookingMonthsAfterSession)}</li>
-              <li>{copy.masterclass(data.periods.masterclassMonthsAfterEvent)}</li>
-              <li>{copy.spam(data.periods.spamDays)}</li>
-              <li>{copy.emails(data.periods.emailBodyDays)}</li>
-              <li>{copy.unsubscribed}</li>
+              {data.periods.map((sentence) => (
+                <li key={sentence}>{sentence}</li>
+              ))}
             </ul>
             <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
               <h2 className="text-lg font-bold text-ink-900">{copy.runs}</h2>
@@ -113,7 +114,7 @@ export function RetentionPage() {
                         <td className={`${td} whitespace-nowrap`}>
                           <DateTime iso={r.finishedAt} />
                         </td>
-                        <td className={td}>{removed(r, data.running)}</td>
+                        <td className={td}>{removed(data, r)}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -23,6 +23,9 @@ export const consoleCopy = {
   signingOut: 'Signing out…',
   viewSite: 'View the site',
   navLabel: 'Console',
+  /** The narrow screen's button that opens the navigation, and how it names the page shown. */
+  menu: 'Menu',
+  currentPage: 'current page',
   pagesLabel: 'Pages',
   cancel: 'Cancel',
   never: 'Never',
@@ -331,23 +334,25 @@ export const peopleCopy = {
   submissions: 'Submissions',
   consents: 'Consents',
   bookings: 'Bookings',
+  bookingHistory: 'Booking history',
+  registrations: 'Masterclass registrations',
   newsletter: 'Newsletter',
   emails: 'E-mails',
+  spam: 'Spam',
   emlFiles: 'E-mail files',
+  emlFilesNoun: 'e-mail files',
   textRemoved: 'text removed',
   download: 'Download (JSON)',
   erase: 'Erase',
   eraseTitle: 'Erase this person?',
   eraseText: (email: string, n: number) =>
     `Every record about ${email} (${n} in all: submissions, consents, bookings, newsletter, e-mails and their files) will be deleted, and the address kept only as a keyed hash on the suppression list so that nothing is e-mailed to it again. This cannot be undone.`,
-  erased: (c: {
-    submissions: number;
-    bookings: number;
-    subscriptions: number;
-    emails: number;
-    emlFiles: number;
-  }) =>
-    `Erased: ${c.submissions} submissions, ${c.bookings} bookings, ${c.subscriptions} newsletter records, ${c.emails} e-mails and ${c.emlFiles} e-mail files. The address is on the suppression list.`,
+  /** Erasure's answer: what went, in the People screen's order. */
+  erased: (parts: { noun: string; count: number }[]) => {
+    const list = parts.map((p) => `${p.count} ${p.noun}`);
+    const last = list.pop();
+    return `Erased: ${list.length ? `${list.join(', ')} and ${last}` : last}. The address is on the suppression list.`;
+  },
 };
 
 export const retentionCopy = {

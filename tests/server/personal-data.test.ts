@@ -11,9 +11,13 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION, retentionNotice } from '../../src/content/retention';
+import { formTypeLabels } from '../../src/contract/console';
+import type { PersonView, RetentionView } from '../../src/contract/people';
+import { retentionCopy } from '../../src/content/console';
 import { privacySections } from '../../src/content/privacy';
 import { createRetentionRunner, runRetention } from '../../src/server/console/retention';
 import { signInLink } from '../../src/server/console/sign-in';
+import { PERSONAL_DATA } from '../../src/server/root/personal-data';
 import {
   bodies,
   type FormsTestApp,
@@ -27,6 +31,10 @@ import {
 } from './forms-support';
 
 const ORIGIN = 'https://www.sterling.test';
+
+/** The form type a People screen line names (its label). */
+const formTypeOf = (label: string) =>
+  Object.entries(formTypeLabels).find(([, text]) => text === label)?.[0] ?? label;
 
 const drivers = await testDrivers('personal');
 
@@ -125,14 +133,18 @@ describe.each(drivers)('personal data on $name', (driver) => {
     await sendEverything(email, surname);
     expect(emlMentioning(lower).length).toBeGreaterThan(0);
 
-    const view = (await call('GET', `/api/owner/people?email=${encodeURIComponent(email)}`)).json() as {
-      submissions: { id: string; formType: string }[];
-      consents: unknown[];
-      bookings: unknown[];
-      subscriptions: unknown[];
-      emails: unknown[];
-      emlFiles: string[];
-      suppressed: boolean;
+    const found = (
+      await call('GET', `/api/owner/people?email=${encodeURIComponent(email)}`)
+    ).json() as PersonView;
+    const section = (key: string) => found.sections.find((s) => s.key === key)?.items ?? [];
+    const view = {
+      submissions: section('submissions').map((s) => ({ formType: formTypeOf(s.text) })),
+      consents: section('consents'),
+      bookings: section('bookings'),
+      subscriptions: section('subscriptions'),
+      emails: section('emails'),
+      emlFiles: section('emlFiles'),
+      suppressed: found.suppressed,
     };
     expect(view.submissions.map((s) => s.formType).sort()).toEqual([
       'bitcoin_guide',
@@ -180,11 +192,10 @@ describe.each(drivers)('personal data on $name', (driver) => {
     expect(await tablesMentioning(surname)).toEqual({});
     expect(emlMentioning(lower)).toEqual([]);
     expect(emlMentioning(surname)).toEqual([]);
-    const after = (await call('GET', `/api/owner/people?email=${encodeURIComponent(lower)}`)).json() as {
-      submissions: unknown[];
-      suppressed: boolean;
-    };
-    expect(after.submissions).toEqual([]);
+    const after = (
+      await call('GET', `/api/owner/people?email=${encodeURIComponent(lower)}`)
+    ).json() as PersonView;
+    expect(after.sections.find((s) => s.key === 'submissions')!.items).toEqual([]);
     expect(after.suppressed).toBe(true);
     const suppressions = (await call('GET', '/api/owner/suppressions')).json() as {
       items: { hash: string; reason: string }[];
@@ -260,10 +271,14 @@ describe.each(drivers)('personal data on $name', (driver) => {
     writeFileSync(emlOf(Number(oldMail!.id)), `Subject: About ${tag}\r\n\r\n${tag}`);
     writeFileSync(emlOf(Number(youngMail!.id)), `Subject: About ${tag}\r\n\r\n${tag}`);
 
-    const counts = await runRetention(t.app.services.database.db, SECRET, mailDir, now, {
-      batchSize: 2,
-      pauseMs: 0,
-    });
+    const counts = await runRetention(
+      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir },
+      now,
+      {
+        batchSize: 2,
+        pauseMs: 0,
+      },
+    );
     const left = new Set(
       (await t.query<{ id: string }>(`select id from submissions where fields->>'firstName' = '${tag}'`)).map(
         (r) => r.id,
@@ -297,13 +312,13 @@ describe.each(drivers)('personal data on $name', (driver) => {
     expect(existsSync(emlOf(Number(youngMail!.id)))).toBe(true);
 
     // A second run finds nothing more; the console lists both runs with their counts.
-    const second = await runRetention(t.app.services.database.db, SECRET, mailDir, now);
+    const second = await runRetention(
+      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir },
+      now,
+    );
     expect(second).toMatchObject({ contact: 0, spam: 0, bookings: 0, unsubscribed: 0 });
-    const view = (await call('GET', '/api/owner/retention')).json() as {
-      periods: typeof RETENTION;
-      runs: { counts: Record<string, number> }[];
-    };
-    expect(view.periods.contactMonths).toBe(RETENTION.contactMonths);
+    const view = (await call('GET', '/api/owner/retention')).json() as RetentionView;
+    expect(view.periods).toContain(retentionCopy.contact(RETENTION.contactMonths));
     expect(view.runs[1]!.counts).toMatchObject({ contact: 1, spam: 1 });
   });
 
@@ -399,12 +414,16 @@ describe.each(drivers)('personal data on $name', (driver) => {
              now() - interval '40 days', true from generate_series(1, 100) n`);
     let runId = 0;
     const seen: string[] = [];
-    const run = runRetention(t.app.services.database.db, SECRET, mailDir, new Date(), {
-      batchSize: 10,
-      pauseMs: 30,
-      aliveEveryMs: 0,
-      onStarted: (id) => (runId = id),
-    });
+    const run = runRetention(
+      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir },
+      new Date(),
+      {
+        batchSize: 10,
+        pauseMs: 30,
+        aliveEveryMs: 0,
+        onStarted: (id) => (runId = id),
+      },
+    );
     // Read while it runs: each sign of life is later than the one before.
     for (let i = 0; i < 4; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 60));
@@ -423,7 +442,7 @@ describe.each(drivers)('personal data on $name', (driver) => {
       select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}'),
              now() - interval '40 days', true from generate_series(1, 200) n`);
     const runner = createRetentionRunner(
-      { db: t.app.services.database.db, secret: SECRET, mailDir, log: t.app.log },
+      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir, log: t.app.log },
       { batchSize: 10, pauseMs: 50 },
     );
     const { runId, done } = await runner.start();
@@ -525,11 +544,17 @@ describe('the retention periods: one place, read by the privacy notice and the j
         (gen_random_uuid(), 'contact', '{"firstName":"s40"}', now() - interval '40 days', true),
         (gen_random_uuid(), 'contact', '{"firstName":"c30"}', now() - interval '30 months', false)`);
       const mailDir = join(t.dataDir, 'mail');
-      expect(await runRetention(db, SECRET, mailDir, new Date(), { periods: changed })).toMatchObject({
+      expect(
+        await runRetention({ db: db, registry: PERSONAL_DATA, secret: SECRET, mailDir }, new Date(), {
+          periods: changed,
+        }),
+      ).toMatchObject({
         spam: 0,
         contact: 0,
       });
-      expect(await runRetention(db, SECRET, mailDir, new Date())).toMatchObject({ spam: 1, contact: 1 });
+      expect(
+        await runRetention({ db: db, registry: PERSONAL_DATA, secret: SECRET, mailDir }, new Date()),
+      ).toMatchObject({ spam: 1, contact: 1 });
     } finally {
       await t.app.close();
     }

@@ -27,7 +27,7 @@ export const bookings = pgTable(
     submissionId: uuid('submission_id')
       .notNull()
       .unique()
-      .references(() => submissions.id),
+      .references(() => submissions.id, { onDelete: 'cascade' }),
     /** BK-XXXXXX, shown to people. */
     reference: text('reference').notNull().unique(),
     status: text('status').$type<BookingStatus>().notNull().default('requested'),
@@ -68,7 +68,7 @@ export const bookingStatusEvents = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     bookingId: uuid('booking_id')
       .notNull()
-      .references(() => bookings.id),
+      .references(() => bookings.id, { onDelete: 'cascade' }),
     /** A status, or `rescheduled` when a confirmed session moved. */
     status: text('status').$type<BookingStatus | 'rescheduled'>().notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
@@ -85,7 +85,7 @@ export const bookingLinkUses = pgTable(
     tokenId: text('token_id').primaryKey(),
     bookingId: uuid('booking_id')
       .notNull()
-      .references(() => bookings.id),
+      .references(() => bookings.id, { onDelete: 'cascade' }),
     action: text('action').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
   },

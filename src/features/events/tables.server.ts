@@ -54,7 +54,7 @@ export const eventRegistrations = pgTable(
     submissionId: uuid('submission_id')
       .notNull()
       .unique()
-      .references(() => submissions.id),
+      .references(() => submissions.id, { onDelete: 'cascade' }),
     /** Keyed hash (APP_SECRET) of the lower-cased address: one live registration a person an event. */
     personKey: text('person_key').notNull(),
     /** registered | waitlisted | cancelled */

@@ -7,9 +7,8 @@
  */
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RETENTION } from '~/content/retention';
 import { TOO_MANY_ATTEMPTS } from '~/content/forms';
-import { OWNER_API, type SessionInfo } from '~/console/api';
+import { OWNER_API, type SessionInfo } from '~/contract/console';
 import {
   performOwnerAction,
   rescheduleBooking,
@@ -43,7 +42,8 @@ import {
   submissionRows,
 } from './exports';
 import { erasePerson, findPerson, personView, subjectAccessJson } from './people';
-import { retentionHistory, type RetentionRunner } from './retention';
+import { retentionHistory, retentionRules, type RetentionRunner } from './retention';
+import type { PersonalDataRegistry } from '../kit/personal-data';
 import {
   ATTENDEE_HEADERS,
   attendeeRows,
@@ -99,6 +99,8 @@ export type ConsoleOptions = {
   wakeOutbox(): void;
   /** The time; tests move it. */
   clock?: () => Date;
+  /** Every kind of personal data, as its feature declares it (the composition root's registry). */
+  personalData: PersonalDataRegistry;
   /** The process's one retention run at a time (shared with the daily job). */
   retentionRuns: RetentionRunner;
 };
@@ -423,39 +425,38 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
         csvStream(SUBSCRIBER_HEADERS, confirmedSubscribers(db)),
       );
     });
+    const people = { registry: options.personalData, secret: config.appSecret, mailDir };
     owned.get(`${OWNER_API}/people`, async (request, reply) => {
-      const person = await findPerson(db, config.appSecret, mailDir, (request.query as Body).email);
-      return send(reply, 200, personView(person));
+      const person = await findPerson(db, people, (request.query as Body).email);
+      return send(reply, 200, personView(people, person));
     });
     owned.get(`${OWNER_API}/people/export.json`, async (request, reply) => {
-      const person = await findPerson(db, config.appSecret, mailDir, (request.query as Body).email);
-      await audit(db, who(request), 'person.export', undefined, { submissions: person.submissions.length });
+      const person = await findPerson(db, people, (request.query as Body).email);
+      await audit(db, who(request), 'person.export', undefined, {
+        submissions: person.rows.get('submissions')?.length ?? 0,
+      });
       return download(
         reply,
         `subject-access-${clock().toISOString().slice(0, 10)}.json`,
         'application/json; charset=utf-8',
-      ).send(subjectAccessJson(person, clock()));
+      ).send(subjectAccessJson(people, person, clock()));
     });
     owned.post(`${OWNER_API}/people/erase`, async (request, reply) => {
-      const counts = await erasePerson(db, config.appSecret, mailDir, bodyOf(request).email, {
-        events: { config, links },
-        now: clock(),
-      });
-      if (counts.promoted > 0) wakeOutbox();
-      await audit(db, who(request), 'person.erase', undefined, counts);
-      request.log.info({ ...counts }, 'person erased');
-      return send(reply, 200, { ok: true, counts });
+      const answer = await erasePerson(
+        db,
+        people,
+        bodyOf(request).email,
+        { config, links, now: clock() },
+        (tx, counts) => audit(tx, who(request), 'person.erase', undefined, counts),
+      );
+      if ((answer.counts.promoted ?? 0) > 0) wakeOutbox();
+      request.log.info({ ...answer.counts }, 'person erased');
+      return send(reply, 200, answer);
     });
     owned.get(`${OWNER_API}/retention`, async (_request, reply) => {
       const history = await retentionHistory(db);
       return send(reply, 200, {
-        periods: {
-          contactMonths: RETENTION.contactMonths,
-          bookingMonthsAfterSession: RETENTION.bookingMonthsAfterSession,
-          masterclassMonthsAfterEvent: RETENTION.masterclassMonthsAfterEvent,
-          spamDays: RETENTION.spamDays,
-          emailBodyDays: RETENTION.emailBodyDays,
-        },
+        ...retentionRules(options.personalData),
         runs: history.runs,
         // This instance's run, or one another instance is running.
         running: retentionRuns.current() ?? history.running,

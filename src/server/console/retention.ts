@@ -1,36 +1,30 @@
 /**
  * The daily retention job: what the privacy notice promises, with the periods it reads
- * (src/content/retention.ts). Contact messages go 24 months after they arrived, bookings 24
- * months after the session, spam after 30 days; people who unsubscribed are reduced to a keyed
- * hash on the suppression list; the text of e-mails (outbox rows and .eml files) goes 30 days
- * after sending while the record that one was sent stays. Every run is a row of
- * `retention_runs` with its counts, shown in the console.
+ * (src/content/retention.ts). Each feature declares which of its rows go after which period
+ * (`retention` in its personal-data declaration, src/server/kit/personal-data.ts); the run walks
+ * the registry's rules in order. Every run is a row of `retention_runs` with its counts, shown in
+ * the console.
  *
- * It works in batches of a few hundred rows, one short statement each, with a pause between
- * them: a form submission waits for at most one batch, never for the whole run (on PGlite,
- * which runs one statement at a time, this is what keeps the forms answering).
+ * It works in batches of a few dozen rows, one short statement each, with a pause between them: a
+ * form submission waits for at most one batch, never for the whole run (on PGlite, which runs one
+ * statement at a time, this is what keeps the forms answering).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { retentionCopy } from '~/content/console';
 import { RETENTION, type RetentionPeriods } from '~/content/retention';
 import type { Db, Queryable } from '../kit/db/client';
-import { rowsOf } from '../kit/db/rows';
-import { bookingDay, bookings } from '~/features/booking/tables.server';
-import { suppressionHash } from '../kit/mail/outbox';
-import { emlFileName } from '../kit/mail/transport';
+import type { PersonalDataRegistry, RetentionScope } from '../kit/personal-data';
+import { deleteSubmissions } from '../kit/pipeline-personal-data';
 import { retentionRuns } from './tables';
 
-export type RetentionCounts = {
-  spam: number;
-  contact: number;
-  bookings: number;
-  masterclass: number;
-  unsubscribed: number;
-  emailBodies: number;
-  emlFiles: number;
-};
+/** Rows removed, by the names the registry's rules count them under, and `emlFiles`. */
+export type RetentionCounts = Record<string, number>;
+
+/** What a run needs: the registry, the suppression list's key and where the .eml files are. */
+export type RetentionDeps = { db: Db; registry: PersonalDataRegistry; secret: string; mailDir: string };
 
 export type RetentionOptions = {
   batchSize?: number;
@@ -45,38 +39,6 @@ export type RetentionOptions = {
 };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Picks a batch of submissions (`pick`: a query of their ids) and deletes them with everything
- * that hangs off them, in one statement: on PGlite a transaction of several statements holds the
- * database across a round trip between threads for each, and a form submitted meanwhile waited
- * for all of them. Answers how many went and the .eml names of their e-mails. The foreign keys
- * are checked at the statement's end, when the rows that referred to a submission are gone too.
- */
-async function deleteBatch(db: Queryable, pick: SQL): Promise<{ deleted: number; files: string[] }> {
-  const [answer] = rowsOf<{ deleted: number; mails: [number, string][] | string | null }>(
-    await db.execute(sql`
-      with picked as materialized (${pick}),
-      picked_bookings as materialized (
-        select id from bookings where submission_id in (select id from picked)
-      ),
-      mails as (delete from outbox where submission_id in (select id from picked) returning id, kind),
-      link_uses as (delete from booking_link_uses where booking_id in (select id from picked_bookings)),
-      history as (delete from booking_status_events where booking_id in (select id from picked_bookings)),
-      gone_bookings as (delete from bookings where id in (select id from picked_bookings)),
-      registrations as (delete from event_registrations where submission_id in (select id from picked)),
-      consents as (delete from consent_records where submission_id in (select id from picked)),
-      gone as (delete from submissions where id in (select id from picked) returning id)
-      select (select count(*) from gone)::int as deleted,
-             (select json_agg(json_build_array(id, kind)) from mails) as mails`),
-  );
-  const mails =
-    typeof answer?.mails === 'string' ? (JSON.parse(answer.mails) as [number, string][]) : answer?.mails;
-  return {
-    deleted: Number(answer?.deleted ?? 0),
-    files: (mails ?? []).map(([id, kind]) => emlFileName(Number(id), kind)),
-  };
-}
 
 /**
  * Rows a retention statement touches at once, and the pause after each batch. On PGlite a
@@ -94,9 +56,7 @@ export const RETENTION_BATCH = { rows: 50, pauseMs: 10 } as const;
 export const RUN_ALIVE = { everyMs: 5_000, silentAfterMs: 60_000 } as const;
 
 export async function runRetention(
-  db: Db,
-  secret: string,
-  mailDir: string,
+  { db, registry, secret, mailDir }: RetentionDeps,
   now = new Date(),
   {
     batchSize = RETENTION_BATCH.rows,
@@ -114,15 +74,9 @@ export async function runRetention(
     .returning({ id: retentionRuns.id });
   const runId = run!.id;
   onStarted?.(runId);
-  const counts: RetentionCounts = {
-    spam: 0,
-    contact: 0,
-    bookings: 0,
-    masterclass: 0,
-    unsubscribed: 0,
-    emailBodies: 0,
-    emlFiles: 0,
-  };
+  const counts: RetentionCounts = {};
+  for (const data of registry) for (const rule of data.retention ?? []) counts[rule.count] = 0;
+  counts.emlFiles = 0;
   const files: string[] = [];
   const at = sql`${now.toISOString()}::timestamptz`;
   const ukToday = sql`(${at} at time zone 'Europe/London')::date`;
@@ -144,102 +98,30 @@ export async function runRetention(
   };
   let failure: unknown;
   try {
-    /** Runs `pick` (ids of a batch) and deletes them until a batch comes back short, counting as it goes. */
-    async function inBatches(key: keyof RetentionCounts, pick: () => ReturnType<typeof sql>): Promise<void> {
-      for (;;) {
-        const { deleted, files: emls } = await deleteBatch(db, pick());
-        files.push(...emls);
-        counts[key] += deleted;
-        if (deleted < batchSize) return;
-        await between();
-      }
-    }
-
-    await inBatches(
-      'spam',
-      () => sql`select id from submissions
-              where spam and received_at < ${at} - make_interval(days => ${periods.spamDays})
-              limit ${batchSize}`,
-    );
-    await inBatches(
-      'contact',
-      () => sql`select id from submissions
-              where form_type = 'contact' and not spam and received_at < ${at} - make_interval(months => ${periods.contactMonths})
-              limit ${batchSize}`,
-    );
-    // A booking's day (bookingDay): walked in the order of its index, which stops at the first
-    // booking still kept instead of reading every booking.
-    const day = bookingDay(bookings);
-    await inBatches(
-      'bookings',
-      () => sql`select ${bookings.submissionId} as id from ${bookings}
-              where ${day} < ${ukToday} - make_interval(months => ${periods.bookingMonthsAfterSession})
-              order by ${day}
-              limit ${batchSize}`,
-    );
-
-    // Masterclass registrations, counted from the end of their event (few events, each indexed).
-    await inBatches(
-      'masterclass',
-      () => sql`select r.submission_id as id from event_registrations r join events e on e.id = r.event_id
-              where e.ends_at < ${at} - make_interval(months => ${periods.masterclassMonthsAfterEvent})
-              limit ${batchSize}`,
-    );
-
-    // Unsubscribed: the address's keyed hash joins the suppression list; its rows go.
-    for (;;) {
-      const people = rowsOf<{ email: string }>(
-        await db.execute(
-          sql`select email from newsletter_subscribers where status = 'unsubscribed' limit ${batchSize}`,
-        ),
-      );
-      if (people.length === 0) break;
-      await db.transaction(async (tx) => {
-        const emails = people.map((p) => p.email);
-        const list = sql.join(
-          emails.map((e) => sql`${e}`),
-          sql`, `,
-        );
-        const hashes = sql.join(
-          emails.map((e) => sql`(${suppressionHash(secret, e)}, 'unsubscribed')`),
-          sql`, `,
-        );
-        await tx.execute(
-          sql`insert into suppressions (hash, reason) values ${hashes} on conflict (hash) do nothing`,
-        );
-        const { files: emls } = await deleteBatch(
-          tx,
-          sql`select id from submissions where form_type = 'newsletter' and email_key in (${list})`,
-        );
-        files.push(...emls);
-        await tx.execute(sql`delete from newsletter_subscribers where email in (${list})`);
-      });
-      counts.unsubscribed += people.length;
-      if (people.length < batchSize) break;
-      await between();
-    }
-
-    // E-mail text: the record stays (kind, recipient, status, times), the message is emptied.
-    // Sent ones by their sending time, the others (failed, skipped, suppressed) by when they were queued.
-    const stub = JSON.stringify({ subject: '', content: { preheader: '', heading: '', blocks: [] } });
-    const cutoff = sql`${at} - make_interval(days => ${periods.emailBodyDays})`;
-    // Each in the order of its partial index (outbox_bodies_kept, outbox_unsent_bodies_kept): without
-    // the order, a planner that expects many due rows reads the whole outbox to find a few.
-    for (const due of [
-      sql`status = 'sent' and body_removed_at is null and sent_at < ${cutoff} order by sent_at`,
-      sql`status in ('failed', 'skipped', 'suppressed') and body_removed_at is null and created_at < ${cutoff} order by created_at`,
-    ]) {
-      for (;;) {
-        const emptied = rowsOf<{ id: number; kind: string }>(
-          await db.execute(sql`
-          update outbox set message = ${stub}::jsonb, body_removed_at = ${at}
-          where id in (select id from outbox where ${due} limit ${batchSize})
-          returning id, kind`),
-        );
-        counts.emailBodies += emptied.length;
-        files.push(...emptied.map((m) => emlFileName(Number(m.id), m.kind)));
-        if (emptied.length < batchSize) break;
-        await between();
+    const scope: RetentionScope = {
+      at,
+      ukToday,
+      periods,
+      batchSize,
+      secret,
+      deleteSubmissions,
+    };
+    // Each rule a batch at a time, until a batch comes back short.
+    for (const data of registry) {
+      for (const rule of data.retention ?? []) {
+        for (;;) {
+          const batch =
+            'submissions' in rule
+              ? await deleteSubmissions(db, rule.submissions(scope)).then((r) => ({
+                  count: r.deleted,
+                  files: r.files,
+                }))
+              : await rule.sweep(db, scope);
+          files.push(...batch.files);
+          counts[rule.count] = (counts[rule.count] ?? 0) + batch.count;
+          if (batch.count < batchSize) break;
+          await between();
+        }
       }
     }
   } catch (error) {
@@ -290,7 +172,7 @@ export type RetentionRunner = {
 };
 
 export function createRetentionRunner(
-  deps: { db: Db; secret: string; mailDir: string; log: FastifyBaseLogger },
+  deps: RetentionDeps & { log: FastifyBaseLogger },
   options: Omit<RetentionOptions, 'signal' | 'onStarted'> = {},
 ): RetentionRunner {
   const controller = new AbortController();
@@ -301,7 +183,7 @@ export function createRetentionRunner(
   function begin(now: Date): Promise<Active> {
     return new Promise<Active>((resolve, reject) => {
       let runId: number | undefined;
-      const done: Promise<RetentionCounts | null> = runRetention(deps.db, deps.secret, deps.mailDir, now, {
+      const done: Promise<RetentionCounts | null> = runRetention(deps, now, {
         ...options,
         signal: controller.signal,
         onStarted: (id) => {
@@ -387,4 +269,15 @@ export async function retentionHistory(db: Queryable, limit = 10) {
     // A run never alive (null alive_at) gives null, not false.
     running: rows.find((r) => r.alive === true)?.id ?? null,
   };
+}
+
+/** What the Retention screen says of the rules: one sentence a period, and the name of each count. */
+export function retentionRules(registry: PersonalDataRegistry, periods: RetentionPeriods = RETENTION) {
+  const sentences = new Set<string>();
+  const countLabels: Record<string, string> = { emlFiles: retentionCopy.countLabels.emlFiles! };
+  for (const data of registry) {
+    for (const rule of data.retention ?? []) sentences.add(rule.describe(periods));
+    Object.assign(countLabels, data.countLabels);
+  }
+  return { periods: [...sentences], countLabels };
 }

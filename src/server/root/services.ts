@@ -14,15 +14,19 @@ import { formsApi } from './forms/endpoint';
 import { createLinks, type Links } from '../kit/http/links';
 import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './forms/rate-limit';
 import { consoleApi } from '../console/plugin';
+import { PERSONAL_DATA } from './personal-data';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
 import { createRetentionRunner, type RetentionRunner } from '../console/retention';
 import type { Config } from '../kit/config';
+import type { PersonalDataRegistry } from '../kit/personal-data';
 import { openDatabase, type Database } from '../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
-import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox';
+import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox-worker';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
 
 export type ServicesOptions = {
+  /** The registry of personal data (default: every feature's, src/server/root/personal-data.ts). */
+  personalData?: PersonalDataRegistry;
   /** Test knobs for the worker (short retries, fast polling). */
   outbox?: Partial<
     Pick<
@@ -46,6 +50,7 @@ declare module 'fastify' {
 }
 
 export async function registerServices(app: FastifyInstance, config: Config, options: ServicesOptions = {}) {
+  const personalData = options.personalData ?? PERSONAL_DATA;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const links = createLinks(config.publicUrl, config.appSecret);
   const limiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
@@ -64,6 +69,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const wakeOutbox = () => outbox.wake();
   const retentionRuns = createRetentionRunner({
     db: database.db,
+    registry: personalData,
     secret: config.appSecret,
     mailDir: join(config.dataDir, 'mail'),
     log: app.log,
@@ -109,6 +115,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   await app.register(consoleApi, {
     config,
     db: database.db,
+    personalData,
     links,
     limiter,
     handlers: formHandlers,

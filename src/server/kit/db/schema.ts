@@ -120,7 +120,7 @@ export const consentRecords = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     submissionId: uuid('submission_id')
       .notNull()
-      .references(() => submissions.id),
+      .references(() => submissions.id, { onDelete: 'cascade' }),
     /** Which consent and version, from src/content/consents.ts. */
     consentId: text('consent_id').notNull(),
     /** The exact wording shown to the visitor. */
@@ -152,7 +152,7 @@ export const outbox = pgTable(
   'outbox',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    submissionId: uuid('submission_id').references(() => submissions.id),
+    submissionId: uuid('submission_id').references(() => submissions.id, { onDelete: 'cascade' }),
     /** What the e-mail is, e.g. `contact.owner`: for logs and tests, never personal. */
     kind: text('kind').notNull(),
     toAddress: text('to_address').notNull(),

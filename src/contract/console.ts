@@ -195,56 +195,7 @@ export type SuppressionPage = {
 //   /api/owner/exports/subscribers.csv          the confirmed newsletter subscribers
 //   /api/owner/people/export.json?email=        everything held about one person (subject access)
 
-/** GET /api/owner/people?email= : everything held about one person, counted and listed. */
-export type PersonView = {
-  email: string;
-  suppressed: boolean;
-  submissions: { id: string; formType: string; receivedAt: string; spam: boolean }[];
-  consents: { consentId: string; wording: string; givenAt: string }[];
-  bookings: { id: string; reference: string; status: string }[];
-  subscriptions: { status: string; createdAt: string }[];
-  emails: { id: number; kind: string; status: string; createdAt: string; bodyRemoved: boolean }[];
-  emlFiles: string[];
-};
-
-/** POST /api/owner/people/erase {email}: deletes it all, keeps a keyed hash on the suppression list. */
-export type ErasureAnswer = {
-  ok: true;
-  counts: {
-    submissions: number;
-    consents: number;
-    bookings: number;
-    subscriptions: number;
-    emails: number;
-    emlFiles: number;
-  };
-};
-
-/**
- * GET /api/owner/retention: the periods the privacy notice states, the last runs, and the run under
- * way in this server (its id) if any. POST /api/owner/retention/run starts a run and answers 202
- * `{ runId, started }` at once (`started` false: the run already under way).
- */
-export type RetentionView = {
-  periods: {
-    contactMonths: number;
-    bookingMonthsAfterSession: number;
-    masterclassMonthsAfterEvent: number;
-    spamDays: number;
-    emailBodyDays: number;
-  };
-  runs: {
-    id: number;
-    startedAt: string;
-    finishedAt: string | null;
-    /** Ended early (an error, or the server stopping); its counts are what it removed. */
-    interrupted: boolean;
-    counts: Record<string, number> | null;
-  }[];
-  running: number | null;
-};
-
-export type RetentionStarted = { ok: true; runId: number; started: boolean };
+// People and Retention: src/contract/people.ts.
 
 // --- Masterclasses (events) ----------------------------------------------------------------------
 
