@@ -21,7 +21,7 @@ import { createSubmissionWriter } from '../../src/server/root/forms/submission-w
 import { loadConfig } from '../../src/server/kit/config';
 import { openDatabase, type Database } from '../../src/server/kit/db/client';
 import { outbox, type StoredMessage } from '../../src/server/kit/db/schema';
-import { createOutboxWorker } from '../../src/server/kit/mail/outbox';
+import { createOutboxWorker } from '../../src/server/kit/mail/outbox-worker';
 import { fileTransport } from '../../src/server/kit/mail/transport';
 import { parseMail } from './forms-mime';
 import { SECRET, nextAddress, readyTokens } from './forms-support';

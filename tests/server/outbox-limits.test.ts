@@ -12,13 +12,9 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/kit/db/client';
-import {
-  CAP_ALERT_KIND,
-  createOutboxWorker,
-  enqueueEmails,
-  recipientKey,
-  type OutgoingEmail,
-} from '../../src/server/kit/mail/outbox';
+import { enqueueEmails, type OutgoingEmail } from '../../src/server/kit/mail/outbox';
+import { CAP_ALERT_KIND, recipientKey } from '../../src/server/kit/mail/outbox-limits';
+import { createOutboxWorker } from '../../src/server/kit/mail/outbox-worker';
 import type { MailTransport } from '../../src/server/kit/mail/transport';
 import { SECRET, createTestDatabase, postgresUnavailableReason } from './forms-support';
 

@@ -9,15 +9,9 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/kit/db/client';
-import {
-  claimDue,
-  enqueueEmails,
-  markFailure,
-  releaseRows,
-  SentMarks,
-  visitorVerdict,
-  type OutgoingEmail,
-} from '../../src/server/kit/mail/outbox';
+import { enqueueEmails, type OutgoingEmail } from '../../src/server/kit/mail/outbox';
+import { visitorVerdict } from '../../src/server/kit/mail/outbox-limits';
+import { claimDue, markFailure, releaseRows, SentMarks } from '../../src/server/kit/mail/outbox-worker';
 import { SECRET } from './forms-support';
 
 const log = pino({ level: 'silent' });

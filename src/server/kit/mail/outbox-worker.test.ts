@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  messageId,
-  outboxSettings,
-  pauseAfterRound,
-  toMail,
-  WakeSignal,
-  type ClaimedRow,
-  type OutboxWorkerOptions,
-} from './outbox';
+import type { ClaimedRow } from './outbox';
+import { messageId, toMail } from './outbox-message';
+import { outboxSettings, pauseAfterRound, WakeSignal, type OutboxWorkerOptions } from './outbox-worker';
 import type { MailTransport } from './transport';
 
 const transport: MailTransport = {

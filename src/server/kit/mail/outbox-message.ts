@@ -1,0 +1,52 @@
+/**
+ * What an outbox row is sent as: its message rendered from the stored content, from the site's
+ * sender, with a Message-ID derived from the row id (a repeat after a crash is recognisable) and
+ * signed. The worker (./outbox-worker.ts) hands it to the transport.
+ */
+import { createHmac } from 'node:crypto';
+import type Mail from 'nodemailer/lib/mailer';
+import { renderEmail } from './layout';
+import type { ClaimedRow } from './outbox';
+
+export type SenderIdentity = {
+  from: { name: string; address: string };
+  /** The Message-ID's domain: MAIL_FROM's. */
+  domain: string;
+  /** Signs the Message-ID. */
+  secret: string;
+};
+
+/** The Message-ID of an outbox row: derived from its id, so a repeat is recognisable; signed. */
+export function messageId(identity: SenderIdentity, id: number): string {
+  const tag = createHmac('sha256', identity.secret)
+    .update(`message-id:${id}`)
+    .digest('base64url')
+    .slice(0, 16);
+  return `<outbox.${id}.${tag}@${identity.domain}>`;
+}
+
+/** The message nodemailer sends for a claimed row: rendered now from its stored content. */
+export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options {
+  const id = Number(row.id);
+  const { message } = row;
+  const { html, text } = 'content' in message ? renderEmail(message.content) : message;
+  return {
+    from: identity.from,
+    to: row.to_address,
+    replyTo: message.replyTo,
+    subject: message.subject,
+    text,
+    html,
+    headers: message.headers,
+    attachments: message.attachments?.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: a.content,
+      encoding: a.encoding ?? 'utf8',
+    })),
+    messageId: messageId(identity, id),
+    // No visitor value ever becomes a header by accident: only what is listed above.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
