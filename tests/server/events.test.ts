@@ -10,13 +10,10 @@ import ICAL from 'ical.js';
 import pg from 'pg';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInLink } from '../../src/server/console/sign-in';
 import { ukLocalInput } from '../../src/features/events/event-times';
 import {
-  OWNER,
   bodies,
   makeFormsApp,
-  nextAddress,
   testDrivers,
   startSmtpPeer,
   type FormsTestApp,
@@ -24,8 +21,8 @@ import {
   type SmtpPeer,
   until as pollUntil,
 } from './forms-support';
+import { apiCall, asOwner, signInOwner, type OwnerCall } from './owner-session';
 
-const ORIGIN = 'https://www.sterling.test';
 const JOIN_URL = 'https://meet.example.net/j/secret-room-4242';
 const HOUR = 3600_000;
 
@@ -64,7 +61,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
   let t: FormsTestApp;
   let smtp: SmtpPeer;
   let drop: () => Promise<void>;
-  let cookie: string;
+  let owner: OwnerCall;
   let databaseUrl: string | undefined;
   /** The outbox's clock runs this far ahead of the real one. */
   let ahead = 0;
@@ -78,12 +75,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       { SMTP_URL: smtp.url, ...db.env },
       { services: { outbox: { clock: () => new Date(Date.now() + ahead) } } },
     );
-    const url = await signInLink(t.config, t.app.services.links, OWNER);
-    const res = await call('POST', '/api/owner/sign-in/link', {
-      body: { token: new URL(url).searchParams.get('token') },
-    });
-    expect(res.statusCode).toBe(200);
-    cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    owner = asOwner(t.app, await signInOwner(t.app));
   });
   afterAll(async () => {
     await t?.app.close();
@@ -91,28 +83,10 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     await drop?.();
   });
 
-  function call(
-    method: 'GET' | 'POST',
-    url: string,
-    { body, auth = true }: { body?: unknown; auth?: boolean } = {},
-  ) {
-    return t.app.inject({
-      method,
-      url,
-      remoteAddress: nextAddress(),
-      headers: {
-        origin: ORIGIN,
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-        ...(auth && cookie ? { cookie } : {}),
-      },
-      payload: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    });
-  }
-
   /** A published event starting `startsInHours` from now, lasting 90 minutes. */
   async function publishedEvent(over: Record<string, unknown> = {}, startsInHours = 72): Promise<string> {
     const start = new Date(Date.now() + startsInHours * HOUR);
-    const created = await call('POST', '/api/owner/events', {
+    const created = await owner('POST', '/api/owner/events', {
       body: {
         title: 'Bitcoin for High Earners',
         summary: 'Allocation sizing, UK tax and custody, then questions.',
@@ -129,7 +103,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     });
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json().id as string;
-    const published = await call('POST', `/api/owner/events/${id}/publish`);
+    const published = await owner('POST', `/api/owner/events/${id}/publish`);
     expect(published.statusCode, published.body).toBe(200);
     return id;
   }
@@ -156,12 +130,12 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       ['POST', `/api/owner/events/${id}/message`],
       ['GET', `/api/owner/exports/events/${id}/attendees.csv`],
     ] as const) {
-      expect((await call(method, url, { auth: false })).statusCode, `${method} ${url}`).toBe(401);
+      expect((await apiCall(t.app, method, url)).statusCode, `${method} ${url}`).toBe(401);
     }
   });
 
   it('refuses bad event details field by field and a cross-site change', async () => {
-    const res = await call('POST', '/api/owner/events', {
+    const res = await owner('POST', '/api/owner/events', {
       body: {
         title: '',
         summary: 'x',
@@ -176,11 +150,8 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     const errors = res.json().fieldErrors;
     expect(Object.keys(errors).sort()).toEqual(['capacity', 'endsAt', 'joinUrl', 'startsAt', 'title']);
     expect(errors.startsAt).toBe('The start must be in the future.');
-    const crossSite = await t.app.inject({
-      method: 'POST',
-      url: '/api/owner/events',
-      headers: { origin: 'https://evil.example', 'content-type': 'application/json', cookie },
-      payload: '{}',
+    const crossSite = await owner('POST', '/api/owner/events', {
+      headers: { origin: 'https://evil.example' },
     });
     expect(crossSite.statusCode).toBe(403);
   });
@@ -201,10 +172,10 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       { status: 'registered', n: 10 },
       { status: 'waitlisted', n: 40 },
     ]);
-    const detail = (await call('GET', `/api/owner/events/${id}`)).json();
+    const detail = (await owner('GET', `/api/owner/events/${id}`)).json();
     expect(detail.attendees).toHaveLength(10);
     expect(detail.waitlist).toHaveLength(40);
-    const next = (await call('GET', '/api/events/next', { auth: false })).json();
+    const next = (await apiCall(t.app, 'GET', '/api/events/next')).json();
     if (next.event?.id === id) expect(next.event.registration.placesLeft).toBe(0);
   });
 
@@ -218,7 +189,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     );
     expect(counted).toEqual([{ n: 1 }]);
 
-    const draft = await call('POST', '/api/owner/events', {
+    const draft = await owner('POST', '/api/owner/events', {
       body: {
         title: 'Draft',
         summary: 'Not yet public.',
@@ -272,7 +243,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     expect(confirmation.text).toContain(JOIN_URL);
 
     const token = cancelTokenOf(confirmation);
-    const view = await call('POST', '/api/events/registration', { body: { token }, auth: false });
+    const view = await apiCall(t.app, 'POST', '/api/events/registration', { body: { token } });
     expect(view.statusCode).toBe(200);
     expect(view.json()).toMatchObject({
       title: 'Bitcoin for High Earners',
@@ -281,8 +252,8 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     });
     expect(view.body).not.toContain(JOIN_URL);
     const [cancelled, twice] = await Promise.all([
-      call('POST', '/api/events/registration/cancel', { body: { token }, auth: false }),
-      call('POST', '/api/events/registration/cancel', { body: { token }, auth: false }),
+      apiCall(t.app, 'POST', '/api/events/registration/cancel', { body: { token } }),
+      apiCall(t.app, 'POST', '/api/events/registration/cancel', { body: { token } }),
     ]);
     expect([cancelled.statusCode, twice.statusCode]).toEqual([200, 200]);
     expect([cancelled, twice].map((r) => (r.json() as { message: string }).message)).toContain(
@@ -318,9 +289,8 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       "You're on the waitlist: Bitcoin for High Earners",
     ]);
     // A forged link is refused.
-    const forged = await call('POST', '/api/events/registration/cancel', {
+    const forged = await apiCall(t.app, 'POST', '/api/events/registration/cancel', {
       body: { token: `${token}x` },
-      auth: false,
     });
     expect(forged.statusCode).toBe(403);
   });
@@ -346,7 +316,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     // Cancelled with the e-mail's link: an e-mail whose file removes the same calendar entry.
     const confirmation = mailsTo(person).find((m) => m.header('subject')?.includes('Custody'))!;
     const token = cancelTokenOf(confirmation);
-    const cancelled = await call('POST', '/api/events/registration/cancel', { body: { token }, auth: false });
+    const cancelled = await apiCall(t.app, 'POST', '/api/events/registration/cancel', { body: { token } });
     expect(cancelled.statusCode).toBe(200);
     // Nobody was waiting: the answer does not say the place went to someone.
     expect(cancelled.json().message).toBe('Your registration is cancelled. Thank you for letting us know.');
@@ -360,7 +330,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     expect(removal.sequence).toBeGreaterThan(invite.sequence);
     expect(withdrawn.text).not.toContain(JOIN_URL);
     // Pressed again: nothing more is sent.
-    await call('POST', '/api/events/registration/cancel', { body: { token }, auth: false });
+    await apiCall(t.app, 'POST', '/api/events/registration/cancel', { body: { token } });
 
     // Registered again the same day: a new registration, confirmed with its own calendar entry.
     expect((await register(first, person)).json().status).toBe('registered');
@@ -391,9 +361,8 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     expect((await register(id, 'waiting@example.org')).json().status).toBe('waitlisted');
     await drained();
     const notice = await until(() => mailsTo('waiting@example.org')[0]);
-    const left = await call('POST', '/api/events/registration/cancel', {
+    const left = await apiCall(t.app, 'POST', '/api/events/registration/cancel', {
       body: { token: cancelTokenOf(notice) },
-      auth: false,
     });
     expect(left.json().message).toBe('You have left the waitlist. Thank you for letting us know.');
     const confirmation = await until(() =>
@@ -454,9 +423,9 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     await register(id, 'moved@example.org');
     await drained();
     const first = icsOf(await until(() => mailsTo('moved@example.org')[0]));
-    const detail = (await call('GET', `/api/owner/events/${id}`)).json();
+    const detail = (await owner('GET', `/api/owner/events/${id}`)).json();
     const later = new Date(new Date(detail.startsAtIso).getTime() + 26 * HOUR);
-    const res = await call('POST', `/api/owner/events/${id}`, {
+    const res = await owner('POST', `/api/owner/events/${id}`, {
       body: {
         ...detail,
         startsAt: ukLocalInput(later),
@@ -493,7 +462,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       );
       return found.every(Boolean) ? (found as ReceivedMail[]) : undefined;
     });
-    const res = await call('POST', `/api/owner/events/${id}/cancel`);
+    const res = await owner('POST', `/api/owner/events/${id}/cancel`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ notified: 3, event: { status: 'cancelled' } });
     await drained();
@@ -518,24 +487,23 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     ).toEqual([]);
     // The event's cancellation said it all: a cancel link pressed afterwards sends nothing more.
     const before = mailsTo('c1@example.org').length;
-    const late = await call('POST', '/api/events/registration/cancel', {
+    const late = await apiCall(t.app, 'POST', '/api/events/registration/cancel', {
       body: { token: cancelTokenOf(invites[0]!) },
-      auth: false,
     });
     expect(late.statusCode).toBe(200);
     await drained();
     expect(mailsTo('c1@example.org')).toHaveLength(before);
     const refused = await register(id, 'after@example.org');
     expect(refused.statusCode).toBe(409);
-    expect((await call('GET', `/api/events/${id}/calendar.ics`, { auth: false })).statusCode).toBe(404);
+    expect((await apiCall(t.app, 'GET', `/api/events/${id}/calendar.ics`)).statusCode).toBe(404);
   });
 
   it('never shows the joining link in a public answer', async () => {
     const id = await publishedEvent({ capacity: 3 }, 1.5);
-    const next = await call('GET', '/api/events/next', { auth: false });
+    const next = await apiCall(t.app, 'GET', '/api/events/next');
     expect(next.statusCode).toBe(200);
     expect(next.headers['cache-control']).toBe('no-cache');
-    const ics = await call('GET', `/api/events/${id}/calendar.ics`, { auth: false });
+    const ics = await apiCall(t.app, 'GET', `/api/events/${id}/calendar.ics`);
     expect(ics.statusCode).toBe(200);
     expect(parseIcs(ics.body).method).toBe('PUBLISH');
     const registered = await register(id, 'public@example.org');
@@ -560,7 +528,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       await blocker.query('begin');
       await blocker.query('select id from events where id = $1 for update', [id]);
     }
-    const erasing = call('POST', '/api/owner/people/erase', { body: { email: 'racer@example.org' } });
+    const erasing = owner('POST', '/api/owner/people/erase', { body: { email: 'racer@example.org' } });
     if (blocker) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await blocker.query(`update event_registrations set status = 'cancelled' where submission_id = $1`, [
@@ -589,7 +557,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     await register(id, 'formula@example.org', { firstName: '=HYPERLINK("x")', company: '+44 Ltd' });
     await register(id, 'plain@example.org', { firstName: 'Plain Person' });
     await register(id, 'waiting@example.org', { firstName: 'Waiting' });
-    const csv = await call('GET', `/api/owner/exports/events/${id}/attendees.csv`);
+    const csv = await owner('GET', `/api/owner/exports/events/${id}/attendees.csv`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const rows = parseCsv(csv.body, { bom: true }) as string[][];
@@ -608,7 +576,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       ['waitlisted', 'Waiting', 'Wealth Adviser'],
     ]);
 
-    const sent = await call('POST', `/api/owner/events/${id}/message`, {
+    const sent = await owner('POST', `/api/owner/events/${id}/message`, {
       body: { subject: 'Slides for tonight', message: 'The slides are attached to the joining page.' },
     });
     expect(sent.json()).toEqual({ ok: true, emails: 2 });
@@ -618,7 +586,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       false,
     );
 
-    const erased = await call('POST', '/api/owner/people/erase', { body: { email: 'plain@example.org' } });
+    const erased = await owner('POST', '/api/owner/people/erase', { body: { email: 'plain@example.org' } });
     expect(erased.statusCode).toBe(200);
     expect(
       await t.query(
@@ -627,7 +595,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     ).toEqual([]);
     // The place the erased person held goes to the first on the waitlist, who is told.
     expect(erased.json().counts).toMatchObject({ registrations: 1, promoted: 1 });
-    const after = (await call('GET', `/api/owner/events/${id}`)).json();
+    const after = (await owner('GET', `/api/owner/events/${id}`)).json();
     expect(after.attendees.map((a: { email: string }) => a.email)).toEqual([
       'formula@example.org',
       'waiting@example.org',
@@ -638,7 +606,7 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
       mailsTo('waiting@example.org').find((m) => m.header('subject')?.startsWith('A place is yours')),
     );
     expect(told.text).toContain(JOIN_URL);
-    const audit = (await call('GET', '/api/owner/audit'))
+    const audit = (await owner('GET', '/api/owner/audit'))
       .json()
       .items.map((e: { action: string }) => e.action);
     expect(audit).toEqual(

@@ -25,8 +25,7 @@ import {
   testDrivers,
   until,
 } from './forms-support';
-
-const ORIGIN = 'https://www.sterling.test';
+import { apiCall, asOwner, signInOwner } from './owner-session';
 
 /** The stored id of a session: the SHA-256 of its cookie's value. */
 const sessionId = (cookie: string) => createHash('sha256').update(cookie.split('=')[1]!).digest('base64url');
@@ -117,57 +116,28 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     await drop?.();
   });
 
-  const call = (
-    method: 'GET' | 'POST',
-    url: string,
-    {
-      cookie,
-      body,
-      headers = {},
-    }: { cookie?: string; body?: unknown; headers?: Record<string, string> } = {},
-  ) =>
-    t.app.inject({
-      method,
-      url,
-      remoteAddress: nextAddress(),
-      headers: {
-        origin: ORIGIN,
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-        ...(cookie ? { cookie } : {}),
-        ...headers,
-      },
-      payload: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    });
-
-  /** A fresh session, signed in with a link as `npm run owner:link` makes it. */
-  async function signIn(email = OWNER): Promise<string> {
-    const url = await signInLink(t.config, t.app.services.links, email);
-    const res = await call('POST', '/api/owner/sign-in/link', {
-      body: { token: new URL(url).searchParams.get('token') },
-    });
-    expect(res.statusCode).toBe(200);
-    const setCookie = String(res.headers['set-cookie']);
-    return setCookie.split(';')[0]!;
-  }
-
   const mailsTo = (to: string, kind?: string) =>
     smtp.mails.filter((m) => m.envelopeTo.includes(to) && (!kind || m.header('subject')?.includes(kind)));
 
   it('answers 401 to every console API without a session, with a made-up one, signed out, idle or too old', async () => {
     for (const [method, url] of GUARDED) {
-      expect((await call(method, url)).statusCode, `${method} ${url}`).toBe(401);
-      expect((await call(method, url, { cookie: '__Host-owner_session=forged' })).statusCode).toBe(401);
+      expect((await apiCall(t.app, method, url)).statusCode, `${method} ${url}`).toBe(401);
+      expect((await apiCall(t.app, method, url, { cookie: '__Host-owner_session=forged' })).statusCode).toBe(
+        401,
+      );
     }
-    const signedOut = await signIn();
-    expect((await call('GET', '/api/owner/session', { cookie: signedOut })).statusCode).toBe(200);
-    expect((await call('POST', '/api/owner/sign-out', { cookie: signedOut })).statusCode).toBe(200);
+    const signedOut = await signInOwner(t.app);
+    expect((await apiCall(t.app, 'GET', '/api/owner/session', { cookie: signedOut })).statusCode).toBe(200);
+    expect((await apiCall(t.app, 'POST', '/api/owner/sign-out', { cookie: signedOut })).statusCode).toBe(200);
     for (const [method, url] of GUARDED) {
-      expect((await call(method, url, { cookie: signedOut })).statusCode, `${method} ${url}`).toBe(401);
+      expect((await apiCall(t.app, method, url, { cookie: signedOut })).statusCode, `${method} ${url}`).toBe(
+        401,
+      );
     }
 
-    const idle = await signIn();
-    const old = await signIn();
-    expect((await call('GET', '/api/owner/session', { cookie: idle })).statusCode).toBe(200);
+    const idle = await signInOwner(t.app);
+    const old = await signInOwner(t.app);
+    expect((await apiCall(t.app, 'GET', '/api/owner/session', { cookie: idle })).statusCode).toBe(200);
     // Idle 12 hours: its last request was 12 h 1 min ago. Too old: it began 7 days and a minute ago.
     await t.query(
       `update owner_sessions set last_seen_at = now() - interval '12 hours 1 minute' where id = '${sessionId(idle)}'`,
@@ -177,14 +147,14 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     );
     for (const cookie of [idle, old]) {
       for (const [method, url] of GUARDED) {
-        expect((await call(method, url, { cookie })).statusCode, `${method} ${url}`).toBe(401);
+        expect((await apiCall(t.app, method, url, { cookie })).statusCode, `${method} ${url}`).toBe(401);
       }
     }
   });
 
   it('sets a __Host- cookie that is HttpOnly, SameSite=Strict and Secure, and answers no-store', async () => {
     const url = await signInLink(t.config, t.app.services.links, OWNER);
-    const res = await call('POST', '/api/owner/sign-in/link', {
+    const res = await apiCall(t.app, 'POST', '/api/owner/sign-in/link', {
       body: { token: new URL(url).searchParams.get('token') },
     });
     const cookie = String(res.headers['set-cookie']);
@@ -194,14 +164,16 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     expect(cookie).toContain('Secure');
     expect(cookie).toContain('Path=/');
     expect(cookie).not.toContain('Domain');
-    const session = await call('GET', '/api/owner/session', { cookie: cookie.split(';')[0] });
+    const session = await apiCall(t.app, 'GET', '/api/owner/session', { cookie: cookie.split(';')[0] });
     expect(session.headers['cache-control']).toBe('no-store');
     expect(session.json()).toMatchObject({ email: OWNER, passkeys: 0 });
   });
 
   it('e-mails the owner a link that works once and expires after 15 minutes', async () => {
     const before = mailsTo(OWNER).length;
-    const asked = await call('POST', '/api/owner/sign-in', { body: { email: ` ${OWNER.toUpperCase()} ` } });
+    const asked = await apiCall(t.app, 'POST', '/api/owner/sign-in', {
+      body: { email: ` ${OWNER.toUpperCase()} ` },
+    });
     expect(asked.statusCode).toBe(202);
     expect(asked.json()).toEqual({ message: SIGN_IN_SENT });
     const mail = await until(async () =>
@@ -212,10 +184,10 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     const link = /(https:\/\/www\.sterling\.test\/owner\/sign-in\?token=\S+)/.exec(mail.text)![1]!;
     const token = new URL(link).searchParams.get('token');
 
-    const first = await call('POST', '/api/owner/sign-in/link', { body: { token } });
+    const first = await apiCall(t.app, 'POST', '/api/owner/sign-in/link', { body: { token } });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ email: OWNER });
-    const again = await call('POST', '/api/owner/sign-in/link', { body: { token } });
+    const again = await apiCall(t.app, 'POST', '/api/owner/sign-in/link', { body: { token } });
     expect(again.statusCode).toBe(409);
     expect(again.headers['set-cookie']).toBeUndefined();
 
@@ -225,20 +197,22 @@ describe.each(drivers)('the owner console on $name', (driver) => {
       OWNER,
       new Date(Date.now() - 15 * 60_000 - 1000),
     );
-    const expired = await call('POST', '/api/owner/sign-in/link', {
+    const expired = await apiCall(t.app, 'POST', '/api/owner/sign-in/link', {
       body: { token: new URL(stale).searchParams.get('token') },
     });
     expect(expired.statusCode).toBe(410);
-    const forged = await call('POST', '/api/owner/sign-in/link', { body: { token: `${token}x` } });
+    const forged = await apiCall(t.app, 'POST', '/api/owner/sign-in/link', { body: { token: `${token}x` } });
     expect(forged.statusCode).toBe(400);
   });
 
   it('lets a further owner address sign in, and never sends a link to any other address', async () => {
     const stranger = 'someone.else@example.org';
-    const answer = await call('POST', '/api/owner/sign-in', { body: { email: stranger } });
+    const answer = await apiCall(t.app, 'POST', '/api/owner/sign-in', { body: { email: stranger } });
     expect(answer.statusCode).toBe(202);
     expect(answer.json()).toEqual({ message: SIGN_IN_SENT });
-    const partner = await call('POST', '/api/owner/sign-in', { body: { email: 'partner@sterling.test' } });
+    const partner = await apiCall(t.app, 'POST', '/api/owner/sign-in', {
+      body: { email: 'partner@sterling.test' },
+    });
     expect(partner.json()).toEqual(answer.json());
     await until(async () => mailsTo('partner@sterling.test').length > 0);
     const rows = await t.query<{ n: number }>(
@@ -246,8 +220,8 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     );
     expect(rows[0]!.n).toBe(0);
     expect(mailsTo(stranger)).toHaveLength(0);
-    expect(await signIn('partner@sterling.test')).toMatch(/^__Host-owner_session=/);
-    const invalid = await call('POST', '/api/owner/sign-in', { body: { email: 'not an address' } });
+    expect(await signInOwner(t.app, 'partner@sterling.test')).toMatch(/^__Host-owner_session=/);
+    const invalid = await apiCall(t.app, 'POST', '/api/owner/sign-in', { body: { email: 'not an address' } });
     expect(invalid.statusCode).toBe(400);
   });
 
@@ -255,12 +229,9 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     const remoteAddress = nextAddress();
     const codes: number[] = [];
     for (let i = 0; i < 7; i += 1) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/owner/sign-in',
+      const res = await apiCall(t.app, 'POST', '/api/owner/sign-in', {
+        body: { email: 'nobody@example.org' },
         remoteAddress,
-        headers: { origin: ORIGIN, 'content-type': 'application/json' },
-        payload: JSON.stringify({ email: 'nobody@example.org' }),
       });
       codes.push(res.statusCode);
     }
@@ -268,39 +239,37 @@ describe.each(drivers)('the owner console on $name', (driver) => {
   });
 
   it('refuses cross-site requests, signed in or not', async () => {
-    const cookie = await signIn();
-    const evil = await call('POST', '/api/owner/sign-in', {
+    const owner = asOwner(t.app, await signInOwner(t.app));
+    const evil = await apiCall(t.app, 'POST', '/api/owner/sign-in', {
       body: { email: OWNER },
       headers: { origin: 'https://evil.example' },
     });
     expect(evil.statusCode).toBe(403);
-    const read = await call('GET', '/api/owner/submissions', {
-      cookie,
+    const read = await owner('GET', '/api/owner/submissions', {
       headers: { 'sec-fetch-site': 'cross-site' },
     });
     expect(read.statusCode).toBe(403);
-    const act = await call('POST', '/api/owner/sign-out-everywhere', {
-      cookie,
+    const act = await owner('POST', '/api/owner/sign-out-everywhere', {
       headers: { origin: 'https://evil.example' },
     });
     expect(act.statusCode).toBe(403);
-    expect((await call('GET', '/api/owner/session', { cookie })).statusCode).toBe(200);
+    expect((await owner('GET', '/api/owner/session')).statusCode).toBe(200);
   });
 
   it('"Not spam" delivers a held submission exactly once, even pressed twice at once', async () => {
-    const cookie = await signIn();
+    const owner = asOwner(t.app, await signInOwner(t.app));
     const email = `held.${Date.now()}@example.org`;
     const res = await t.post(bodies.contact({ email, website: 'https://spam.example' }));
     expect(res.statusCode).toBe(200);
     const id = (res.json() as { id: string }).id;
-    const spam = (await call('GET', '/api/owner/submissions?status=spam', { cookie })).json() as {
+    const spam = (await owner('GET', '/api/owner/submissions?status=spam')).json() as {
       items: { id: string; spamReason: string }[];
     };
     expect(spam.items.find((s) => s.id === id)?.spamReason).toBe('honeypot');
 
     const [a, b] = await Promise.all([
-      call('POST', `/api/owner/submissions/${id}/release`, { cookie }),
-      call('POST', `/api/owner/submissions/${id}/release`, { cookie }),
+      owner('POST', `/api/owner/submissions/${id}/release`),
+      owner('POST', `/api/owner/submissions/${id}/release`),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     const ok = [a, b].find((r) => r.statusCode === 200)!;
@@ -309,11 +278,11 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     expect(outbox.map((r) => r.kind)).toEqual(['contact.owner']);
     await until(async () => smtp.mails.some((m) => m.text.includes(email)));
     // A third press, later, changes nothing either.
-    expect((await call('POST', `/api/owner/submissions/${id}/release`, { cookie })).statusCode).toBe(409);
+    expect((await owner('POST', `/api/owner/submissions/${id}/release`)).statusCode).toBe(409);
     await new Promise((r) => setTimeout(r, 300));
     expect(smtp.mails.filter((m) => m.text.includes(email))).toHaveLength(1);
 
-    const detail = (await call('GET', `/api/owner/submissions/${id}`, { cookie })).json() as {
+    const detail = (await owner('GET', `/api/owner/submissions/${id}`)).json() as {
       spam: boolean;
       releasedAt: string;
       consents: { wording: string }[];
@@ -325,26 +294,26 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     expect(detail.consents).toHaveLength(1);
     expect(detail.fields).toContainEqual({ name: 'Email', value: email });
     await until(async () => {
-      const d = (await call('GET', `/api/owner/submissions/${id}`, { cookie })).json() as typeof detail;
+      const d = (await owner('GET', `/api/owner/submissions/${id}`)).json() as typeof detail;
       return d.emails[0]?.status === 'sent';
     });
   });
 
   it('marks a delivered submission as spam, and deletes a held one with everything it had', async () => {
-    const cookie = await signIn();
+    const owner = asOwner(t.app, await signInOwner(t.app));
     const res = await t.post(bodies.contact({ email: `moved.${Date.now()}@example.org` }));
     const id = (res.json() as { id: string }).id;
-    expect((await call('POST', `/api/owner/submissions/${id}/delete`, { cookie })).statusCode).toBe(409);
-    expect((await call('POST', `/api/owner/submissions/${id}/mark-spam`, { cookie })).statusCode).toBe(200);
-    expect((await call('POST', `/api/owner/submissions/${id}/mark-spam`, { cookie })).statusCode).toBe(409);
+    expect((await owner('POST', `/api/owner/submissions/${id}/delete`)).statusCode).toBe(409);
+    expect((await owner('POST', `/api/owner/submissions/${id}/mark-spam`)).statusCode).toBe(200);
+    expect((await owner('POST', `/api/owner/submissions/${id}/mark-spam`)).statusCode).toBe(409);
     // Released again, it sends nothing twice: its e-mail went when it arrived.
-    expect((await call('POST', `/api/owner/submissions/${id}/release`, { cookie })).json()).toEqual({
+    expect((await owner('POST', `/api/owner/submissions/${id}/release`)).json()).toEqual({
       ok: true,
       emails: 0,
     });
-    expect((await call('POST', `/api/owner/submissions/${id}/mark-spam`, { cookie })).statusCode).toBe(200);
-    expect((await call('POST', `/api/owner/submissions/${id}/delete`, { cookie })).statusCode).toBe(200);
-    expect((await call('GET', `/api/owner/submissions/${id}`, { cookie })).statusCode).toBe(404);
+    expect((await owner('POST', `/api/owner/submissions/${id}/mark-spam`)).statusCode).toBe(200);
+    expect((await owner('POST', `/api/owner/submissions/${id}/delete`)).statusCode).toBe(200);
+    expect((await owner('GET', `/api/owner/submissions/${id}`)).statusCode).toBe(404);
     const left = await t.query<{ n: number }>(
       `select (select count(*) from submissions where id = '${id}') + (select count(*) from outbox where submission_id = '${id}')
        + (select count(*) from consent_records where submission_id = '${id}') as n`,
@@ -353,7 +322,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
   });
 
   it('finds submissions by form, date and search, newest first, one keyset page after another', async () => {
-    const cookie = await signIn();
+    const owner = asOwner(t.app, await signInOwner(t.app));
     const tag = `zq${Date.now().toString(36)}`;
     // 120 newsletter sign-ups over the last 120 hours, straight into the table.
     await t.query(`insert into submissions (id, form_type, fields, received_at)
@@ -365,10 +334,9 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     let next: string | null = null;
     let pages = 0;
     do {
-      const res = await call(
+      const res = await owner(
         'GET',
         `/api/owner/submissions?form=newsletter&q=${tag}${next ? `&after=${next}` : ''}`,
-        { cookie },
       );
       expect(res.statusCode).toBe(200);
       const page = res.json() as { items: { name: string; receivedAt: string }[]; next: string | null };
@@ -383,22 +351,22 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     expect(seen[119]).toBe(`Reader ${tag}120`);
 
     // Case-insensitive, any part of the e-mail address; % and _ are taken literally.
-    const one = (await call('GET', `/api/owner/submissions?q=READER77@`, { cookie })).json() as {
+    const one = (await owner('GET', `/api/owner/submissions?q=READER77@`)).json() as {
       items: { email: string }[];
     };
     expect(one.items.map((i) => i.email)).toEqual(['reader77@example.org']);
-    const literal = (
-      await call('GET', `/api/owner/submissions?q=${encodeURIComponent('%_')}`, { cookie })
-    ).json() as { items: unknown[] };
+    const literal = (await owner('GET', `/api/owner/submissions?q=${encodeURIComponent('%_')}`)).json() as {
+      items: unknown[];
+    };
     expect(literal.items).toHaveLength(0);
-    const other = (await call('GET', `/api/owner/submissions?form=contact&q=${tag}`, { cookie })).json() as {
+    const other = (await owner('GET', `/api/owner/submissions?form=contact&q=${tag}`)).json() as {
       items: unknown[];
     };
     expect(other.items).toHaveLength(0);
 
     const ukToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
     const today = (
-      await call('GET', `/api/owner/submissions?q=${tag}&from=${ukToday}&to=${ukToday}`, { cookie })
+      await owner('GET', `/api/owner/submissions?q=${tag}&from=${ukToday}&to=${ukToday}`)
     ).json() as {
       items: { receivedAt: string }[];
     };
@@ -414,12 +382,12 @@ describe.each(drivers)('the owner console on $name', (driver) => {
       'after=garbage',
       `q=${'x'.repeat(101)}`,
     ]) {
-      expect((await call('GET', `/api/owner/submissions?${bad}`, { cookie })).statusCode, bad).toBe(400);
+      expect((await owner('GET', `/api/owner/submissions?${bad}`)).statusCode, bad).toBe(400);
     }
   });
 
   it('confirms a booking from the console and reschedules it: same UID, higher SEQUENCE', async () => {
-    const cookie = await signIn();
+    const owner = asOwner(t.app, await signInOwner(t.app));
     const first = bookableDate(10);
     const email = `booker.${Date.now()}@example.org`;
     const res = await t.post({
@@ -440,14 +408,13 @@ describe.each(drivers)('the owner console on $name', (driver) => {
       formToken: readyTokens.booking,
     });
     expect(res.statusCode).toBe(200);
-    const list = (await call('GET', '/api/owner/bookings?view=requested', { cookie })).json() as {
+    const list = (await owner('GET', '/api/owner/bookings?view=requested')).json() as {
       items: { id: string; email: string; choices: { startTimes: { value: string }[] }[] }[];
     };
     const booking = list.items.find((b) => b.email === email)!;
     expect(booking.choices[0]!.startTimes[0]!.value).toBe('09:00');
 
-    const confirmed = await call('POST', `/api/owner/bookings/${booking.id}/confirm`, {
-      cookie,
+    const confirmed = await owner('POST', `/api/owner/bookings/${booking.id}/confirm`, {
       body: { choice: 1, start: '09:30' },
     });
     expect(confirmed.statusCode).toBe(200);
@@ -459,8 +426,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     const before = parseIcs(invite.attachments.find((a) => a.filename === 'invite.ics')!.content);
 
     const later = bookableDate(20);
-    const moved = await call('POST', `/api/owner/bookings/${booking.id}/reschedule`, {
-      cookie,
+    const moved = await owner('POST', `/api/owner/bookings/${booking.id}/reschedule`, {
       body: { date: later, start: '14:15' },
     });
     expect(moved.statusCode).toBe(200);
@@ -477,7 +443,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     expect(after.event.startDate.toString()).toBe(`${later}T14:15:00`);
     expect(after.vevent.getFirstProperty('dtstart')?.getParameter('tzid')).toBe('Europe/London');
 
-    const confirmedView = (await call('GET', '/api/owner/bookings?view=confirmed', { cookie })).json() as {
+    const confirmedView = (await owner('GET', '/api/owner/bookings?view=confirmed')).json() as {
       items: { id: string; session: { date: string; start: string }; history: { status: string }[] }[];
     };
     const row = confirmedView.items.find((b) => b.id === booking.id)!;
@@ -489,11 +455,10 @@ describe.each(drivers)('the owner console on $name', (driver) => {
       { date: later, start: '16:30' },
     ]) {
       expect(
-        (await call('POST', `/api/owner/bookings/${booking.id}/reschedule`, { cookie, body: bad }))
-          .statusCode,
+        (await owner('POST', `/api/owner/bookings/${booking.id}/reschedule`, { body: bad })).statusCode,
       ).toBe(400);
     }
-    const cancelled = await call('POST', `/api/owner/bookings/${booking.id}/cancel`, { cookie });
+    const cancelled = await owner('POST', `/api/owner/bookings/${booking.id}/cancel`);
     expect(cancelled.statusCode).toBe(200);
     const cancellation = await until(async () =>
       smtp.mails.find(
@@ -505,8 +470,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     expect(cancel.event.sequence).toBeGreaterThan(after.event.sequence);
     expect(
       (
-        await call('POST', `/api/owner/bookings/${booking.id}/reschedule`, {
-          cookie,
+        await owner('POST', `/api/owner/bookings/${booking.id}/reschedule`, {
           body: { date: later, start: '10:00' },
         })
       ).statusCode,
@@ -514,7 +478,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
   });
 
   it('sends a failed e-mail again from Deliveries', async () => {
-    const cookie = await signIn();
+    const owner = asOwner(t.app, await signInOwner(t.app));
     const email = `retry.${Date.now()}@example.org`;
     smtp.refuse(true);
     // The relay refuses; after the first attempt the row is marked failed for good (as the last attempt would).
@@ -527,7 +491,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
       return rows[0]?.last_error ? rows : undefined;
     });
     // Waiting for its next attempt after the relay's refusal: "Retry" makes it due now.
-    const waiting = (await call('GET', '/api/owner/deliveries?status=pending', { cookie })).json() as {
+    const waiting = (await owner('GET', '/api/owner/deliveries?status=pending')).json() as {
       items: { id: number; lastError: string }[];
     };
     expect(waiting.items.find((d) => d.id === Number(row!.id))?.lastError).toBe('EMESSAGE 451');
@@ -535,7 +499,7 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     const [{ now: retriedAt }] = (await t.query<{ now: string }>(`select now()::text as now`)) as [
       { now: string },
     ];
-    expect((await call('POST', `/api/owner/deliveries/${row!.id}/retry`, { cookie })).statusCode).toBe(200);
+    expect((await owner('POST', `/api/owner/deliveries/${row!.id}/retry`)).statusCode).toBe(200);
     // Its second attempt is over once its failure is recorded (last_attempt_at after the retry).
     await until(
       async () =>
@@ -548,18 +512,18 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     // Failed for good (as after its last attempt): "Retry" gives it a fresh set of attempts.
     await t.query(`update outbox set status = 'failed', last_error = '451' where id = ${row!.id}`);
     smtp.refuse(false);
-    const failed = (await call('GET', '/api/owner/deliveries?status=failed', { cookie })).json() as {
+    const failed = (await owner('GET', '/api/owner/deliveries?status=failed')).json() as {
       items: { id: number; lastError: string }[];
     };
     expect(failed.items.find((d) => d.id === Number(row!.id))?.lastError).toBe('451');
-    const overview = (await call('GET', '/api/owner/overview', { cookie })).json() as {
+    const overview = (await owner('GET', '/api/owner/overview')).json() as {
       mailWarnings: string[];
     };
     expect(overview.mailWarnings).toContainEqual(
       expect.stringMatching(/^The last send failed \((EMESSAGE )?451\)/),
     );
 
-    expect((await call('POST', `/api/owner/deliveries/${row!.id}/retry`, { cookie })).statusCode).toBe(200);
+    expect((await owner('POST', `/api/owner/deliveries/${row!.id}/retry`)).statusCode).toBe(200);
     await until(async () => smtp.mails.some((m) => m.text.includes(email)));
     await until(
       async () =>
@@ -569,13 +533,13 @@ describe.each(drivers)('the owner console on $name', (driver) => {
   });
 
   it('records every owner action in the audit log, and ends every session on "sign out everywhere"', async () => {
-    const a = await signIn();
-    const b = await signIn();
+    const a = await signInOwner(t.app);
+    const b = await signInOwner(t.app);
     const items: { action: string; actor: string; target: string | null }[] = [];
     let next: string | null = null;
     do {
       const page = (
-        await call('GET', `/api/owner/audit${next ? `?after=${next}` : ''}`, { cookie: a })
+        await apiCall(t.app, 'GET', `/api/owner/audit${next ? `?after=${next}` : ''}`, { cookie: a })
       ).json() as {
         items: typeof items;
         next: string | null;
@@ -598,9 +562,9 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     }
     expect(items.every((i) => !String(i.target).includes('@'))).toBe(true);
     expect(items.filter((i) => i.action === 'booking.reschedule').every((i) => i.actor === OWNER)).toBe(true);
-    const ended = await call('POST', '/api/owner/sign-out-everywhere', { cookie: a });
+    const ended = await apiCall(t.app, 'POST', '/api/owner/sign-out-everywhere', { cookie: a });
     expect((ended.json() as { ended: number }).ended).toBeGreaterThanOrEqual(2);
-    expect((await call('GET', '/api/owner/session', { cookie: b })).statusCode).toBe(401);
+    expect((await apiCall(t.app, 'GET', '/api/owner/session', { cookie: b })).statusCode).toBe(401);
   });
 
   it('e-mails the owner one spam digest a day, only when something was held', async () => {
@@ -653,24 +617,13 @@ describe('the console in production with settings left at their defaults', () =>
   it('warns that e-mails are written to files, and names the settings left unset', async () => {
     const t = await makeFormsApp({ NODE_ENV: 'production' });
     try {
-      const url = await signInLink(t.config, t.app.services.links, OWNER);
-      const signed = await t.app.inject({
-        method: 'POST',
-        url: '/api/owner/sign-in/link',
-        headers: { origin: ORIGIN, 'content-type': 'application/json' },
-        payload: JSON.stringify({ token: new URL(url).searchParams.get('token') }),
-      });
-      const cookie = String(signed.headers['set-cookie']).split(';')[0]!;
-      const overview = (
-        await t.app.inject({ method: 'GET', url: '/api/owner/overview', headers: { cookie, origin: ORIGIN } })
-      ).json() as {
+      const owner = asOwner(t.app, await signInOwner(t.app));
+      const overview = (await owner('GET', '/api/owner/overview')).json() as {
         mailWarnings: string[];
         configWarnings: string[];
       };
       expect(overview.mailWarnings).toContain(FILES_NOT_SENT);
-      const session = (
-        await t.app.inject({ method: 'GET', url: '/api/owner/session', headers: { cookie } })
-      ).json() as {
+      const session = (await owner('GET', '/api/owner/session')).json() as {
         configWarnings: string[];
       };
       expect(session.configWarnings.join(' ')).toContain('SMTP_URL');
