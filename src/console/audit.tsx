@@ -1,9 +1,12 @@
 /** The audit log: every sign-in and owner action, with its time and who, newest first. */
 import { auditCopy as copy } from '~/content/console';
-import type { AuditPage as AuditAnswer } from './api';
+import type { AuditPage as AuditAnswer } from '~/contract/console';
 import { withQuery } from './http';
 import { useQuery } from './paths';
-import { DataTable, DateCell, LoadedList, PageHeading, td, useResource } from './ui';
+import { useResource } from './ui/data';
+import { PageHeading } from './ui/page';
+import { LoadedList } from './ui/pager';
+import { DataTable, DateCell, td } from './ui/table';
 
 const columns = [copy.at, copy.actor, copy.action, copy.target];
 

@@ -14,19 +14,15 @@ import {
   type BookingSummary,
   type BookingView,
   type RescheduleOptions,
-} from './api';
+} from '~/contract/console';
 import { post } from './http';
 import { page, useQuery } from './paths';
-import {
-  Badge,
-  ConfirmButton,
-  DateTime,
-  ListStatus,
-  Loaded,
-  PageHeading,
-  useAction,
-  useResource,
-} from './ui';
+import { Loaded, useResource } from './ui/data';
+import { DateTime } from './ui/dates';
+import { ConfirmButton } from './ui/dialog';
+import { useAction } from './ui/notices';
+import { Badge, PageHeading } from './ui/page';
+import { ListStatus } from './ui/pager';
 
 type Act = (key: string, path: string, body?: unknown) => Promise<boolean>;
 

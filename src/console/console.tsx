@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { consoleCopy } from '~/content/console';
-import type { SessionInfo } from './api';
+import type { SessionInfo } from '~/contract/console';
 import { getJson, onSessionEnded } from './http';
 import { useSubPath } from './paths';
 import { ConsoleLayout } from './layout';

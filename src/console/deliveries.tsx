@@ -4,20 +4,14 @@
  */
 import { Link } from 'react-router';
 import { consoleCopy, deliveriesCopy as copy } from '~/content/console';
-import type { DeliveryList, DeliverySummary } from './api';
+import type { DeliveryList, DeliverySummary } from '~/contract/console';
 import { post, withQuery } from './http';
 import { page, useQuery } from './paths';
-import {
-  Badge,
-  DataTable,
-  DateCell,
-  LoadedList,
-  numeric,
-  PageHeading,
-  td,
-  useAction,
-  useResource,
-} from './ui';
+import { useResource } from './ui/data';
+import { useAction } from './ui/notices';
+import { Badge, PageHeading } from './ui/page';
+import { LoadedList } from './ui/pager';
+import { DataTable, DateCell, numeric, td } from './ui/table';
 
 const tones: Partial<Record<string, 'warn' | 'bad' | 'good' | 'neutral'>> = {
   pending: 'warn',

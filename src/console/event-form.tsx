@@ -7,10 +7,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { eventsCopy as copy } from '~/content/console';
-import type { EventChangeAnswer, EventDetail, EventInput, EventMode, EventSummary } from './api';
+import type { EventChangeAnswer, EventDetail, EventInput, EventMode, EventSummary } from '~/contract/console';
 import { post } from './http';
 import { page } from './paths';
-import { BackLink, Field, ItemPage, PageHeading, useNotify, useResource } from './ui';
+import { useResource } from './ui/data';
+import { Field } from './ui/fields';
+import { useNotify } from './ui/notices';
+import { BackLink, ItemPage, PageHeading } from './ui/page';
 
 type Values = Omit<EventInput, 'capacity'> & { capacity: string };
 type Errors = Partial<Record<keyof EventInput, string>>;

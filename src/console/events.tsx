@@ -16,30 +16,17 @@ import {
   type EventList,
   type EventMessageAnswer,
   type EventSummary,
-} from './api';
+} from '~/contract/console';
 import { post } from './http';
 import { page } from './paths';
-import {
-  Badge,
-  ConfirmButton,
-  DataTable,
-  DateTime,
-  DetailRow,
-  Field,
-  IfAny,
-  ItemPage,
-  LoadedList,
-  numeric,
-  PageHeading,
-  rowTh,
-  Section,
-  SubmitButton,
-  td,
-  TextField,
-  useAction,
-  useNotify,
-  useResource,
-} from './ui';
+import { useResource } from './ui/data';
+import { DateTime } from './ui/dates';
+import { ConfirmButton } from './ui/dialog';
+import { Field, SubmitButton, TextField } from './ui/fields';
+import { useAction, useNotify } from './ui/notices';
+import { Badge, DetailRow, IfAny, ItemPage, PageHeading, Section } from './ui/page';
+import { LoadedList } from './ui/pager';
+import { DataTable, numeric, rowTh, td } from './ui/table';
 
 // --- Times and status ---------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  */
 import { postJson, type ApiResult } from '~/lib/api-client';
 import { consoleCopy } from '~/content/console';
-import { OWNER_API } from './api';
+import { OWNER_API } from '~/contract/console';
 
 let sessionEnded: () => void = () => {};
 

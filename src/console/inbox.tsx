@@ -6,10 +6,20 @@
 import type { FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { inboxCopy as copy } from '~/content/console';
-import { FORM_TYPES, formTypeLabels, OWNER_API, type SubmissionPage, type SubmissionSummary } from './api';
+import {
+  FORM_TYPES,
+  formTypeLabels,
+  OWNER_API,
+  type SubmissionPage,
+  type SubmissionSummary,
+} from '~/contract/console';
 import { withQuery } from './http';
 import { page, useQuery } from './paths';
-import { Badge, DataTable, DateCell, Field, LoadedList, PageHeading, td, useResource } from './ui';
+import { useResource } from './ui/data';
+import { Field } from './ui/fields';
+import { Badge, PageHeading } from './ui/page';
+import { LoadedList } from './ui/pager';
+import { DataTable, DateCell, td } from './ui/table';
 
 const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
 const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];

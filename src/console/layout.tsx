@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, consoleNav } from '~/content/console';
-import type { SessionInfo } from './api';
+import type { SessionInfo } from '~/contract/console';
 import { AuditPage } from './audit';
 import { BookingsPage } from './bookings';
 import { DeliveriesPage } from './deliveries';
@@ -22,7 +22,8 @@ import { SecurityPage } from './security';
 import { SpamPage } from './spam';
 import { SubmissionPage } from './submission';
 import { SubscribersPage, SuppressionsPage } from './subscribers';
-import { NoticeProvider, PageHeading, noticeOf } from './ui';
+import { NoticeProvider, noticeOf } from './ui/notices';
+import { PageHeading } from './ui/page';
 
 export function ConsoleLayout({
   session,

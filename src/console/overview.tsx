@@ -1,9 +1,11 @@
 /** The overview: new leads by form, what waits for the owner, and whether mail is getting through. */
 import { Link } from 'react-router';
 import { overviewCopy as copy } from '~/content/console';
-import { formTypeLabels, type Overview } from './api';
+import { formTypeLabels, type Overview } from '~/contract/console';
 import { page } from './paths';
-import { Banner, Loaded, PageHeading, TableBox, td, th, useResource } from './ui';
+import { Loaded, useResource } from './ui/data';
+import { Banner, PageHeading } from './ui/page';
+import { TableBox, td, th } from './ui/table';
 
 function Tile({ label, value, to, action }: { label: string; value: number; to: string; action: string }) {
   return (

@@ -7,23 +7,14 @@ import { useNavigate } from 'react-router';
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
 import { CONSOLE_PATH } from '~/content/routes';
 import { securityCopy as copy } from '~/content/console';
-import type { PasskeyInfo, SessionInfo } from './api';
+import type { PasskeyInfo, SessionInfo } from '~/contract/console';
 import { post } from './http';
-import {
-  ConfirmButton,
-  DataTable,
-  DateCell,
-  Loaded,
-  PageHeading,
-  rowTh,
-  Section,
-  SubmitButton,
-  td,
-  TextField,
-  useAction,
-  useNotify,
-  useResource,
-} from './ui';
+import { Loaded, useResource } from './ui/data';
+import { ConfirmButton } from './ui/dialog';
+import { SubmitButton, TextField } from './ui/fields';
+import { useAction, useNotify } from './ui/notices';
+import { PageHeading, Section } from './ui/page';
+import { DataTable, DateCell, rowTh, td } from './ui/table';
 
 function isCancelled(error: unknown): boolean {
   return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');

@@ -8,10 +8,12 @@ import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/br
 import { Link, useNavigate } from 'react-router';
 import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, signInCopy as copy } from '~/content/console';
-import type { SignInRequestAnswer, SignedIn } from './api';
+import type { SignInRequestAnswer, SignedIn } from '~/contract/console';
 import { post } from './http';
 import { useQuery } from './paths';
-import { Field, PageHeading, type Notice } from './ui';
+import { Field } from './ui/fields';
+import { type Notice } from './ui/notices';
+import { PageHeading } from './ui/page';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -4,12 +4,16 @@
  */
 import { useLocation } from 'react-router';
 import { consoleCopy, inboxCopy, spamCopy as copy } from '~/content/console';
-import { formTypeLabels, type SubmissionPage } from './api';
+import { formTypeLabels, type SubmissionPage } from '~/contract/console';
 import { withQuery } from './http';
 import { Sender } from './inbox';
 import { page, useQuery } from './paths';
 import { HeldActions, spamReasonLabel } from './submission';
-import { DataTable, DateCell, LoadedList, PageHeading, td, useAction, useResource } from './ui';
+import { useResource } from './ui/data';
+import { useAction } from './ui/notices';
+import { PageHeading } from './ui/page';
+import { LoadedList } from './ui/pager';
+import { DataTable, DateCell, td } from './ui/table';
 
 const columns = [copy.from, copy.received, copy.reason, copy.excerpt, copy.actions];
 

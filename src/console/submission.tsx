@@ -5,21 +5,20 @@
  */
 import { Link, useLocation, useNavigate } from 'react-router';
 import { submissionCopy as copy } from '~/content/console';
-import { formTypeLabels, spamReasonLabels, type ReleaseAnswer, type SubmissionDetail } from './api';
+import {
+  formTypeLabels,
+  spamReasonLabels,
+  type ReleaseAnswer,
+  type SubmissionDetail,
+} from '~/contract/console';
 import { DeliveriesTable } from './deliveries';
 import { post } from './http';
 import { page } from './paths';
-import {
-  Badge,
-  ConfirmButton,
-  DateTime,
-  DetailRow,
-  IfAny,
-  ItemPage,
-  Section,
-  useAction,
-  useResource,
-} from './ui';
+import { useResource } from './ui/data';
+import { DateTime } from './ui/dates';
+import { ConfirmButton } from './ui/dialog';
+import { useAction } from './ui/notices';
+import { Badge, DetailRow, IfAny, ItemPage, Section } from './ui/page';
 
 export function spamReasonLabel(reason: string | null): string {
   return (reason && spamReasonLabels[reason]) || reason || '';

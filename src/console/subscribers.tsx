@@ -5,10 +5,14 @@
  */
 import { Link } from 'react-router';
 import { consoleCopy, subscribersCopy as copy, suppressionCopy } from '~/content/console';
-import { OWNER_API, type SubscriberPage, type SuppressionPage } from './api';
+import { OWNER_API, type SubscriberPage, type SuppressionPage } from '~/contract/console';
 import { withQuery } from './http';
 import { page, useQuery } from './paths';
-import { DataTable, DateCell, DateTime, LoadedList, PageHeading, td, useResource } from './ui';
+import { useResource } from './ui/data';
+import { DateTime } from './ui/dates';
+import { PageHeading } from './ui/page';
+import { LoadedList } from './ui/pager';
+import { DataTable, DateCell, td } from './ui/table';
 
 const STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const;
 
