@@ -14,6 +14,7 @@ import type { Db } from '../kit/db/client';
 import { rowsOf } from '../kit/db/rows';
 import type { Links } from '../kit/http/links';
 import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
+import { runEvery } from '../kit/timer';
 import { audit } from './audit';
 import { spamSince } from './overview';
 import type { RetentionRunner } from './retention';
@@ -57,7 +58,8 @@ export type ConsoleJobs = {
   runDigest(now?: Date): Promise<number>;
   /** Runs the retention job if today's (UK) run has not been taken by any instance yet. */
   runDailyRetention(now?: Date): Promise<boolean>;
-  stop(): void;
+  /** Ends the hourly timer and waits for the chores under way. */
+  stop(): Promise<void>;
 };
 
 export function startConsoleJobs(
@@ -115,19 +117,6 @@ export function startConsoleJobs(
       log.warn({ errorName: (error as Error).name }, 'console chores failed; they run again within the hour');
     }
   };
-  let interval: ReturnType<typeof setInterval> | undefined;
-  const first = setTimeout(() => {
-    void chores();
-    interval = setInterval(() => void chores(), everyMs);
-    interval.unref();
-  }, firstAfterMs);
-  first.unref();
-  return {
-    runDigest,
-    runDailyRetention,
-    stop() {
-      clearTimeout(first);
-      if (interval) clearInterval(interval);
-    },
-  };
+  const timer = runEvery(chores, { firstAfterMs, everyMs });
+  return { runDigest, runDailyRetention, stop: () => timer.stop() };
 }

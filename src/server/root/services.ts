@@ -85,9 +85,9 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   app.decorate('services', { database, outbox, links, retention, consoleJobs, retentionRuns });
 
   app.addHook('onClose', async () => {
-    consoleJobs.stop();
-    await retention.stop();
-    await retentionRuns.stop();
+    // Together: the chores under way may be waiting on a retention run, which the runner's stop
+    // ends between two batches.
+    await Promise.all([consoleJobs.stop(), retention.stop(), retentionRuns.stop()]);
     await outbox.stop();
     await limiter.close();
     await database.close();

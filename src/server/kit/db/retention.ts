@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION } from '~/content/retention';
 import { analyzeStaleTables, type Database } from './client';
 import { rowsOf } from './rows';
+import { runEvery, type PeriodicJob } from '../timer';
 
 export const IP_HASH_RETENTION_HOURS = RETENTION.ipHashHours;
 /** The longest window a mail mark serves (the per-recipient day; alerts use an hour). */
@@ -18,11 +19,13 @@ const SWEEP_EVERY_MS = 60 * 60_000;
 /** The first sweep waits a minute so it never competes with start-up. */
 const FIRST_SWEEP_AFTER_MS = 60_000;
 
-/** `stop` ends the timers and waits for a sweep under way, so the database is not closed under it. */
-export type RetentionSweeper = { run(): Promise<number>; stop(): Promise<void> };
+/**
+ * `run` sweeps now (or joins the sweep under way); `stop` ends the timer and waits for a sweep
+ * under way, so the database is not closed under it.
+ */
+export type RetentionSweeper = PeriodicJob<number>;
 
 export function startRetentionSweeper(database: Database, log: FastifyBaseLogger): RetentionSweeper {
-  let running: Promise<number> | undefined;
   const sweep = async (): Promise<number> => {
     try {
       const result = await database.db.execute(
@@ -49,23 +52,5 @@ export function startRetentionSweeper(database: Database, log: FastifyBaseLogger
       return 0;
     }
   };
-  const run = (): Promise<number> => {
-    running ??= sweep().finally(() => (running = undefined));
-    return running;
-  };
-  let interval: ReturnType<typeof setInterval> | undefined;
-  const first = setTimeout(() => {
-    void run();
-    interval = setInterval(() => void run(), SWEEP_EVERY_MS);
-    interval.unref();
-  }, FIRST_SWEEP_AFTER_MS);
-  first.unref();
-  return {
-    run,
-    async stop() {
-      clearTimeout(first);
-      if (interval) clearInterval(interval);
-      await running;
-    },
-  };
+  return runEvery(sweep, { firstAfterMs: FIRST_SWEEP_AFTER_MS, everyMs: SWEEP_EVERY_MS });
 }
