@@ -7,6 +7,7 @@ export default defineConfig({
     './src/server/kit/db/schema.ts',
     './src/features/*/tables.server.ts',
     './src/server/console/tables.ts',
+    './src/server/kit/audit.ts',
   ],
   out: './drizzle',
 });

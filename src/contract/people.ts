@@ -3,6 +3,11 @@
  * and the server. Every kind of row a feature declares (src/server/kit/personal-data.ts) arrives as
  * one section, so a new kind of personal data needs no change here or on the People screen.
  */
+import { EMAIL_PATTERN } from '~/lib/patterns';
+import { z } from '~/lib/zod';
+import { route } from './route';
+
+const ADDRESS_REFUSED = 'Please enter a valid email address.';
 
 /** One row held about a person, as the People screen lists it. */
 export type PersonItem = {
@@ -67,3 +72,28 @@ export type RetentionView = {
 };
 
 export type RetentionStarted = { ok: true; runId: number; started: boolean };
+
+// --- Routes ----------------------------------------------------------------------------------------
+
+/** The address a person is found by: trimmed and lower-cased. */
+export const personAddress = z
+  .string({ error: ADDRESS_REFUSED })
+  .trim()
+  .toLowerCase()
+  .max(254, { error: ADDRESS_REFUSED })
+  .regex(EMAIL_PATTERN, { error: ADDRESS_REFUSED });
+
+const person = z.object({ email: personAddress });
+
+export const peopleRoutes = {
+  find: route<PersonView>()({ method: 'GET', path: '/people', query: person }),
+  /** The subject access file (JSON). */
+  export: route<never>()({ method: 'GET', path: '/people/export.json', query: person, download: true }),
+  erase: route<ErasureAnswer>()({ method: 'POST', path: '/people/erase', body: person }),
+};
+
+export const retentionRoutes = {
+  view: route<RetentionView>()({ method: 'GET', path: '/retention' }),
+  /** Starts a run and answers at once (202); pressed again while one runs, answers that one. */
+  run: route<RetentionStarted>()({ method: 'POST', path: '/retention/run', status: 202 }),
+};

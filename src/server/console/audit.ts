@@ -1,52 +1,8 @@
-/**
- * The audit log: every owner action (sign-in, confirm, release, retry, ...) with its time and
- * who. A target is a record id or a booking reference, never a visitor's address or words.
- */
+/** The audit log's pages (the log itself, and `audit`, are the kit's: src/server/kit/audit.ts). */
 import { desc, lt } from 'drizzle-orm';
-import type { AuditPage } from '~/console/api';
+import type { AuditPage } from '~/contract/console';
 import type { Queryable } from '../kit/db/client';
-import { auditLog } from './tables';
-
-export type AuditAction =
-  | 'sign-in.link-sent'
-  | 'sign-in.link'
-  | 'sign-in.passkey'
-  | 'sign-out'
-  | 'sign-out.everywhere'
-  | 'passkey.register'
-  | 'passkey.remove'
-  | 'submission.release'
-  | 'submission.delete'
-  | 'submission.mark-spam'
-  | 'booking.confirm'
-  | 'booking.decline'
-  | 'booking.cancel'
-  | 'booking.reschedule'
-  | 'delivery.retry'
-  | 'digest.spam'
-  | 'export.submissions'
-  | 'export.subscribers'
-  | 'person.export'
-  | 'person.erase'
-  | 'retention.run'
-  | 'event.create'
-  | 'event.update'
-  | 'event.publish'
-  | 'event.cancel'
-  | 'event.message'
-  | 'export.attendees';
-
-export async function audit(
-  db: Queryable,
-  actor: string,
-  action: AuditAction,
-  target?: string | number,
-  detail?: Record<string, string | number | boolean>,
-): Promise<void> {
-  await db
-    .insert(auditLog)
-    .values({ actor, action, target: target === undefined ? null : String(target), detail: detail ?? null });
-}
+import { auditLog } from '../kit/audit';
 
 const PAGE = 50;
 

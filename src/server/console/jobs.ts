@@ -15,7 +15,7 @@ import { rowsOf } from '../kit/db/rows';
 import type { Links } from '../kit/http/links';
 import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
 import { runEvery } from '../kit/timer';
-import { audit } from './audit';
+import { audit } from '../kit/audit';
 import { spamSince } from './overview';
 import type { RetentionRunner } from './retention';
 import { pruneSessions } from './sessions';

@@ -13,12 +13,13 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { peopleCopy } from '~/content/console';
-import type { ErasureAnswer, PersonView } from '~/contract/people';
+import { peopleRoutes, type ErasureAnswer, type PersonView } from '~/contract/people';
 import type { Db, Queryable, Tx } from '../kit/db/client';
 import { submissions, suppressions } from '../kit/db/schema';
-import { Refusal } from '../kit/http/request-checks';
 import { suppressionHash } from '../kit/mail/outbox';
 import { emlFileName } from '../kit/mail/transport';
+import { audit } from '../kit/audit';
+import type { ConsoleArea } from '../kit/http/owner-routes';
 import type { ErasureContext, Person, PersonalDataRegistry } from '../kit/personal-data';
 
 /** The registry and where the .eml files are: what every function here needs. */
@@ -32,17 +33,6 @@ export type PersonRecords = {
   /** The .eml files of their e-mails still in DATA_DIR/mail: name and full text. */
   emlFiles: { name: string; content: string }[];
 };
-
-const ADDRESS = /^[^\s@]+@[^\s@]+$/;
-
-/** The address as a person is found by: trimmed and lower-cased; a refusal if it is not one. */
-export function personAddress(value: unknown): string {
-  const email = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (email.length > 254 || !ADDRESS.test(email)) {
-    throw new Refusal(400, { error: 'Please enter a valid email address.' });
-  }
-  return email;
-}
 
 async function personOf(q: Queryable, email: string): Promise<Person> {
   const ids = await q.select({ id: submissions.id }).from(submissions).where(eq(submissions.emailKey, email));
@@ -65,8 +55,8 @@ function emlNames(rows: Map<string, unknown[]>): string[] {
   return emails.map((e) => emlFileName(Number(e.id), e.kind));
 }
 
-export async function findPerson(db: Db, ctx: PeopleContext, value: unknown): Promise<PersonRecords> {
-  const email = personAddress(value);
+/** `email`: as the contract's `personAddress` gives it (trimmed, lower-cased). */
+export async function findPerson(db: Db, ctx: PeopleContext, email: string): Promise<PersonRecords> {
   const rows = await findRows(db, ctx.registry, await personOf(db, email));
   const [suppressed] = await db
     .select({ hash: suppressions.hash })
@@ -91,11 +81,10 @@ export async function findPerson(db: Db, ctx: PeopleContext, value: unknown): Pr
 export async function erasePerson(
   db: Db,
   ctx: PeopleContext,
-  value: unknown,
+  email: string,
   erasure: ErasureContext,
   write?: (tx: Tx, counts: Record<string, number>) => Promise<void>,
 ): Promise<ErasureAnswer> {
-  const email = personAddress(value);
   const { registry } = ctx;
   const { counts, files } = await db.transaction(async (tx) => {
     const person = await personOf(tx, email);
@@ -173,3 +162,32 @@ export function subjectAccessJson(ctx: PeopleContext, person: PersonRecords, now
     2,
   );
 }
+
+/** The People area: look a person up, download what is held, erase it. */
+export const peopleArea =
+  (registry: PersonalDataRegistry): ConsoleArea =>
+  (routes, { config, db, links, clock, wakeOutbox }) => {
+    const ctx: PeopleContext = { registry, secret: config.appSecret, mailDir: join(config.dataDir, 'mail') };
+    routes.on(peopleRoutes.find, async ({ query }) =>
+      personView(ctx, await findPerson(db, ctx, query.email)),
+    );
+    routes.on(peopleRoutes.export, async ({ query, owner }) => {
+      const person = await findPerson(db, ctx, query.email);
+      await audit(db, owner.email, 'person.export', undefined, {
+        submissions: person.rows.get('submissions')?.length ?? 0,
+      });
+      return {
+        name: `subject-access-${clock().toISOString().slice(0, 10)}.json`,
+        type: 'application/json; charset=utf-8',
+        body: subjectAccessJson(ctx, person, clock()),
+      };
+    });
+    routes.on(peopleRoutes.erase, async ({ body, owner, request }) => {
+      const answer = await erasePerson(db, ctx, body.email, { config, links, now: clock() }, (tx, counts) =>
+        audit(tx, owner.email, 'person.erase', undefined, counts),
+      );
+      if ((answer.counts.promoted ?? 0) > 0) wakeOutbox();
+      request.log.info({ ...answer.counts }, 'person erased');
+      return answer;
+    });
+  };

@@ -19,6 +19,9 @@ import type { Db, Queryable } from '../kit/db/client';
 import type { PersonalDataRegistry, RetentionScope } from '../kit/personal-data';
 import { deleteSubmissions } from '../kit/pipeline-personal-data';
 import { retentionRuns } from './tables';
+import { retentionRoutes } from '~/contract/people';
+import { audit } from '../kit/audit';
+import type { ConsoleArea } from '../kit/http/owner-routes';
 
 /** Rows removed, by the names the registry's rules count them under, and `emlFiles`. */
 export type RetentionCounts = Record<string, number>;
@@ -281,3 +284,26 @@ export function retentionRules(registry: PersonalDataRegistry, periods: Retentio
   }
   return { periods: [...sentences], countLabels };
 }
+
+/** The Retention area: the periods, the last runs, and "Run now". */
+export const retentionArea =
+  (runner: RetentionRunner, registry: PersonalDataRegistry): ConsoleArea =>
+  (routes, { db, clock }) => {
+    routes.on(retentionRoutes.view, async () => {
+      const history = await retentionHistory(db);
+      // This instance's run, or one another instance is running.
+      return {
+        ...retentionRules(registry),
+        runs: history.runs,
+        running: runner.current() ?? history.running,
+      };
+    });
+    // Starts a run and answers at once: over a million rows a run takes minutes. The page follows
+    // it through the view. Pressed again while it runs, here or in another instance, the run under
+    // way is answered (the runner joins it).
+    routes.on(retentionRoutes.run, async ({ owner }) => {
+      const { runId, started } = await runner.start(clock());
+      if (started) await audit(db, owner.email, 'retention.run', String(runId));
+      return { ok: true as const, runId, started };
+    });
+  };

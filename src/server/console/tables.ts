@@ -46,23 +46,6 @@ export const ownerChallenges = pgTable('owner_challenges', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
-export const auditLog = pgTable(
-  'audit_log',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    /** The owner's address (the console's own user), or 'system'. */
-    actor: text('actor').notNull(),
-    /** e.g. 'sign-in.link', 'submission.release', 'booking.confirm', 'delivery.retry'. */
-    action: text('action').notNull(),
-    /** What it acted on: a record id or a booking reference; never a visitor's personal data. */
-    target: text('target'),
-    /** Counts and method names only. */
-    detail: jsonb('detail'),
-  },
-  (t) => [index('audit_log_at').on(t.at)],
-);
-
 /** Every run of the daily retention job, with what it removed (counts only). */
 export const retentionRuns = pgTable('retention_runs', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),

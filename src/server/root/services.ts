@@ -15,6 +15,7 @@ import { createLinks, type Links } from '../kit/http/links';
 import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './forms/rate-limit';
 import { consoleApi } from '../console/plugin';
 import { PERSONAL_DATA } from './personal-data';
+import { consoleAreas } from './console-areas';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
 import { createRetentionRunner, type RetentionRunner } from '../console/retention';
 import type { Config } from '../kit/config';
@@ -115,7 +116,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   await app.register(consoleApi, {
     config,
     db: database.db,
-    personalData,
+    areas: consoleAreas({ personalData, retentionRuns }),
     links,
     limiter,
     handlers: formHandlers,

@@ -1,0 +1,322 @@
+/**
+ * Console routes not yet declared in the contract; each group moves to its area's module.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OWNER_API, type SessionInfo } from '~/contract/console';
+import {
+  performOwnerAction,
+  rescheduleBooking,
+  RESCHEDULE_START_TIMES,
+} from '~/features/booking/booking-actions.server';
+import { addMinutesToClock, formatClock } from '~/features/booking/booking-dates';
+import { SESSION_MINUTES } from '~/content/booking';
+import type {} from '../kit/config';
+import type {} from '../kit/db/client';
+import type {} from '../kit/http/form-handler';
+import type {} from '../kit/http/links';
+import { Refusal, send } from '../kit/http/request-checks';
+import { auditPage } from './audit';
+import { audit } from '../kit/audit';
+import { bookingList, readBookingView } from './bookings';
+import { deliveryFilter, deliverySummaries, retryDelivery } from './deliveries';
+import {
+  deleteSpam,
+  inboxPage,
+  markAsSpam,
+  readInboxQuery,
+  releaseSubmission,
+  submissionDetail,
+} from './inbox';
+import { configWarnings, overview } from './overview';
+import {
+  confirmedSubscribers,
+  csvStream,
+  SUBMISSION_HEADERS,
+  SUBSCRIBER_HEADERS,
+  submissionRows,
+} from './exports';
+import type {} from '../kit/personal-data';
+import {
+  ATTENDEE_HEADERS,
+  attendeeRows,
+  cancelEvent,
+  createEvent,
+  eventDetail,
+  eventExists,
+  eventList,
+  messageEventAttendees,
+  publishEvent,
+  updateEvent,
+} from './events';
+import { subscriberPage, suppressionPage } from './subscribers';
+import { listPasskeys, registerPasskey, registrationOptions, removePasskey } from './passkeys';
+import { clearCookie, endAllSessions, endSession } from './sessions';
+
+import type { ConsoleOptions } from './plugin';
+
+type Body = Record<string, unknown>;
+const bodyOf = (request: FastifyRequest): Body =>
+  typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)
+    ? (request.body as Body)
+    : {};
+
+export async function legacyRoutes(owned: FastifyInstance, options: ConsoleOptions) {
+  const { config, db, links, handlers, wakeOutbox } = options;
+  const clock = options.clock ?? (() => new Date());
+  const who = (request: FastifyRequest) => request.owner!.email;
+  const param = (request: FastifyRequest, name: string) =>
+    String((request.params as Record<string, string>)[name] ?? '');
+
+  owned.get(`${OWNER_API}/session`, async (request, reply) => {
+    const passkeys = await listPasskeys(db, who(request));
+    const info: SessionInfo = {
+      email: who(request),
+      configWarnings: configWarnings(config),
+      passkeys: passkeys.length,
+    };
+    return send(reply, 200, info);
+  });
+
+  owned.post(`${OWNER_API}/sign-out`, async (request, reply) => {
+    await endSession(db, request.owner!.id, clock());
+    await audit(db, who(request), 'sign-out');
+    clearCookie(config, reply);
+    return send(reply, 200, { ok: true });
+  });
+
+  owned.post(`${OWNER_API}/sign-out-everywhere`, async (request, reply) => {
+    const ended = await endAllSessions(db, who(request), clock());
+    await audit(db, who(request), 'sign-out.everywhere', undefined, { ended });
+    clearCookie(config, reply);
+    return send(reply, 200, { ok: true, ended });
+  });
+
+  // Passkeys of the signed-in owner.
+  owned.get(`${OWNER_API}/passkeys`, async (request, reply) =>
+    send(reply, 200, { passkeys: await listPasskeys(db, who(request)) }),
+  );
+  owned.post(`${OWNER_API}/passkeys/register/options`, async (request, reply) =>
+    send(reply, 200, await registrationOptions(db, config, who(request), clock())),
+  );
+  owned.post(`${OWNER_API}/passkeys/register`, async (request, reply) => {
+    const passkey = await registerPasskey(db, config, who(request), bodyOf(request), clock());
+    await audit(db, who(request), 'passkey.register', passkey.id.slice(0, 16));
+    return send(reply, 200, passkey);
+  });
+  owned.post(`${OWNER_API}/passkeys/:id/delete`, async (request, reply) => {
+    const id = param(request, 'id');
+    if (!(await removePasskey(db, who(request), id)))
+      throw new Refusal(404, { error: 'There is no such passkey.' });
+    await audit(db, who(request), 'passkey.remove', id.slice(0, 16));
+    return send(reply, 200, { ok: true });
+  });
+
+  owned.get(`${OWNER_API}/overview`, async (_request, reply) => send(reply, 200, await overview(db, config)));
+
+  // Inbox and spam.
+  owned.get(`${OWNER_API}/submissions`, async (request, reply) =>
+    send(reply, 200, await inboxPage(db, readInboxQuery(request.query as Record<string, unknown>))),
+  );
+  owned.get(`${OWNER_API}/submissions/:id`, async (request, reply) =>
+    send(reply, 200, await submissionDetail(db, param(request, 'id'))),
+  );
+  owned.post(`${OWNER_API}/submissions/:id/release`, async (request, reply) => {
+    const id = param(request, 'id');
+    const emails = await releaseSubmission({ db, config, links, handlers }, id, clock());
+    await audit(db, who(request), 'submission.release', id, { emails });
+    if (emails > 0) wakeOutbox();
+    request.log.info({ submissionId: id, emails }, 'submission released from spam');
+    return send(reply, 200, { ok: true, emails });
+  });
+  owned.post(`${OWNER_API}/submissions/:id/delete`, async (request, reply) => {
+    const id = param(request, 'id');
+    await deleteSpam(db, id);
+    await audit(db, who(request), 'submission.delete', id);
+    return send(reply, 200, { ok: true });
+  });
+  owned.post(`${OWNER_API}/submissions/:id/mark-spam`, async (request, reply) => {
+    const id = param(request, 'id');
+    await markAsSpam(db, id);
+    await audit(db, who(request), 'submission.mark-spam', id);
+    return send(reply, 200, { ok: true });
+  });
+
+  // Bookings.
+  owned.get(`${OWNER_API}/bookings`, async (request, reply) =>
+    send(reply, 200, await bookingList(db, readBookingView((request.query as Body).view), clock())),
+  );
+  owned.get(`${OWNER_API}/bookings/reschedule-options`, async (_request, reply) =>
+    send(reply, 200, {
+      startTimes: RESCHEDULE_START_TIMES.map((value) => ({
+        value,
+        label: `${formatClock(value)}-${formatClock(addMinutesToClock(value, SESSION_MINUTES))}`,
+      })),
+    }),
+  );
+  const ctx = { config, db, links };
+  const acted = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    action: 'booking.confirm' | 'booking.decline' | 'booking.cancel' | 'booking.reschedule',
+    result: { bookingId: string; reference: string; answer: { status: string; message: string } },
+  ) => {
+    await audit(db, who(request), action, result.reference);
+    wakeOutbox();
+    request.log.info(
+      { bookingId: result.bookingId, status: result.answer.status },
+      'booking changed in the console',
+    );
+    return send(reply, 200, result.answer);
+  };
+  owned.post(`${OWNER_API}/bookings/:id/confirm`, async (request, reply) => {
+    const body = bodyOf(request);
+    if (body.choice !== 1 && body.choice !== 2)
+      throw new Refusal(400, { error: 'Please choose the first or the second choice.' });
+    const action = body.choice === 1 ? 'confirm-first' : 'confirm-second';
+    const result = await performOwnerAction(
+      ctx,
+      param(request, 'id'),
+      action,
+      { start: body.start },
+      clock(),
+    );
+    return acted(request, reply, 'booking.confirm', result);
+  });
+  owned.post(`${OWNER_API}/bookings/:id/decline`, async (request, reply) =>
+    acted(
+      request,
+      reply,
+      'booking.decline',
+      await performOwnerAction(ctx, param(request, 'id'), 'decline', {}, clock()),
+    ),
+  );
+  owned.post(`${OWNER_API}/bookings/:id/cancel`, async (request, reply) =>
+    acted(
+      request,
+      reply,
+      'booking.cancel',
+      await performOwnerAction(ctx, param(request, 'id'), 'cancel', {}, clock()),
+    ),
+  );
+  owned.post(`${OWNER_API}/bookings/:id/reschedule`, async (request, reply) => {
+    const body = bodyOf(request);
+    const result = await rescheduleBooking(
+      ctx,
+      param(request, 'id'),
+      { date: body.date, start: body.start },
+      clock(),
+    );
+    return acted(request, reply, 'booking.reschedule', result);
+  });
+
+  // Deliveries.
+  owned.get(`${OWNER_API}/deliveries`, async (request, reply) =>
+    send(reply, 200, {
+      items: await deliverySummaries(db, deliveryFilter((request.query as Body).status, clock())),
+    }),
+  );
+  owned.post(`${OWNER_API}/deliveries/:id/retry`, async (request, reply) => {
+    const id = Number(param(request, 'id'));
+    if (!Number.isSafeInteger(id) || id <= 0) throw new Refusal(404, { error: 'There is no such e-mail.' });
+    await retryDelivery(db, id);
+    await audit(db, who(request), 'delivery.retry', id);
+    wakeOutbox();
+    return send(reply, 200, { ok: true });
+  });
+
+  // Personal data: subscribers, suppressions, exports, people, retention.
+
+  owned.get(`${OWNER_API}/subscribers`, async (request, reply) => {
+    const query = request.query as Body;
+    return send(reply, 200, await subscriberPage(db, query.status, query.after));
+  });
+  owned.get(`${OWNER_API}/suppressions`, async (request, reply) =>
+    send(reply, 200, await suppressionPage(db, (request.query as Body).after)),
+  );
+  const download = (reply: FastifyReply, name: string, type: string) =>
+    reply
+      .header('content-type', type)
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .header('x-content-type-options', 'nosniff');
+  owned.get(`${OWNER_API}/exports/submissions.csv`, async (request, reply) => {
+    const query = readInboxQuery({ ...(request.query as Record<string, unknown>), after: undefined });
+    await audit(db, who(request), 'export.submissions', query.form ?? 'all', {
+      status: query.status,
+      search: Boolean(query.q),
+    });
+    const day = clock().toISOString().slice(0, 10);
+    return download(reply, `submissions-${day}.csv`, 'text/csv; charset=utf-8').send(
+      csvStream(SUBMISSION_HEADERS, submissionRows(db, query)),
+    );
+  });
+  owned.get(`${OWNER_API}/exports/subscribers.csv`, async (request, reply) => {
+    await audit(db, who(request), 'export.subscribers');
+    const day = clock().toISOString().slice(0, 10);
+    return download(reply, `subscribers-${day}.csv`, 'text/csv; charset=utf-8').send(
+      csvStream(SUBSCRIBER_HEADERS, confirmedSubscribers(db)),
+    );
+  });
+  // Masterclasses.
+  const eventsCtx = { config, links };
+  const eventChanged = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    action: 'event.create' | 'event.update' | 'event.publish' | 'event.cancel',
+    result: { event: { id: string }; notified: number },
+  ) => {
+    await audit(db, who(request), action, result.event.id, { notified: result.notified });
+    if (result.notified > 0 || action === 'event.update') wakeOutbox();
+    request.log.info({ eventId: result.event.id, notified: result.notified }, 'event changed in the console');
+    return send(reply, 200, action === 'event.create' ? result.event : result);
+  };
+  owned.get(`${OWNER_API}/events`, async (_request, reply) => send(reply, 200, await eventList(db, clock())));
+  owned.get(`${OWNER_API}/events/:id`, async (request, reply) =>
+    send(reply, 200, await eventDetail(db, param(request, 'id'), clock())),
+  );
+  owned.post(`${OWNER_API}/events`, async (request, reply) =>
+    eventChanged(request, reply, 'event.create', {
+      event: await createEvent(db, bodyOf(request), clock()),
+      notified: 0,
+    }),
+  );
+  owned.post(`${OWNER_API}/events/:id`, async (request, reply) =>
+    eventChanged(
+      request,
+      reply,
+      'event.update',
+      await updateEvent(db, eventsCtx, param(request, 'id'), bodyOf(request), clock()),
+    ),
+  );
+  owned.post(`${OWNER_API}/events/:id/publish`, async (request, reply) =>
+    eventChanged(request, reply, 'event.publish', await publishEvent(db, param(request, 'id'), clock())),
+  );
+  owned.post(`${OWNER_API}/events/:id/cancel`, async (request, reply) =>
+    eventChanged(
+      request,
+      reply,
+      'event.cancel',
+      await cancelEvent(db, eventsCtx, param(request, 'id'), clock()),
+    ),
+  );
+  owned.post(`${OWNER_API}/events/:id/message`, async (request, reply) => {
+    const id = param(request, 'id');
+    const emails = await messageEventAttendees(db, eventsCtx, id, bodyOf(request), clock());
+    await audit(db, who(request), 'event.message', id, { emails });
+    if (emails > 0) wakeOutbox();
+    return send(reply, 200, { ok: true, emails });
+  });
+  owned.get(`${OWNER_API}/exports/events/:id/attendees.csv`, async (request, reply) => {
+    const event = await eventExists(db, param(request, 'id'));
+    await audit(db, who(request), 'export.attendees', event.id);
+    const day = event.startsAt.toISOString().slice(0, 10);
+    return download(reply, `attendees-${day}.csv`, 'text/csv; charset=utf-8').send(
+      csvStream(ATTENDEE_HEADERS, attendeeRows(db, event.id)),
+    );
+  });
+
+  owned.get(`${OWNER_API}/audit`, async (request, reply) => {
+    const after = (request.query as Body).after;
+    const id = typeof after === 'string' && /^\d{1,18}$/.test(after) ? Number(after) : undefined;
+    return send(reply, 200, await auditPage(db, id));
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * The owner's console routes, typed at the edge. A route is declared once in the contract
+ * (src/contract/route.ts: method, path, zod schemas of its input, its answer's type); `on` registers
+ * it on the session scope with a handler that receives the parsed input and the signed-in owner,
+ * and must answer what the contract says (a wrong answer fails typecheck). No handler reads
+ * `request.body` or `request.query` itself. Input that does not parse is refused: a path
+ * parameter that cannot name a record with 404 and the route's sentence, a query or body with 400
+ * and the schema's message (and, for a body, the message of each field that failed).
+ */
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OWNER_API } from '~/contract/console';
+import type { AnswerOf, BodyOf, ParamsOf, QueryOf, Route } from '~/contract/route';
+import type { z } from '~/lib/zod';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Links } from './links';
+import { Refusal, send } from './request-checks';
+
+/** The signed-in owner of the request's session. */
+export type OwnerIdentity = { id: string; email: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    owner?: OwnerIdentity;
+  }
+}
+
+/** What a handler receives: the parsed input, the owner, and the request for its log. */
+export type OwnerInput<R extends Route> = {
+  params: ParamsOf<R>;
+  query: QueryOf<R>;
+  body: BodyOf<R>;
+  owner: OwnerIdentity;
+  request: FastifyRequest;
+  reply: FastifyReply;
+};
+
+/** A download's answer: the file's name, type and content, sent as an attachment. */
+export type FileAnswer = { name: string; type: string; body: Readable | string };
+
+type Answer<R extends Route> = R['download'] extends true ? FileAnswer : AnswerOf<R>;
+
+export type OwnerRoutes = {
+  on<R extends Route>(route: R, handler: (input: OwnerInput<R>) => Promise<Answer<R>>): void;
+};
+
+/** The routes of signing in, which need no session: the same, without an owner. */
+export type OpenRoutes = {
+  on<R extends Route>(route: R, handler: (input: Omit<OwnerInput<R>, 'owner'>) => Promise<Answer<R>>): void;
+};
+
+/** The console's services every area may use. */
+export type ConsoleServices = {
+  config: Config;
+  db: Db;
+  links: Links;
+  /** The time; tests move it. */
+  clock(): Date;
+  wakeOutbox(): void;
+};
+
+/** One area of the console (inbox, bookings, people...): registers its routes on the session scope. */
+export type ConsoleArea = (routes: OwnerRoutes, services: ConsoleServices) => void;
+
+function firstMessage(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'The request is not valid.';
+}
+
+/** The message of the first problem of each top-level field. */
+function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string' && !(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, refuse: (error: z.ZodError) => Refusal) {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw refuse(result.error);
+  return result.data;
+}
+
+/** Registers typed routes on `app` (a scope whose hooks have checked the session). */
+export const ownerRoutes = (app: FastifyInstance): OwnerRoutes => typedRoutes(app);
+
+/** Registers typed routes that need no session (signing in) on `app`. */
+export const openRoutes = (app: FastifyInstance): OpenRoutes => typedRoutes(app);
+
+function typedRoutes(app: FastifyInstance): OwnerRoutes {
+  return {
+    on(route, handler) {
+      app.route({
+        method: route.method,
+        url: `${OWNER_API}${route.path}`,
+        handler: async (request, reply) => {
+          const params = parse(route.params, request.params, (error) =>
+            route.notFound
+              ? new Refusal(404, { error: route.notFound })
+              : new Refusal(400, { error: firstMessage(error) }),
+          );
+          const query = parse(
+            route.query,
+            request.query ?? {},
+            (error) => new Refusal(400, { error: firstMessage(error) }),
+          );
+          const body = parse(route.body, request.body ?? {}, (error) => {
+            const fields = fieldErrors(error);
+            return new Refusal(400, {
+              error: route.invalid ?? firstMessage(error),
+              ...(Object.keys(fields).length ? { fieldErrors: fields } : {}),
+            });
+          });
+          const answer = await handler({
+            params,
+            query,
+            body,
+            owner: request.owner,
+            request,
+            reply,
+          } as OwnerInput<typeof route>);
+          if (route.download) {
+            const file = answer as FileAnswer;
+            return reply
+              .header('content-type', file.type)
+              .header('content-disposition', `attachment; filename="${file.name}"`)
+              .header('x-content-type-options', 'nosniff')
+              .send(file.body);
+          }
+          return send(reply, route.status ?? 200, answer as object);
+        },
+      });
+    },
+  };
+}
