@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Attendee, EventDetail, EventList, EventStatus, EventSummary } from '~/console/api';
+import type { Attendee, EventDetail, EventList, EventStatus, EventSummary } from '~/contract/console';
 import {
   afterEventCancelled,
   afterEventChange,
@@ -22,12 +22,12 @@ import {
 import type { EventRow } from '~/features/events/events-emails.server';
 import { ukLocalInput } from '~/features/events/event-times';
 import { eventRegistrations, events } from '~/features/events/tables.server';
+import { UUID_PATTERN } from '~/lib/patterns';
 import { ukWallTimeToInstant } from '~/lib/uk-dates';
 import type { Db, Queryable, Tx } from '../kit/db/client';
 import { rowsOf } from '../kit/db/rows';
 import { Refusal } from '../kit/http/request-checks';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 export const EVENT_LIMITS = {
   title: 120,
@@ -199,7 +199,7 @@ export async function eventList(db: Queryable, now: Date): Promise<EventList> {
 }
 
 function checkId(id: string) {
-  if (!UUID.test(id)) throw new Refusal(404, { error: NOT_FOUND });
+  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: NOT_FOUND });
 }
 
 export async function eventDetail(db: Queryable, id: string, now: Date): Promise<EventDetail> {

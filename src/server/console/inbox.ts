@@ -12,10 +12,11 @@ import {
   type SubmissionDetail,
   type SubmissionPage,
   type SubmissionSummary,
-} from '~/console/api';
+} from '~/contract/console';
 import { fieldLabel, HIDDEN_FIELDS } from '~/content/submission-fields';
 import { bookingLinkUses, bookingStatusEvents, bookings } from '~/features/booking/tables.server';
 import { eventRegistrations } from '~/features/events/tables.server';
+import { UUID_PATTERN } from '~/lib/patterns';
 import type { Config } from '../kit/config';
 import type { Db, Queryable } from '../kit/db/client';
 import {
@@ -34,7 +35,6 @@ import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
 import { deliverySummaries } from './deliveries';
 
 export const PAGE_SIZE = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_QUERY = 100;
 
@@ -73,7 +73,7 @@ export function readInboxQuery(query: Record<string, unknown>): InboxQuery {
   let after: InboxQuery['after'];
   if (cursor !== undefined) {
     const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-    if (!at || !id || !UUID.test(id) || Number.isNaN(Date.parse(at))) throw bad('page');
+    if (!at || !id || !UUID_PATTERN.test(id) || Number.isNaN(Date.parse(at))) throw bad('page');
     after = { at, id };
   }
   return { form: form as FormType | undefined, status, from, to, q, after };
@@ -270,7 +270,7 @@ function parsedFields(fields: unknown): Record<string, unknown> {
 }
 
 export async function submissionDetail(db: Queryable, id: string): Promise<SubmissionDetail> {
-  if (!UUID.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
+  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
   const [row] = await db
     .select({ ...summaryColumns, fields: submissions.fields, releasedAt: submissions.releasedAt })
     .from(submissions)
@@ -319,7 +319,7 @@ export type ReleaseContext = {
  * unless it produced some before (it was delivered, then marked as spam).
  */
 export async function releaseSubmission(ctx: ReleaseContext, id: string, now = new Date()): Promise<number> {
-  if (!UUID.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
+  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(submissions)
@@ -369,7 +369,7 @@ export async function releaseSubmission(ctx: ReleaseContext, id: string, now = n
 
 /** "Mark as spam": a delivered submission moves to the spam folder (its e-mails stay as they went). */
 export async function markAsSpam(db: Db, id: string): Promise<void> {
-  if (!UUID.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
+  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
   const moved = await db
     .update(submissions)
     .set({ spam: true, spamReason: 'owner' })
@@ -380,7 +380,7 @@ export async function markAsSpam(db: Db, id: string): Promise<void> {
 
 /** "Delete": removes a submission held as spam, with everything that hangs off it. */
 export async function deleteSpam(db: Db, id: string): Promise<void> {
-  if (!UUID.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
+  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
   await db.transaction(async (tx) => {
     const [row] = await tx
       .select({ spam: submissions.spam })
