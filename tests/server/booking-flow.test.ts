@@ -15,11 +15,10 @@ import { REFERENCE_PATTERN } from '../../src/features/booking/booking-reference'
 import {
   OWNER,
   SECRET,
-  createTestDatabase,
   makeFormsApp,
-  postgresUnavailableReason,
   readyTokens,
   startSmtpPeer,
+  testDrivers,
   type FormsTestApp,
   type ReceivedMail,
   type SmtpPeer,
@@ -95,36 +94,24 @@ function parseIcs(ics: string) {
   return { method: cal.getFirstPropertyValue('method'), vevent, event: new ICAL.Event(vevent) };
 }
 
-type Driver = { name: string; setup(): Promise<{ env: Record<string, string>; teardown(): Promise<void> }> };
-
-const drivers: Driver[] = [{ name: 'PGlite', setup: async () => ({ env: {}, teardown: async () => {} }) }];
-const pgMissing = await postgresUnavailableReason();
-if (pgMissing) console.warn(`booking-flow: skipping PostgreSQL: ${pgMissing}`);
-else
-  drivers.push({
-    name: 'PostgreSQL',
-    setup: async () => {
-      const database = await createTestDatabase('booking');
-      return { env: { DATABASE_URL: database.url }, teardown: () => database.drop() };
-    },
-  });
+const drivers = await testDrivers('booking');
 
 describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
   let t: FormsTestApp;
   let smtp: SmtpPeer;
-  let teardown: () => Promise<void>;
+  let drop: () => Promise<void>;
 
   beforeAll(async () => {
     smtp = await startSmtpPeer();
-    const db = await driver.setup();
-    teardown = db.teardown;
+    const db = await driver.env();
+    drop = db.drop;
     t = await makeFormsApp({ SMTP_URL: smtp.url, ...db.env });
   });
 
   afterAll(async () => {
     await t?.app.close();
     await smtp?.close();
-    await teardown?.();
+    await drop?.();
   });
 
   /** Waits until at least `count` e-mails match. */
