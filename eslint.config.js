@@ -25,7 +25,9 @@ const serverCode = ['./src/server/**', './src/**/*.server.{ts,tsx}'];
  *
  *   src/server/root (composition root) -> src/server/console -> src/features/<name> -> src/server/kit -> src/lib, src/content
  *   src/app (routes) -> src/features/<name> (browser side) -> src/components -> src/lib -> src/content
- *   src/app (the console's route) -> src/console (the owner's console) -> src/components -> src/lib -> src/content
+ *   src/app (the console's route) -> src/console (the console's shell and its cross-feature screens)
+ *     -> src/features/<name> (a feature's own console screens) -> src/components (console/ included)
+ *   src/contract (the console's contract) is imported by both sides, and imports only lib and content
  *
  * Each zone lists what its files may NOT import; its message says which arrow that would break.
  */
@@ -45,9 +47,16 @@ const boundaryZones = [
   {
     target: './src/components',
     from: './src',
-    except: ['./components', './lib', './content'],
+    except: ['./components', './lib', './content', './contract'],
     message:
-      'src/components imports only components, lib and content: never a feature, a route or server code.',
+      'src/components imports only components, the contract, lib and content: never a feature, a route or server code.',
+  },
+  {
+    target: './src/contract',
+    from: './src',
+    except: ['./contract', './lib', './content'],
+    message:
+      'src/contract (what the console in the browser and the server agree on) imports only the contract, lib and content.',
   },
   ...features.map((feature) => ({
     target: `./src/features/${feature}`,
@@ -63,15 +72,21 @@ const boundaryZones = [
   },
   {
     target: './src/console',
-    from: ['./src/features/**', './src/app/**', ...serverCode],
+    from: ['./src/app/**', ...serverCode],
     message:
-      'The console in the browser (src/console) imports only console, components, lib and content: never a feature, a route or server code; it talks to the server through its API (src/console/api.ts).',
+      "The console in the browser (src/console) never imports a route or server code: it shows the features' screens and talks to the server through the contract (src/contract).",
   },
   {
     target: './src/server/console',
     from: ['./src/server/root', './src/app', './src/components'],
     message:
       'The console API (src/server/console) never imports the composition root, a route or a component: the root registers it.',
+  },
+  {
+    target: './src/server/console',
+    from: './src/features/*/tables.server.ts',
+    message:
+      "The console API (src/server/console) never reads a feature's tables: it goes through the registry of personal data or the feature's exported functions.",
   },
   {
     // A feature's browser modules: everything but its `*.server.ts` files and tests.

@@ -16,15 +16,19 @@ const messages = {
   content: 'src/content imports nothing of ours but content.',
   lib: 'src/lib imports only lib and content: never a feature, a route, a component or server code.',
   components:
-    'src/components imports only components, lib and content: never a feature, a route or server code.',
+    'src/components imports only components, the contract, lib and content: never a feature, a route or server code.',
+  contract:
+    'src/contract (what the console in the browser and the server agree on) imports only the contract, lib and content.',
   sibling: (feature: string) =>
     `A feature never imports another feature (this is src/features/${feature}): what two features share belongs in src/components, src/lib, src/content or src/server/kit.`,
   featureUpward:
     'A feature never imports a route (src/app), the composition root (src/server/root) or the console (src/console, src/server/console): they import the feature.',
   consoleBrowser:
-    'The console in the browser (src/console) imports only console, components, lib and content: never a feature, a route or server code; it talks to the server through its API (src/console/api.ts).',
+    "The console in the browser (src/console) never imports a route or server code: it shows the features' screens and talks to the server through the contract (src/contract).",
   consoleServer:
     'The console API (src/server/console) never imports the composition root, a route or a component: the root registers it.',
+  consoleTables:
+    "The console API (src/server/console) never reads a feature's tables: it goes through the registry of personal data or the feature's exported functions.",
   browser: 'Browser code never imports server code (*.server.ts, src/server).',
   app: "src/app never imports server code (src/server, a feature's *.server.ts): its pages are prerendered and run in the browser.",
   serverKit:
@@ -110,17 +114,44 @@ describe('lint: a wrong import is reported by the rule that forbids it', { timeo
       '~/server/console/audit',
       messages.featureUpward,
     );
-    await expectOnlyZoneReport('src/features/booking/example.tsx', '~/console/api', messages.featureUpward);
+    await expectOnlyZoneReport(
+      'src/features/booking/example.tsx',
+      '~/console/layout',
+      messages.featureUpward,
+    );
   });
 
-  it('the console in the browser never imports a feature or server code; the console API never imports the root', async () => {
+  it("the console in the browser never imports server code (a feature's either); the console API never imports the root", async () => {
     await expectOnlyZoneReport(
       'src/console/example.tsx',
-      '~/features/booking/booking-dates',
+      '~/features/booking/booking-actions.server',
       messages.consoleBrowser,
     );
     await expectOnlyZoneReport('src/console/example.tsx', '~/server/console/inbox', messages.consoleBrowser);
     await expectOnlyZoneReport('src/server/console/example.ts', '~/server/root/app', messages.consoleServer);
+  });
+
+  it("the console API never reads a feature's tables", async () => {
+    await expectOnlyZoneReport(
+      'src/server/console/example.ts',
+      '~/features/booking/tables.server',
+      messages.consoleTables,
+    );
+    await expectOnlyZoneReport(
+      'src/server/console/example.ts',
+      '../../features/newsletter/tables.server',
+      messages.consoleTables,
+    );
+  });
+
+  it('the contract imports only the contract, lib and content', async () => {
+    await expectOnlyZoneReport('src/contract/example.ts', '~/components/ui/icon', messages.contract);
+    await expectOnlyZoneReport('src/contract/example.ts', '~/server/kit/config', messages.contract);
+    await expectOnlyZoneReport(
+      'src/contract/example.ts',
+      '~/features/booking/booking-dates',
+      messages.contract,
+    );
   });
 
   it("a feature's browser code never imports server code: its own *.server.ts or the server kit", async () => {
@@ -176,11 +207,23 @@ describe('lint: the imports the arrows allow are not reported', { timeout: 60_00
     // A loader reads content at build time (decision 022).
     ['src/app/routes/example.tsx', ['~/content/articles.server', '~/app/articles.server']],
     ['src/server/kit/http/example.ts', ['../config', '~/lib/sanitize', '~/content/site']],
-    ['src/console/example.tsx', ['./api', '~/components/ui/icon', '~/lib/api-client', '~/content/site']],
+    [
+      'src/console/example.tsx',
+      [
+        '~/contract/console',
+        '~/features/booking/booking-dates',
+        '~/components/ui/icon',
+        '~/lib/api-client',
+        '~/content/site',
+      ],
+    ],
+    ['src/contract/example.ts', ['./route', '~/lib/zod', '~/lib/patterns', '~/content/site']],
+    ['src/components/ui/example.tsx', ['~/contract/console']],
     [
       'src/server/console/example.ts',
-      ['~/features/booking/booking-actions.server', '../kit/config', '~/console/api', '~/content/site'],
+      ['~/features/booking/booking-actions.server', '../kit/config', '~/contract/console', '~/content/site'],
     ],
+    ['src/server/kit/http/example.ts', ['~/contract/route']],
     [
       'src/server/root/forms/example.ts',
       ['~/features/contact/contact.server', '../../kit/config', '~/lib/zod'],
