@@ -3,17 +3,24 @@
  * with a submission's fields) drained by real server processes into an SMTP sink in this
  * process (127.0.0.1 only). One instance on PGlite, one on Postgres, then two instances
  * sharing Postgres. Reports e-mails a second (first to last e-mail at the sink), duplicates
- * (a Message-ID seen twice) and the rows recorded sent afterwards.
+ * (a Message-ID seen twice) and the rows recorded sent afterwards. Beside each run, its anchor
+ * (decision 027): as many processes, each a bare pooled nodemailer transport
+ * (scripts/bench-mail-anchor.mjs) with the worker's connections, send the same number of the
+ * same message to a sink of the same kind; the run's ratio is its rate over theirs.
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { site } from '../src/content/site.ts';
+import { renderEmail } from '../src/server/kit/mail/layout.ts';
+import { SMTP_CONNECTIONS } from '../src/server/kit/mail/transport.ts';
 
 const OWNER = 'owner@example.com';
+const MAIL_FROM = 'hello@example.com';
 
 /** A submission's owner notification, as the contact form queues it (decision 014: content, not HTML). */
 function ownerMessage() {
@@ -94,7 +101,7 @@ function startServer(args, env) {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       OWNER_EMAIL: OWNER,
-      MAIL_FROM: 'hello@example.com',
+      MAIL_FROM,
       ...env,
     },
   });
@@ -142,6 +149,53 @@ async function withDb({ dataDir, databaseUrl }, fn) {
 }
 
 /**
+ * The message the worker sends for a seeded row (the outbox's `toMail`), rendered once: the
+ * anchor's nodemailer composes it for every send, as the worker's does.
+ */
+function anchorMail() {
+  const { subject, replyTo, content } = ownerMessage();
+  return {
+    from: { name: site.brand, address: MAIL_FROM },
+    to: OWNER,
+    replyTo,
+    subject,
+    ...renderEmail(content),
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+/** The anchor of a run: `instances` bare pooled transports sending `count` e-mails between them. */
+async function bareSend({ instances, count }) {
+  const sink = await startSink();
+  try {
+    const mail = anchorMail();
+    await Promise.all(
+      Array.from({ length: instances }, (_, i) => {
+        // Plain node, none of the bench's loaders: the anchor runs nothing but nodemailer.
+        const child = fork(new URL('./bench-mail-anchor.mjs', import.meta.url), {
+          execArgv: [],
+          stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        });
+        const share = Math.floor(count / instances) + (i < count % instances ? 1 : 0);
+        child.send({ smtpUrl: sink.url, count: share, connections: SMTP_CONNECTIONS, mail });
+        return new Promise((resolve, reject) => {
+          child.once('message', resolve);
+          child.once('exit', (code) =>
+            code ? reject(new Error(`mail anchor exited (${code})`)) : resolve(),
+          );
+        });
+      }),
+    );
+    const { unique, seconds } = sink.figures();
+    if (unique < count) throw new Error(`mail anchor delivered ${unique} of ${count}`);
+    return Math.round((unique - 1) / seconds);
+  } finally {
+    await sink.close();
+  }
+}
+
+/**
  * One run: a server started and stopped once (it creates the schema), the e-mails queued, then
  * `instances` servers started together to drain them.
  */
@@ -169,12 +223,16 @@ async function drain({ label, db, instances, count, serverArgs, basePort }) {
     await Promise.all(children.map(stop));
     const { total, unique, seconds } = sink.figures();
     const sent = await withDb(dbOf, async (q) => (await q(SENT)).rows[0].n);
+    const emailsPerS = Math.round((unique - 1) / seconds);
+    const bareEmailsPerS = await bareSend({ instances, count });
     return {
       run: label,
       instances,
       queued: count,
       delivered: unique,
-      emailsPerS: Math.round((unique - 1) / seconds),
+      emailsPerS,
+      bareEmailsPerS,
+      ratio: Math.round((emailsPerS / bareEmailsPerS) * 100) / 100,
       seconds: Math.round(seconds * 10) / 10,
       duplicates: total - unique,
       recordedSent: sent,

@@ -1,26 +1,44 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the site's speed and size figures, measured on this machine over loopback.
+ * Each speed figure is measured beside an anchor with none of our code, in the same run, and
+ * judged by its ratio (or difference) to it: the same code on two machines gives different
+ * figures but the same ratios (decision 027).
  *  1. Lighthouse 12 (Debian Chromium) on every route, mobile and desktop, 3 runs: each figure
- *     is the median of that figure over the runs.
+ *     is the median of that figure over the runs. Each preset first measures a minimal
+ *     prerendered React Router page (bench/anchor, served by nginx); TBT and LCP are also
+ *     given as differences from it, and Lighthouse's benchmarkIndex is kept for every run.
  *  2. Static serving: wrk against our server and nginx serving the same build, one after the other.
  *  3. The form endpoint: autocannon POSTing contact submissions on PGlite and on Postgres,
- *     then the stored rows counted against the 200 answers.
+ *     then the stored rows counted against the 200 answers; after each load the same load on a
+ *     bare Fastify route inserting the same rows into the same kind of database
+ *     (scripts/bench-form-anchor.mjs).
  *  4. Memory: the server's peak RSS under load, and the time from start to /readyz.
  *  5. The outbox: 10,000 queued e-mails drained to an SMTP sink in this process, by one
- *     instance (PGlite, Postgres) and by two sharing Postgres (scripts/bench-outbox.mjs).
+ *     instance (PGlite, Postgres) and by two sharing Postgres, each beside bare pooled
+ *     nodemailer transports sending as many to a sink (scripts/bench-outbox.mjs).
  *  6. The owner's console: a million submissions seeded on PGlite and on Postgres, then the
  *     inbox's first page, a filtered page, a search and one submission timed over HTTP, with
  *     the server's peak RSS; then on the same database a whole-inbox CSV export (rows/s, peak
  *     RSS), person look-ups and erasures, and a retention run with forms arriving meanwhile
  *     (scripts/bench-console.ts).
- * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 13 minutes.
+ * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 15 minutes.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -30,6 +48,7 @@ import pg from 'pg';
 import { PUBLIC_PATHS } from '../src/content/routes.ts';
 import { articlePath } from '../src/content/articles.ts';
 import { readArticleFiles } from './articles.ts';
+import { contactHandler } from '../src/features/contact/contact.server.ts';
 import { runConsole } from './bench-console.ts';
 import { runOutbox } from './bench-outbox.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
@@ -44,6 +63,7 @@ const ROOT = resolve('.');
 const PORT = Number(process.env.BENCH_PORT ?? 3000);
 const NGINX_PORT = PORT + 1;
 const ORIGIN = `http://localhost:${PORT}`;
+const NGINX_ORIGIN = `http://localhost:${NGINX_PORT}`;
 // Every public page, and an article (they are all one route and one layout: the newest stands for them).
 const ROUTES = [...PUBLIC_PATHS, articlePath(readArticleFiles()[0].slug)];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
@@ -127,12 +147,13 @@ async function portIsFree(port) {
   }
 }
 
-async function startServer(env) {
+/** Our server, or with `args` another server answering on the same port (an anchor). */
+async function startServer(env, args = serverArgs()) {
   if (!(await portIsFree(PORT))) {
     throw new Error(`Port ${PORT} is already in use: stop what listens there, or set BENCH_PORT.`);
   }
   const startedAt = Date.now();
-  const child = spawn(process.execPath, serverArgs(), {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -210,77 +231,128 @@ async function scheduleBenchEvent(env) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 1. Lighthouse
+// 1. Lighthouse, beside a minimal React Router page
 
+const ANCHOR_BUILD = resolve('node_modules/.cache/bench-anchor');
+
+/**
+ * The Lighthouse anchor (bench/anchor, decision 027): React Router's framework mode with no code
+ * of ours, `/` prerendered, its files compressed as our build compresses ours.
+ */
+function buildAnchorPage() {
+  const cli = resolve('node_modules/@react-router/dev/bin.js');
+  const build = spawnSync(process.execPath, [cli, 'build', '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: resolve('bench/anchor'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (build.status !== 0) throw new Error('the minimal page (bench/anchor) did not build');
+  const client = join(ANCHOR_BUILD, 'client');
+  for (const entry of readdirSync(client, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(html|js|css)$/.test(entry.name)) continue;
+    const file = join(entry.parentPath, entry.name);
+    const body = readFileSync(file);
+    if (body.length <= 256) continue;
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+  }
+  return client;
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+};
+
+/** One page, one preset, LH_RUNS valid runs: each figure the median of that figure over them. */
+async function measurePage(chrome, url, preset) {
+  const runs = [];
+  // A run that errs (no first paint recorded, a page that did not settle) is run again, twice at most.
+  for (let i = 0; i < LH_RUNS + 2 && filterToValidRuns(runs).length < LH_RUNS; i += 1) {
+    const result = await lighthouse(
+      url,
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        // Screenshots feed no score or metric and take seconds per run: keeps the bench short.
+        disableFullPageScreenshot: true,
+        skipAudits: ['screenshot-thumbnails', 'final-screenshot'],
+      },
+      preset === 'desktop' ? desktopConfig : undefined,
+    );
+    if (result?.lhr) runs.push(result.lhr);
+    process.stdout.write('.');
+  }
+  const valid = filterToValidRuns(runs);
+  if (valid.length === 0) {
+    const why = runs.map((r) => r.runtimeError?.code ?? 'no first paint').join(', ');
+    console.error(`\nLighthouse could not measure ${url} (${preset}): ${why}`);
+    return { error: why };
+  }
+  // Each figure is the median of that figure over the runs: one slow task in one run
+  // (this machine is shared) moves one number, not a whole row.
+  const score = (id) => median(valid.map((r) => Math.round((r.categories[id]?.score ?? 0) * 100)));
+  const audit = (id) => median(valid.map((r) => r.audits[id]?.numericValue ?? 0));
+  const summary = (type, key) =>
+    median(
+      valid.map(
+        (r) =>
+          (r.audits['resource-summary']?.details?.items ?? []).find((i) => i.resourceType === type)?.[key] ??
+          0,
+      ),
+    );
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    seo: score('seo'),
+    lcpMs: Math.round(audit('largest-contentful-paint')),
+    tbtMs: Math.round(audit('total-blocking-time')),
+    cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
+    totalBytes: Math.round(audit('total-byte-weight')),
+    scriptBytes: summary('script', 'transferSize'),
+    thirdPartyRequests: summary('third-party', 'requestCount'),
+    // Lighthouse's own measure of this machine's speed, taken at every run.
+    benchmarkIndex: valid.map((r) => Math.round(r.environment?.benchmarkIndex ?? 0)),
+  };
+}
+
+/**
+ * Every route, mobile and desktop, each preset after the minimal page (served by nginx): each
+ * route's TBT and LCP also as differences from the minimal page's in the same preset.
+ */
 async function runLighthouse() {
+  const anchorClient = buildAnchorPage();
+  const nginx = await startNginx(anchorClient);
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
   const rows = [];
+  const anchors = [];
   try {
     for (const preset of ['mobile', 'desktop']) {
+      const anchor = {
+        route: 'minimal page',
+        preset,
+        ...(await measurePage(chrome, `${NGINX_ORIGIN}/`, preset)),
+      };
+      anchors.push(anchor);
       for (const route of ROUTES) {
-        const runs = [];
-        // A run that errs (no first paint recorded, a page that did not settle) is run again, twice at most.
-        for (let i = 0; i < LH_RUNS + 2 && filterToValidRuns(runs).length < LH_RUNS; i += 1) {
-          const result = await lighthouse(
-            `${ORIGIN}${route}`,
-            {
-              port: chrome.port,
-              output: 'json',
-              logLevel: 'error',
-              // Screenshots feed no score or metric and take seconds per run: keeps the bench short.
-              disableFullPageScreenshot: true,
-              skipAudits: ['screenshot-thumbnails', 'final-screenshot'],
-            },
-            preset === 'desktop' ? desktopConfig : undefined,
-          );
-          if (result?.lhr) runs.push(result.lhr);
-          process.stdout.write('.');
+        const row = { route, preset, ...(await measurePage(chrome, `${ORIGIN}${route}`, preset)) };
+        if (!row.error && !anchor.error) {
+          row.tbtDiffMs = row.tbtMs - anchor.tbtMs;
+          row.lcpDiffMs = row.lcpMs - anchor.lcpMs;
         }
-        const valid = filterToValidRuns(runs);
-        if (valid.length === 0) {
-          const why = runs.map((r) => r.runtimeError?.code ?? 'no first paint').join(', ');
-          console.error(`\nLighthouse could not measure ${route} (${preset}): ${why}`);
-          rows.push({ route, preset, error: why });
-          continue;
-        }
-        // Each figure is the median of that figure over the runs: one slow task in one run
-        // (this machine is shared) moves one number, not a whole row.
-        const median = (values) => {
-          const sorted = [...values].sort((a, b) => a - b);
-          return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
-        };
-        const score = (id) => median(valid.map((r) => Math.round((r.categories[id]?.score ?? 0) * 100)));
-        const audit = (id) => median(valid.map((r) => r.audits[id]?.numericValue ?? 0));
-        const summary = (type, key) =>
-          median(
-            valid.map(
-              (r) =>
-                (r.audits['resource-summary']?.details?.items ?? []).find((i) => i.resourceType === type)?.[
-                  key
-                ] ?? 0,
-            ),
-          );
-        rows.push({
-          route,
-          preset,
-          performance: score('performance'),
-          accessibility: score('accessibility'),
-          bestPractices: score('best-practices'),
-          seo: score('seo'),
-          lcpMs: Math.round(audit('largest-contentful-paint')),
-          tbtMs: Math.round(audit('total-blocking-time')),
-          cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
-          totalBytes: Math.round(audit('total-byte-weight')),
-          scriptBytes: summary('script', 'transferSize'),
-          thirdPartyRequests: summary('third-party', 'requestCount'),
-        });
+        rows.push(row);
       }
     }
   } finally {
     await chrome.kill();
+    await stopNginx(nginx);
   }
   process.stdout.write('\n');
-  return rows;
+  return { rows, anchors };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,6 +407,12 @@ http {
   return { child, dir };
 }
 
+async function stopNginx(nginx) {
+  nginx.child.kill('SIGQUIT');
+  await sleep(300);
+  rmSync(nginx.dir, { recursive: true, force: true });
+}
+
 async function runStatic(clientDir) {
   const ours = wrk(`http://127.0.0.1:${PORT}/`);
   const nginx = await startNginx(clientDir);
@@ -342,9 +420,7 @@ async function runStatic(clientDir) {
   try {
     theirs = wrk(`http://127.0.0.1:${NGINX_PORT}/`);
   } finally {
-    nginx.child.kill('SIGQUIT');
-    await sleep(300);
-    rmSync(nginx.dir, { recursive: true, force: true });
+    await stopNginx(nginx);
   }
   return {
     route: '/',
@@ -359,7 +435,7 @@ async function runStatic(clientDir) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 3. The form endpoint
+// 3. The form endpoint, beside a bare insert
 
 function contactBody(i) {
   return JSON.stringify({
@@ -392,6 +468,31 @@ async function runApiLoad(connections) {
     errors: result.errors + result.timeouts + result.non2xx,
     acknowledged: result['2xx'],
   };
+}
+
+/**
+ * What the contact handler writes besides the submission row, made once by the handler itself:
+ * the anchor (scripts/bench-form-anchor.mjs) writes the same consent record and the same
+ * outbox message with every row.
+ */
+async function anchorRow(env) {
+  const config = loadConfig({ ...process.env, NODE_ENV: 'production', PORT: String(PORT), ...env });
+  const body = JSON.parse(contactBody(1));
+  const data = contactHandler.schema.parse(body);
+  const emails = [];
+  await contactHandler.compose({
+    data,
+    submissionId: randomUUID(),
+    receivedAt: new Date(),
+    config,
+    links: createLinks(config.publicUrl, config.appSecret),
+    sendEmail: (...more) => emails.push(...more),
+  });
+  // The stored message is the e-mail less its routing (as the outbox's rows keep it).
+  const routing = ['kind', 'to', 'audience', 'sendAt'];
+  const message = Object.fromEntries(Object.entries(emails[0]).filter(([key]) => !routing.includes(key)));
+  const consent = contactHandler.consent(data, body);
+  return JSON.stringify({ consentId: consent.id, wording: consent.text, toAddress: emails[0].to, message });
 }
 
 /** Stored contact submissions, read from the database after the server has stopped. */
@@ -430,7 +531,17 @@ async function withBenchDatabase(fn) {
   }
 }
 
-async function runApi(db, env, dataDir, databaseUrl) {
+/**
+ * The form endpoint at 10 and 50 connections on one kind of database, each load followed by the
+ * same load on the anchor: a bare Fastify route inserting the same rows into a database of its
+ * own on the same engine (PGlite in a folder of its own, or another database on the same
+ * Postgres), migrated by our server beforehand. Its own database keeps the server's outbox
+ * worker from sending the anchor's e-mails, and the stored count the server's alone.
+ */
+async function runApi(db, env, dataDir, databaseUrl, anchorEnv) {
+  const migrated = await startServer(anchorEnv);
+  await stopServer(migrated);
+  const anchor = { ...anchorEnv, BENCH_ANCHOR_ROW: await anchorRow(anchorEnv) };
   const rows = [];
   let peak = 0;
   for (const connections of [10, 50]) {
@@ -441,7 +552,18 @@ async function runApi(db, env, dataDir, databaseUrl) {
     await stopServer(server);
     const stored = await countStored({ dataDir, databaseUrl });
     const before = rows.reduce((n, r) => n + r.acknowledged, 0);
-    rows.push({ db, ...load, stored: stored - before });
+    const bareServer = await startServer(anchor, ['scripts/bench-form-anchor.mjs']);
+    const bare = await runApiLoad(connections);
+    await stopServer(bareServer);
+    rows.push({
+      db,
+      ...load,
+      bareRps: bare.rps,
+      ratio: Math.round((load.rps / bare.rps) * 100) / 100,
+      bareP99Ms: bare.p99Ms,
+      bareErrors: bare.errors,
+      stored: stored - before,
+    });
   }
   return { rows, peak };
 }
@@ -485,9 +607,11 @@ async function main() {
     await scheduleBenchEvent(env);
   }
 
-  let lh = [];
+  let lh = { rows: [], anchors: [] };
   if (runs('lighthouse')) {
-    console.log(`Lighthouse: ${ROUTES.length} routes x mobile, desktop x ${LH_RUNS} runs`);
+    console.log(
+      `Lighthouse: the minimal page and ${ROUTES.length} routes x mobile, desktop x ${LH_RUNS} runs`,
+    );
     lh = await runLighthouse();
   }
   let staticResult = null;
@@ -501,12 +625,22 @@ async function main() {
   let pglite = { rows: [], peak: 0 };
   let postgres = { rows: [], peak: 0 };
   if (runs('api')) {
-    console.log('Form endpoint: autocannon on PGlite');
-    pglite = await runApi('pglite', env, dataDir);
-    console.log('Form endpoint: autocannon on Postgres');
-    postgres = await withBenchDatabase((databaseUrl) =>
-      runApi('postgres', { ...env, DATABASE_URL: databaseUrl }, dataDir, databaseUrl),
-    );
+    const anchorDir = mkdtempSync(join(tmpdir(), 'bench-anchor-data-'));
+    try {
+      console.log('Form endpoint and its bare insert: autocannon on PGlite');
+      pglite = await runApi('pglite', env, dataDir, undefined, { DATA_DIR: anchorDir });
+      console.log('Form endpoint and its bare insert: autocannon on Postgres');
+      postgres = await withBenchDatabase((databaseUrl) =>
+        withBenchDatabase((anchorUrl) =>
+          runApi('postgres', { ...env, DATABASE_URL: databaseUrl }, dataDir, databaseUrl, {
+            DATA_DIR: anchorDir,
+            DATABASE_URL: anchorUrl,
+          }),
+        ),
+      );
+    } finally {
+      rmSync(anchorDir, { recursive: true, force: true });
+    }
   }
   peak = Math.max(peak, pglite.peak, postgres.peak);
   rmSync(dataDir, { recursive: true, force: true });
@@ -549,7 +683,8 @@ async function main() {
     at: new Date().toISOString(),
     commit,
     machine: `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
-    lighthouse: lh,
+    lighthouse: lh.rows,
+    lighthouseAnchor: lh.anchors,
     static: staticResult,
     api: [...pglite.rows, ...postgres.rows],
     outbox: outboxRows,
@@ -558,19 +693,26 @@ async function main() {
     durationS: Math.round((Date.now() - started) / 1000),
   };
 
-  table('Lighthouse (median of runs)', lh, [
-    'route',
-    'preset',
-    'performance',
-    'accessibility',
-    'bestPractices',
-    'seo',
-    'lcpMs',
-    'tbtMs',
-    'cls',
-    'totalBytes',
-    'scriptBytes',
-  ]);
+  table(
+    'Lighthouse (median of runs; diff: less the minimal page, same preset)',
+    [...lh.anchors, ...lh.rows],
+    [
+      'route',
+      'preset',
+      'performance',
+      'accessibility',
+      'bestPractices',
+      'seo',
+      'lcpMs',
+      'lcpDiffMs',
+      'tbtMs',
+      'tbtDiffMs',
+      'cls',
+      'totalBytes',
+      'scriptBytes',
+      'benchmarkIndex',
+    ],
+  );
   table('Static serving (wrk, 50 connections, brotli)', staticResult ? [staticResult] : [], [
     'route',
     'oursRps',
@@ -580,25 +722,35 @@ async function main() {
     'nginxP99Ms',
     'errors',
   ]);
-  table('Form endpoint (autocannon, contact submissions)', results.api, [
+  table('Form endpoint (autocannon, contact submissions; bare: the same rows by a bare route)', results.api, [
     'db',
     'connections',
     'rps',
+    'bareRps',
+    'ratio',
     'p99Ms',
+    'bareP99Ms',
     'errors',
+    'bareErrors',
     'acknowledged',
     'stored',
   ]);
-  table('Outbox (10,000 queued e-mails to a local SMTP sink)', results.outbox, [
-    'run',
-    'instances',
-    'queued',
-    'delivered',
-    'emailsPerS',
-    'seconds',
-    'duplicates',
-    'recordedSent',
-  ]);
+  table(
+    'Outbox (10,000 queued e-mails to a local SMTP sink; bare: pooled nodemailer alone)',
+    results.outbox,
+    [
+      'run',
+      'instances',
+      'queued',
+      'delivered',
+      'emailsPerS',
+      'bareEmailsPerS',
+      'ratio',
+      'seconds',
+      'duplicates',
+      'recordedSent',
+    ],
+  );
   table(
     `Owner console (${(consoleResult?.servers[0]?.submissions ?? 0).toLocaleString('en-GB')} submissions, one request at a time)`,
     consoleResult?.requests ?? [],
@@ -644,6 +796,10 @@ async function main() {
 function checkTargets(r) {
   const t = [];
   const add = (target, figure, met) => t.push({ target, figure, met: met ? 'yes' : 'NO' });
+  const signed = (n) => (n === undefined ? 'no minimal page' : `${n >= 0 ? '+' : ''}${n} ms`);
+  for (const anchor of r.lighthouseAnchor) {
+    if (anchor.error) add(`minimal page ${anchor.preset}: measured`, anchor.error, false);
+  }
   for (const row of r.lighthouse) {
     if (row.error) {
       add(`${row.route} ${row.preset}: measured`, row.error, false);
@@ -651,10 +807,12 @@ function checkTargets(r) {
     }
     const scores = [row.performance, row.accessibility, row.bestPractices, row.seo];
     if (row.preset === 'mobile') {
+      // TBT against the minimal page measured in the same run (decision 027); LCP's difference
+      // is in the table, and the performance score still weighs LCP itself.
       add(
-        `${row.route} mobile: scores 100, LCP<=1200, TBT<=50, CLS 0`,
-        `${scores.join('/')} ${row.lcpMs}ms ${row.tbtMs}ms ${row.cls}`,
-        scores.every((s) => s === 100) && row.lcpMs <= 1200 && row.tbtMs <= 50 && row.cls === 0,
+        `${row.route} mobile: scores 100, TBT <= minimal page + 50 ms, CLS 0`,
+        `${scores.join('/')} TBT ${row.tbtMs}ms (${signed(row.tbtDiffMs)}) CLS ${row.cls}`,
+        scores.every((s) => s === 100) && row.tbtDiffMs !== undefined && row.tbtDiffMs <= 50 && row.cls === 0,
       );
     } else {
       add(
@@ -675,8 +833,11 @@ function checkTargets(r) {
     add('static errors 0', String(r.static.errors), r.static.errors === 0);
   }
   for (const a of r.api) {
-    const floor = a.db === 'pglite' ? 1000 : 2000;
-    if (a.connections === 10) add(`${a.db} @10: >= ${floor}/s`, `${a.rps}/s`, a.rps >= floor);
+    add(
+      `${a.db} @${a.connections}: >= 0.8 x bare insert`,
+      `${a.ratio} (${a.rps}/s, bare ${a.bareRps}/s, ${a.bareErrors} bare errors)`,
+      a.ratio >= 0.8 && a.bareErrors === 0,
+    );
     // Requests still in flight when the load stops are stored but never counted as answered,
     // so stored may exceed acknowledged by about the connection count; never fall below it.
     // The p99 target is set at 10 connections; at 50 the row shows p99 without judging it.
@@ -691,14 +852,15 @@ function checkTargets(r) {
     const all = `${o.delivered}/${o.queued} delivered, ${o.recordedSent} recorded sent`;
     if (o.instances === 1) {
       add(
-        `outbox ${o.run}: >= 300 e-mails/s, every e-mail once`,
-        `${o.emailsPerS}/s, ${o.duplicates} duplicates, ${all}`,
-        o.emailsPerS >= 300 && o.duplicates === 0 && o.delivered === o.queued && o.recordedSent === o.queued,
+        `outbox ${o.run}: >= 0.8 x bare pool, every e-mail once`,
+        `${o.ratio} (${o.emailsPerS}/s, bare ${o.bareEmailsPerS}/s), ${o.duplicates} duplicates, ${all}`,
+        o.ratio >= 0.8 && o.duplicates === 0 && o.delivered === o.queued && o.recordedSent === o.queued,
       );
     } else {
+      // Two instances are here for their correctness; their ratio is shown, not judged.
       add(
         `outbox ${o.run}: 0 duplicates, every e-mail once`,
-        `${o.duplicates} duplicates (${o.emailsPerS}/s), ${all}`,
+        `${o.duplicates} duplicates (${o.emailsPerS}/s, ${o.ratio} x bare pools), ${all}`,
         o.duplicates === 0 && o.delivered === o.queued && o.recordedSent === o.queued,
       );
     }

@@ -1,0 +1,160 @@
+/**
+ * The form endpoint's anchor (decision 027): a bare Fastify route that stores what a contact
+ * submission stores (its `submissions` row, its consent record and its owner e-mail's outbox
+ * row) and answers once they are committed, with none of the server's code: no checks, no
+ * validation, no handler, no e-mail composed, no outbox worker. It writes the way the database
+ * takes rows fastest, as the server does (decision 014): the requests that arrive while a
+ * statement runs go together into the next one, one statement inserting all their rows. The
+ * bench loads it beside the form endpoint, with the same tool, connections and duration, on a
+ * database of the same kind that our server migrated.
+ *
+ * Environment: PORT, HOST; DATABASE_URL (Postgres: a `pg` pool of its default size, 10, the
+ * server's too) or DATA_DIR (PGlite in DATA_DIR/pglite, run by a worker thread of its own, as
+ * the server runs it); BENCH_ANCHOR_ROW, the JSON of the rows' constant parts (`consentId`,
+ * `wording`, `toAddress`, `message`) as the contact handler makes them.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+
+/** The rows travel as one JSON parameter: the same statement for any number of submissions. */
+const INSERT = {
+  name: 'anchor_insert',
+  text: `
+  with batch as (
+    select * from jsonb_to_recordset($1::jsonb) as b(
+      id uuid, fields jsonb, user_agent text, ip_hash text)
+  ),
+  s as (
+    insert into submissions (id, form_type, fields, user_agent, ip_hash)
+    select id, 'contact', fields, user_agent, ip_hash from batch
+    returning id
+  ),
+  c as (
+    insert into consent_records (submission_id, consent_id, wording)
+    select id, $2, $3 from batch
+  ),
+  o as (
+    insert into outbox (submission_id, kind, to_address, audience, message)
+    select id, 'contact.owner', $4, 'owner', $5::jsonb from batch
+  )
+  select count(*) from s`,
+};
+
+/** At most this many submissions in one statement. */
+const MAX_BATCH = 200;
+
+if (isMainThread) await serve();
+else await runPglite();
+
+/** PGlite's thread: one statement at a time, in the order they arrive. */
+async function runPglite() {
+  const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/btree_gin'),
+  ]);
+  // The search index's operator classes: the schema's indexes need them to take a row.
+  const db = await PGlite.create(workerData.dir, { extensions: { pg_trgm, btree_gin } });
+  parentPort.on('message', ({ id, sql, params }) => {
+    db.query(sql, params).then(
+      (result) => parentPort.postMessage({ id, rows: result.rows }),
+      (error) => parentPort.postMessage({ id, error: String(error?.message ?? error) }),
+    );
+  });
+  parentPort.postMessage({ ready: true });
+}
+
+/** A `query({ text }, params)` on PGlite's thread. */
+async function pgliteQuery(dir) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { dir } });
+  const pending = new Map();
+  let next = 0;
+  await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  worker.on('message', ({ id, rows, error }) => {
+    const call = pending.get(id);
+    pending.delete(id);
+    if (error) call.reject(new Error(error));
+    else call.resolve({ rows });
+  });
+  return {
+    query: ({ text }, params) =>
+      new Promise((resolve, reject) => {
+        next += 1;
+        pending.set(next, { resolve, reject });
+        worker.postMessage({ id: next, sql: text, params });
+      }),
+    close: () => worker.terminate(),
+  };
+}
+
+/**
+ * Group commit: a statement in flight (PGlite runs one at a time; a Postgres pool takes a
+ * second) and the requests that arrive meanwhile queued for the next; each answered once the
+ * statement holding its rows has committed.
+ */
+function groupWriter(db, maxInFlight, row) {
+  const params = [row.consentId, row.wording, row.toAddress, JSON.stringify(row.message)];
+  const queue = [];
+  let inFlight = 0;
+  async function flush() {
+    if (queue.length === 0 || inFlight >= maxInFlight) return;
+    const batch = queue.splice(0, MAX_BATCH);
+    inFlight += 1;
+    try {
+      await db.query(INSERT, [JSON.stringify(batch.map((b) => b.values)), ...params]);
+      for (const b of batch) b.resolve();
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+    } finally {
+      inFlight -= 1;
+    }
+    void flush();
+  }
+  return (values) =>
+    new Promise((resolve, reject) => {
+      queue.push({ values, resolve, reject });
+      // The check phase: every request read in this turn of the event loop joins the statement.
+      setImmediate(flush);
+    });
+}
+
+async function serve() {
+  const { default: Fastify } = await import('fastify');
+  let db;
+  if (process.env.DATABASE_URL) {
+    const { default: pg } = await import('pg');
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+    db = { query: (query, values) => pool.query({ ...query, values }), close: () => pool.end() };
+  } else {
+    db = await pgliteQuery(join(process.env.DATA_DIR, 'pglite'));
+  }
+  const write = groupWriter(db, process.env.DATABASE_URL ? 2 : 1, JSON.parse(process.env.BENCH_ANCHOR_ROW));
+
+  const app = Fastify({ logger: false });
+  app.get('/readyz', async () => {
+    await db.query({ text: 'select 1' }, []);
+    return { status: 'ready' };
+  });
+  app.post('/api/send-contact-email', async (request) => {
+    const id = randomUUID();
+    await write({
+      id,
+      fields: request.body,
+      user_agent: request.headers['user-agent'] ?? null,
+      ip_hash: createHash('sha256').update(request.ip).digest('base64url'),
+    });
+    return { id };
+  });
+  const close = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', close);
+  process.once('SIGINT', close);
+  await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });
+}
