@@ -20,6 +20,7 @@ import { page, useQuery } from './paths';
 import { Loaded, useResource } from './ui/data';
 import { DateTime } from './ui/dates';
 import { ConfirmButton } from './ui/dialog';
+import { Field } from './ui/fields';
 import { useAction } from './ui/notices';
 import { Badge, PageHeading } from './ui/page';
 import { ListStatus } from './ui/pager';
@@ -46,47 +47,44 @@ function ConfirmForm({ booking, act, busy }: { booking: BookingSummary; act: Act
         {copy.confirmHeading}
       </h4>
       <div className="mt-2 grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor={`${id}-choice`} className="field-label">
-            {copy.chooseChoice}
-          </label>
-          <select
-            id={`${id}-choice`}
-            className="field-input"
-            value={choice}
-            onChange={(e) => {
-              const next = Number(e.target.value) as 1 | 2;
-              setChoice(next);
-              setStart(booking.choices.find((c) => c.choice === next)?.startTimes[0]?.value ?? '');
-            }}
-          >
-            {booking.choices.map((c) => (
-              <option key={c.choice} value={c.choice}>
-                {copy.choice(c.choice)}: {c.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={`${id}-start`} className="field-label">
-            {copy.startTime}
-          </label>
-          <select
-            id={`${id}-start`}
-            className="field-input"
-            value={start}
-            required
-            onChange={(e) => setStart(e.target.value)}
-          >
-            {times.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id={`${id}-choice`} label={copy.chooseChoice}>
+          {(control) => (
+            <select
+              {...control}
+              className="field-input"
+              value={choice}
+              onChange={(e) => {
+                const next = Number(e.target.value) as 1 | 2;
+                setChoice(next);
+                setStart(booking.choices.find((c) => c.choice === next)?.startTimes[0]?.value ?? '');
+              }}
+            >
+              {booking.choices.map((c) => (
+                <option key={c.choice} value={c.choice}>
+                  {copy.choice(c.choice)}: {c.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id={`${id}-start`} label={copy.startTime} required>
+          {(control) => (
+            <select
+              {...control}
+              className="field-input"
+              value={start}
+              onChange={(e) => setStart(e.target.value)}
+            >
+              {times.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
-      <button type="submit" className="btn btn-primary mt-4" disabled={busy || !start}>
+      <button type="submit" className="btn btn-primary mt-1" disabled={busy || !start}>
         {copy.confirm}
       </button>
     </form>
@@ -109,43 +107,39 @@ function RescheduleForm({ booking, act, busy }: { booking: BookingSummary; act: 
         {copy.rescheduleHeading}
       </h4>
       <div className="mt-2 grid gap-4 sm:grid-cols-2">
-        <div>
-          <label htmlFor={`${id}-date`} className="field-label">
-            {copy.rescheduleDate}
-          </label>
-          <input
-            id={`${id}-date`}
-            type="date"
-            className="field-input"
-            min={ukToday()}
-            required
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-          />
-        </div>
-        <div>
-          <label htmlFor={`${id}-start`} className="field-label">
-            {copy.rescheduleStart}
-          </label>
-          <select
-            id={`${id}-start`}
-            className="field-input"
-            required
-            value={times.some((t) => t.value === start) ? start : ''}
-            onChange={(e) => setStart(e.target.value)}
-          >
-            <option value="" disabled>
-              {options.state === 'loading' ? consoleCopy.loading : copy.startTime}
-            </option>
-            {times.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
+        <Field id={`${id}-date`} label={copy.rescheduleDate} required>
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              className="field-input"
+              min={ukToday()}
+              value={date}
+              onChange={(e) => setDate(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field id={`${id}-start`} label={copy.rescheduleStart} required>
+          {(control) => (
+            <select
+              {...control}
+              className="field-input"
+              value={times.some((t) => t.value === start) ? start : ''}
+              onChange={(e) => setStart(e.target.value)}
+            >
+              <option value="" disabled>
+                {options.state === 'loading' ? consoleCopy.loading : copy.startTime}
               </option>
-            ))}
-          </select>
-        </div>
+              {times.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
-      <button type="submit" className="btn btn-primary mt-4" disabled={busy || !date || !start}>
+      <button type="submit" className="btn btn-primary mt-1" disabled={busy || !date || !start}>
         {copy.rescheduleButton}
       </button>
     </form>
