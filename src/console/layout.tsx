@@ -2,7 +2,8 @@
  * The signed-in console: its bar (who is signed in, sign out), its navigation, the live regions
  * that report actions, and the page the address names.
  */
-import { useState } from 'react';
+import { ChevronDown } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, consoleNav } from '~/content/console';
@@ -74,24 +75,7 @@ export function ConsoleLayout({
             </button>
           </div>
         </div>
-        <nav aria-label={consoleCopy.navLabel} className="mx-auto max-w-6xl px-2">
-          <ul className="flex flex-wrap gap-x-1 pb-2">
-            {consoleNav.map((item) => (
-              <li key={item.path}>
-                <NavLink
-                  to={page(item.path)}
-                  end={item.path === ''}
-                  className={({ isActive }) =>
-                    'block rounded-md px-3 py-2 text-sm font-medium ' +
-                    (isActive ? 'bg-ink-900 text-white' : 'text-ink-700 hover:bg-ink-100 hover:text-ink-900')
-                  }
-                >
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <ConsoleNav subPath={subPath} />
       </div>
       <div className="mx-auto max-w-6xl px-4 py-8">
         <NoticeProvider resetKey={location.key} initial={noticeOf(location.state)}>
@@ -99,6 +83,85 @@ export function ConsoleLayout({
         </NoticeProvider>
       </div>
     </>
+  );
+}
+
+/** The navigation's entry for the page at `subPath` (its list's, for one thing's page), if any. */
+function currentNavItem(subPath: string) {
+  return consoleNav.find((item) =>
+    item.path === '' ? subPath === '' : subPath === item.path || subPath.startsWith(`${item.path}/`),
+  );
+}
+
+/**
+ * The console's pages. On a wide screen, a row of links; on a narrow one, a "Menu" button that
+ * names the current page and opens the list (a disclosure: Escape or a link closes it).
+ */
+function ConsoleNav({ subPath }: { subPath: string }) {
+  const [open, setOpen] = useState(false);
+  const [openedAt, setOpenedAt] = useState(subPath);
+  const listId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  // Another page (a link followed, the browser's back) closes the menu.
+  if (openedAt !== subPath) {
+    setOpenedAt(subPath);
+    setOpen(false);
+  }
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      // Focus would otherwise be lost inside the list that just closed.
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  const current = currentNavItem(subPath);
+  return (
+    <nav aria-label={consoleCopy.navLabel} className="mx-auto max-w-6xl px-4 pb-2 md:px-2">
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((was) => !was)}
+        className="flex min-h-11 w-full items-center justify-between gap-3 rounded-md border border-ink-300 bg-white px-3 py-2 text-sm font-medium text-ink-900 md:hidden"
+      >
+        <span>{consoleCopy.menu}</span>
+        <span className="flex min-w-0 items-center gap-2">
+          {current ? (
+            // Read as "Menu, current page: Inbox".
+            <span className="truncate">
+              <span className="sr-only">, {consoleCopy.currentPage}: </span>
+              {current.label}
+            </span>
+          ) : null}
+          <ChevronDown aria-hidden="true" className={`size-4 shrink-0 ${open ? 'rotate-180' : ''}`} />
+        </span>
+      </button>
+      <ul
+        id={listId}
+        className={`${open ? 'mt-1 flex' : 'hidden'} flex-col gap-y-0.5 md:mt-0 md:flex md:flex-row md:flex-wrap md:gap-x-1 md:gap-y-0`}
+      >
+        {consoleNav.map((item) => (
+          <li key={item.path}>
+            <NavLink
+              to={page(item.path)}
+              end={item.path === ''}
+              onClick={() => setOpen(false)}
+              className={({ isActive }) =>
+                'block rounded-md px-3 py-2 text-sm font-medium ' +
+                (isActive ? 'bg-ink-900 text-white' : 'text-ink-700 hover:bg-ink-100 hover:text-ink-900')
+              }
+            >
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
