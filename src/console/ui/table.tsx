@@ -1,8 +1,10 @@
 /**
  * The console's tables: in a box that scrolls sideways inside itself when a wide table meets a
- * narrower screen (the page never does), named for screen readers, with their cell classes.
+ * narrower screen (the page never does), named for screen readers, with their cell classes. On
+ * a phone a DataTable's rows reflow into cards, each cell under its column's heading
+ * (console.css), so a column is never squeezed to a letter a line.
  */
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { DateTime } from './dates';
 
 /**
@@ -33,9 +35,24 @@ export type ColumnHeading = string | { label: string; className: string };
 /** The heading of a column of numbers, set right as its cells are. */
 export const numeric = (label: string): ColumnHeading => ({ label, className: 'text-right' });
 
+const labelOf = (column: ColumnHeading) => (typeof column === 'string' ? column : column.label);
+
+/** `text` as a CSS string, for `content`. */
+const cssString = (text: string) => `"${text.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\a ')}"`;
+
+/**
+ * The column headings as custom properties of the table (`--column-1`, `--column-2`...): on a
+ * phone each cell shows its column's heading above its value (console.css, `.card-table`).
+ */
+function columnLabels(columns: readonly ColumnHeading[]): CSSProperties {
+  return Object.fromEntries(
+    columns.map((column, index) => [`--column-${index + 1}`, cssString(labelOf(column))]),
+  ) as CSSProperties;
+}
+
 /**
  * A list's table: in its own scrolling box (TableBox), named by a caption for screen readers,
- * one row of column headings, and the rows given as children.
+ * one row of column headings, and the rows given as children. On a phone each row is a card.
  */
 export function DataTable({
   label,
@@ -47,14 +64,17 @@ export function DataTable({
   /** Names the scrolling box, and the table too unless `caption` says more. */
   label: string;
   caption?: string;
-  /** The table's least width, as a class (`min-w-[44rem]`): narrower screens scroll the box. */
+  /**
+   * The table's least width, as a class (`min-w-[44rem]`): a narrower screen scrolls the box,
+   * until a phone's, where the rows are cards.
+   */
   minWidth: string;
   columns: readonly ColumnHeading[];
   children: ReactNode;
 }) {
   return (
     <TableBox label={label}>
-      <table className={`w-full ${minWidth} border-collapse`}>
+      <table className={`card-table w-full ${minWidth} border-collapse`} style={columnLabels(columns)}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
