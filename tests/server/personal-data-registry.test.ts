@@ -8,50 +8,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErasureAnswer, PersonView, RetentionView } from '../../src/contract/people';
 import { runRetention } from '../../src/server/console/retention';
-import { signInLink } from '../../src/server/console/sign-in';
 import { PERSONAL_DATA } from '../../src/server/root/personal-data';
-import { type FormsTestApp, makeFormsApp, nextAddress, OWNER, SECRET, testDrivers } from './forms-support';
+import { type FormsTestApp, makeFormsApp, SECRET, testDrivers } from './forms-support';
+import { asOwner, type OwnerCall, signInOwner } from './owner-session';
 import { LOYALTY_TABLE, loyaltyPersonalData } from './loyalty-feature/loyalty-personal-data.server';
 
-const ORIGIN = 'https://www.sterling.test';
 const REGISTRY = [...PERSONAL_DATA, loyaltyPersonalData];
+
+/** The owner's calls as `call(method, url, body)`. */
+const owner = (as: OwnerCall) => (method: 'GET' | 'POST', url: string, body?: unknown) =>
+  as(method, url, { body });
 
 const drivers = await testDrivers('registry');
 
 describe.each(drivers)('a feature registering personal data, on $name', (driver) => {
   let t: FormsTestApp;
   let drop: () => Promise<void>;
-  let cookie = '';
+  let call: ReturnType<typeof owner>;
 
   beforeAll(async () => {
     const db = await driver.env();
     drop = db.drop;
     t = await makeFormsApp(db.env, { services: { personalData: REGISTRY } });
     await t.query(LOYALTY_TABLE);
-    const url = await signInLink(t.config, t.app.services.links, OWNER);
-    const res = await call('POST', '/api/owner/sign-in/link', {
-      token: new URL(url).searchParams.get('token'),
-    });
-    cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    call = owner(asOwner(t.app, await signInOwner(t.app)));
   });
   afterAll(async () => {
     await t?.app.close();
     await drop?.();
   });
-
-  function call(method: 'GET' | 'POST', url: string, body?: unknown) {
-    return t.app.inject({
-      method,
-      url,
-      remoteAddress: nextAddress(),
-      headers: {
-        origin: ORIGIN,
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-        ...(cookie ? { cookie } : {}),
-      },
-      payload: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    });
-  }
 
   /** A contact submission from `email`, with loyalty points given `age` ago. */
   async function seed(email: string, points: number, age = '1 day') {

@@ -16,32 +16,33 @@ import type { PersonView, RetentionView } from '../../src/contract/people';
 import { retentionCopy } from '../../src/content/console';
 import { privacySections } from '../../src/content/privacy';
 import { createRetentionRunner, runRetention } from '../../src/server/console/retention';
-import { signInLink } from '../../src/server/console/sign-in';
 import { PERSONAL_DATA } from '../../src/server/root/personal-data';
+import { asOwner, type OwnerCall, signInOwner } from './owner-session';
 import {
   bodies,
   type FormsTestApp,
   logCapture,
   makeFormsApp,
-  nextAddress,
   OWNER,
   readyTokens,
   SECRET,
   testDrivers,
 } from './forms-support';
 
-const ORIGIN = 'https://www.sterling.test';
-
 /** The form type a People screen line names (its label). */
 const formTypeOf = (label: string) =>
   Object.entries(formTypeLabels).find(([, text]) => text === label)?.[0] ?? label;
+
+/** The owner's calls as `call(method, url, body)`. */
+const owner = (as: OwnerCall) => (method: 'GET' | 'POST', url: string, body?: unknown) =>
+  as(method, url, { body });
 
 const drivers = await testDrivers('personal');
 
 describe.each(drivers)('personal data on $name', (driver) => {
   let t: FormsTestApp;
   let drop: () => Promise<void>;
-  let cookie: string;
+  let call: ReturnType<typeof owner>;
   let mailDir: string;
   const log = logCapture();
 
@@ -51,30 +52,12 @@ describe.each(drivers)('personal data on $name', (driver) => {
     // No SMTP_URL: e-mails are .eml files, which the person's data includes.
     t = await makeFormsApp(db.env, { logger: log.logger });
     mailDir = join(t.dataDir, 'mail');
-    const url = await signInLink(t.config, t.app.services.links, OWNER);
-    const res = await call('POST', '/api/owner/sign-in/link', {
-      token: new URL(url).searchParams.get('token'),
-    });
-    cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    call = owner(asOwner(t.app, await signInOwner(t.app)));
   });
   afterAll(async () => {
     await t?.app.close();
     await drop?.();
   });
-
-  function call(method: 'GET' | 'POST', url: string, body?: unknown) {
-    return t.app.inject({
-      method,
-      url,
-      remoteAddress: nextAddress(),
-      headers: {
-        origin: ORIGIN,
-        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-        ...(cookie ? { cookie } : {}),
-      },
-      payload: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    });
-  }
 
   const emlMentioning = (text: string) =>
     existsSync(mailDir)
