@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvStream, GROUP, isoUtc, safeCell } from './exports';
+import { csvStream, GROUP, safeCell } from '../kit/http/csv';
+import { isoUtc } from './exports';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
