@@ -5,8 +5,8 @@
  */
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
-import { expect, gotoHydrated, test } from './support/fixtures';
-import { EXPECTED_CONSOLE_ERRORS, ownerLink, sendContact, signIn, uniqueTag } from './owner-support';
+import { expect, gotoHydrated } from './support/fixtures';
+import { EXPECTED_CONSOLE_ERRORS, ownerLink, sendContact, test, uniqueTag } from './owner-support';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
 
@@ -42,7 +42,10 @@ for (const width of [1280, 375]) {
       await noSidewaysScroll(page, 'sign-in');
     });
 
-    test('every console page has no violations and no sideways scroll', async ({ page, request }) => {
+    test('every console page has no violations and no sideways scroll', async ({
+      ownerPage: page,
+      request,
+    }) => {
       const tag = uniqueTag('axe');
       await sendContact(request, {
         firstName: 'Axe',
@@ -50,7 +53,6 @@ for (const width of [1280, 375]) {
         email: `${tag}@example.org`,
         message: 'Hello',
       });
-      await signIn(page);
       for (const [path, heading] of PAGES) {
         await gotoHydrated(page, path);
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();

@@ -8,14 +8,15 @@
 import type { APIRequestContext } from '@playwright/test';
 import ICAL from 'ical.js';
 import { expectNoAxeViolations } from './support/axe';
-import { expect, gotoHydrated, test } from './support/fixtures';
+import { expect, gotoHydrated } from './support/fixtures';
 import {
   EXPECTED_CONSOLE_ERRORS,
+  openConsole,
   OWNER_EMAIL,
   readMails,
   requestBooking,
   sendContact,
-  signIn,
+  test,
   uniqueTag,
   waitForMailsTo,
 } from './owner-support';
@@ -33,7 +34,7 @@ function sendHeld(
 }
 
 test('a lead sent through the public contact form is found in the inbox, with its consent and e-mail', async ({
-  page,
+  ownerPage: page,
 }) => {
   const tag = uniqueTag('lovelace');
   await page.setExtraHTTPHeaders({ 'x-forwarded-for': `198.51.100.${(Date.now() % 200) + 20}` });
@@ -49,7 +50,7 @@ test('a lead sent through the public contact form is found in the inbox, with it
   await form.getByRole('button', { name: 'Send Message' }).click();
   await expect(page.getByText('Message sent successfully!', { exact: true })).toBeVisible();
 
-  await signIn(page, '/owner/inbox');
+  await openConsole(page, '/owner/inbox');
   await page.getByLabel('Search').fill(tag);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}`));
@@ -79,13 +80,16 @@ test('a lead sent through the public contact form is found in the inbox, with it
   await expect(page.getByRole('status').filter({ hasText: 'No submissions match.' })).toBeVisible();
 });
 
-test('"Not spam" delivers a held submission once: its e-mail goes out', async ({ page, request }) => {
+test('"Not spam" delivers a held submission once: its e-mail goes out', async ({
+  ownerPage: page,
+  request,
+}) => {
   const tag = uniqueTag('hopper');
   await sendHeld(request, 'Grace', tag);
   const ownerMail = () => readMails().filter((m) => m.text.includes(tag));
   expect(ownerMail()).toHaveLength(0);
 
-  await signIn(page, '/owner/spam');
+  await openConsole(page, '/owner/spam');
   const row = page.getByRole('row', { name: new RegExp(tag) });
   await expect(row.getByText('Filled a field hidden from people')).toBeVisible();
   await row.getByRole('button', { name: 'Not spam' }).click();
@@ -106,7 +110,7 @@ test('"Not spam" delivers a held submission once: its e-mail goes out', async ({
 });
 
 test('a notice belongs to its page: one not yet shown, or not yet answered, is not shown on the next', async ({
-  page,
+  ownerPage: page,
   request,
 }) => {
   // Animation frames come late here, so a page can be left between an action's answer and its notice.
@@ -143,7 +147,7 @@ test('a notice belongs to its page: one not yet shown, or not yet answered, is n
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Inbox' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
   };
-  await signIn(page, '/owner/spam');
+  await openConsole(page, '/owner/spam');
 
   // Staying on the page, the late notice comes.
   await release(tags[0]!);
@@ -176,10 +180,10 @@ test('a notice belongs to its page: one not yet shown, or not yet answered, is n
   await expect(page.getByRole('alert')).toHaveText('');
 });
 
-test('"Delete" asks first, then removes a spam submission', async ({ page, request }) => {
+test('"Delete" asks first, then removes a spam submission', async ({ ownerPage: page, request }) => {
   const tag = uniqueTag('babbage');
   await sendHeld(request, 'Charles', tag, 'Buy cheap things');
-  await signIn(page, '/owner/spam');
+  await openConsole(page, '/owner/spam');
   const row = page.getByRole('row', { name: new RegExp(tag) });
   await row.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this submission?' });
@@ -196,14 +200,14 @@ test('"Delete" asks first, then removes a spam submission', async ({ page, reque
 });
 
 test('a booking is confirmed, then rescheduled: the applicant gets the invite moved, same UID, higher SEQUENCE', async ({
-  page,
+  ownerPage: page,
   request,
 }) => {
   const tag = uniqueTag('booking');
   const email = `${tag}@example.org`;
   const { reference } = await requestBooking(request, { lastName: tag, email });
 
-  await signIn(page, '/owner/bookings');
+  await openConsole(page, '/owner/bookings');
   const card = page.getByRole('article', { name: new RegExp(reference) });
   await expect(card.getByRole('listitem').filter({ hasText: 'First choice:' })).toBeVisible();
   await card.getByLabel('Day').selectOption({ index: 0 });

@@ -6,14 +6,15 @@
  * the other console specs (project `owner-alone`), since every e-mail fails while it runs.
  */
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import type { DeliveryList, DeliverySummary } from '../../src/console/api';
-import { expect, test } from './support/fixtures';
+import type { DeliveryList, DeliverySummary } from '../../src/contract/console';
+import { expect } from './support/fixtures';
 import {
   EXPECTED_CONSOLE_ERRORS,
   MAIL_DIR,
+  openConsole,
   readMails,
   sendContact,
-  signIn,
+  test,
   uniqueTag,
 } from './owner-support';
 
@@ -45,7 +46,7 @@ function restoreMailFolder() {
 test.afterEach(restoreMailFolder);
 
 test('an e-mail that cannot be written shows its error; a failed one is sent again with "Retry"', async ({
-  page,
+  ownerPage: page,
   request,
 }) => {
   const tag = uniqueTag('turing');
@@ -57,7 +58,7 @@ test('an e-mail that cannot be written shows its error; a failed one is sent aga
     email: `${tag}@example.org`,
     message: `Lost in the post ${tag}`,
   });
-  await signIn(page, '/owner/deliveries');
+  await openConsole(page, '/owner/deliveries');
 
   // The first attempt fails for real: the e-mail carries its error code.
   let delivery: DeliverySummary | undefined;

@@ -11,15 +11,15 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import ICAL from 'ical.js';
-import type { EventChangeAnswer, EventDetail, EventInput, EventSummary } from '../../src/console/api';
+import type { EventChangeAnswer, EventDetail, EventInput, EventSummary } from '../../src/contract/console';
 import { expectNoAxeViolations } from './support/axe';
-import { expect, gotoHydrated, test } from './support/fixtures';
+import { expect, gotoHydrated } from './support/fixtures';
 import {
   clientAddress,
   EXPECTED_CONSOLE_ERRORS,
   formToken,
   readMails,
-  signIn,
+  test,
   uniqueTag,
   type Eml,
 } from './owner-support';
@@ -184,10 +184,9 @@ async function typeDateTime(page: Page, input: Locator, value: string) {
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
 
 test('the owner creates an event with the mouse (field errors first), publishes it, and the Resources page shows it without a rebuild', async ({
-  page,
+  ownerPage: page,
 }) => {
   const title = `Mouse masterclass ${uniqueTag('m')}`;
-  await signIn(page, '/owner');
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Events' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Events' })).toBeFocused();
   await page.getByRole('link', { name: 'New event' }).click();
@@ -244,9 +243,10 @@ test('the owner creates an event with the mouse (field errors first), publishes 
   await expect(page.getByTestId('masterclass')).toContainText(title);
 });
 
-test('keyboard only: the owner creates an event from the navigation and publishes it', async ({ page }) => {
+test('keyboard only: the owner creates an event from the navigation and publishes it', async ({
+  ownerPage: page,
+}) => {
   const input = eventInput(`Keyboard masterclass ${uniqueTag('k')}`);
-  await signIn(page, '/owner');
 
   const nav = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Events' });
   await tabTo(page, nav, 'Shift+Tab');
@@ -300,11 +300,10 @@ test('keyboard only: the owner creates an event from the navigation and publishe
 });
 
 test('changing the start time e-mails the registered attendee an updated invitation: same UID, higher SEQUENCE', async ({
-  page,
+  ownerPage: page,
 }) => {
   const tag = uniqueTag('move');
   const email = `${tag}@example.org`;
-  await signIn(page, '/owner');
   const event = await createEvent(page, eventInput(`Moving masterclass ${tag}`, 14));
   await register(page.request, event.id, { name: `Ada ${tag}`, email, company: 'Analytical Engines Ltd' });
   const confirmation = await nextMail(email, [], (m) => calendarOf(m) !== null);
@@ -350,11 +349,10 @@ test('changing the start time e-mails the registered attendee an updated invitat
 });
 
 test('cancelling asks first, says who is e-mailed, then shows the event cancelled; the attendee gets METHOD:CANCEL', async ({
-  page,
+  ownerPage: page,
 }) => {
   const tag = uniqueTag('cancel');
   const email = `${tag}@example.org`;
-  await signIn(page, '/owner');
   const event = await createEvent(page, eventInput(`Cancelled masterclass ${tag}`));
   await register(page.request, event.id, { name: `Grace ${tag}`, email, company: 'Compilers Ltd' });
   const confirmation = await nextMail(email, [], (m) => calendarOf(m) !== null);
@@ -387,10 +385,9 @@ test('cancelling asks first, says who is e-mailed, then shows the event cancelle
 });
 
 test('the attendees and the waitlist in order, their words shown as text, and the CSV download', async ({
-  page,
+  ownerPage: page,
 }) => {
   const tag = uniqueTag('list');
-  await signIn(page, '/owner');
   const event = await createEvent(page, eventInput(`Full masterclass ${tag}`, 20, { capacity: 1 }));
   const people = [
     { name: `First ${tag}`, email: `${tag}.1@example.org`, company: '<b>Bold</b> & Co' },
@@ -444,10 +441,9 @@ test('the attendees and the waitlist in order, their words shown as text, and th
   expect(Object.values(byEmail(people[0]!.email)!)).toContain(people[0]!.company);
 });
 
-test('"Message attendees" queues an e-mail to every registered attendee', async ({ page }) => {
+test('"Message attendees" queues an e-mail to every registered attendee', async ({ ownerPage: page }) => {
   const tag = uniqueTag('msg');
   const email = `${tag}@example.org`;
-  await signIn(page, '/owner');
   const event = await createEvent(page, eventInput(`Messaged masterclass ${tag}`));
   await register(page.request, event.id, { name: `Alan ${tag}`, email, company: 'Bletchley Ltd' });
   await nextMail(email, []);
@@ -478,10 +474,9 @@ for (const width of [1280, 375]) {
     test.use({ viewport: { width, height: 900 } });
 
     test('the Events list, the form (with its errors) and an event page have no violations and no sideways scroll', async ({
-      page,
+      ownerPage: page,
     }) => {
       const tag = uniqueTag('axe');
-      await signIn(page, '/owner');
       const event = await createEvent(page, eventInput(`Checked masterclass ${tag}`, 30, { capacity: 1 }));
       await register(page.request, event.id, {
         name: `One ${tag}`,

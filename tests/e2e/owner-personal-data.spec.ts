@@ -6,13 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { expect, gotoHydrated, test } from './support/fixtures';
-import { EXPECTED_CONSOLE_ERRORS, readMails, sendContact, signIn, uniqueTag } from './owner-support';
+import { expect, gotoHydrated } from './support/fixtures';
+import {
+  EXPECTED_CONSOLE_ERRORS,
+  openConsole,
+  readMails,
+  sendContact,
+  test,
+  uniqueTag,
+} from './owner-support';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
 
 test('an inbox view downloads as CSV, filtered as the screen, with formulas neutralised', async ({
-  page,
+  ownerPage: page,
   request,
 }) => {
   const tag = uniqueTag('csv');
@@ -28,7 +35,7 @@ test('an inbox view downloads as CSV, filtered as the screen, with formulas neut
     email: `${tag}.2@example.org`,
     message: 'Hi',
   });
-  await signIn(page, `/owner/inbox?q=${tag}`);
+  await openConsole(page, `/owner/inbox?q=${tag}`);
   await expect(page.getByRole('status').filter({ hasText: '2 submissions shown' })).toBeVisible();
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download these as CSV' }).click();
@@ -43,7 +50,7 @@ test('an inbox view downloads as CSV, filtered as the screen, with formulas neut
 });
 
 test("a person's data downloads as JSON; erased, nothing of them is found, and the guide form mails them nothing", async ({
-  page,
+  ownerPage: page,
   request,
 }) => {
   const tag = uniqueTag('erase');
@@ -51,7 +58,7 @@ test("a person's data downloads as JSON; erased, nothing of them is found, and t
   const id = await sendContact(request, { firstName: 'Ada', lastName: tag, email, message: `About ${tag}` });
   await expect.poll(() => readMails().filter((m) => m.text.includes(tag)).length).toBeGreaterThan(0);
 
-  await signIn(page, '/owner/people');
+  await openConsole(page, '/owner/people');
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Find' }).click();
   await expect(page.getByRole('heading', { level: 2, name: email })).toBeVisible();
@@ -109,9 +116,9 @@ test("a person's data downloads as JSON; erased, nothing of them is found, and t
 });
 
 test('subscribers, the suppression list and retention are listed; retention runs on demand', async ({
-  page,
+  ownerPage: page,
 }) => {
-  await signIn(page, '/owner/subscribers');
+  await openConsole(page, '/owner/subscribers');
   await expect(page.getByRole('link', { name: 'Download confirmed subscribers (CSV)' })).toHaveAttribute(
     'href',
     '/api/owner/exports/subscribers.csv',

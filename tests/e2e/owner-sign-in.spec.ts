@@ -5,14 +5,16 @@
  */
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
-import { expect, gotoHydrated, test } from './support/fixtures';
+import { expect, gotoHydrated } from './support/fixtures';
 import {
   EXPECTED_CONSOLE_ERRORS,
+  openConsole,
   OWNER_EMAIL,
-  SECOND_OWNER,
   ownerLink,
+  SECOND_OWNER,
   signIn,
   signInLinkIn,
+  test,
   waitForMailsTo,
 } from './owner-support';
 
@@ -76,9 +78,9 @@ async function addVirtualAuthenticator(page: Page) {
   });
 }
 
-test('a passkey added in Security signs the owner in next time', async ({ page }) => {
+test('a passkey added in Security signs the owner in next time', async ({ ownerPage: page }) => {
   await addVirtualAuthenticator(page);
-  await signIn(page, '/owner/security');
+  await openConsole(page, '/owner/security');
   await expect(page.getByText('No passkeys yet.')).toBeVisible();
 
   await page.getByLabel('Passkey name').fill('Test laptop');

@@ -1,7 +1,8 @@
 /**
  * What the console's browser tests share: the e-mails the owner server wrote as .eml files,
  * signing in with a link from `npm run owner:link` (the script the owner runs on the server's
- * machine), leads sent through the public form endpoint, and a booking request.
+ * machine) and the `ownerPage` fixture built on it, leads sent through the public form
+ * endpoint, and a booking request.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -11,7 +12,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { OWNER_BASE_URL, OWNER_DATA_DIR, OWNER_EMAIL, OWNER_SERVER_ENV } from '../../playwright.config';
 import { addDays, earliestBookableDate } from '../../src/features/booking/booking-dates';
 import { parseMail, type ParsedMail } from '../server/forms-mime';
-import { expect, gotoHydrated } from './support/fixtures';
+import { test as base, expect, gotoHydrated } from './support/fixtures';
 
 export { OWNER_EMAIL };
 /** A further address that may sign in (OWNER_EMAILS): the test that ends every session uses it. */
@@ -87,6 +88,19 @@ export async function signIn(page: Page, path = '/owner', email = OWNER_EMAIL): 
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeFocused();
   if (path !== '/owner') await openConsole(page, path);
 }
+
+/**
+ * The shared fixture (console errors fail the test) and `ownerPage`: the test's page, signed in
+ * as the owner (OWNER_EMAIL) with a fresh link, on the Overview with its heading focused. A
+ * test takes it as its page (`async ({ ownerPage: page }) => ...`) and opens the console page
+ * it needs with `openConsole`. It is signed in after the file's `beforeEach` hooks have run.
+ */
+export const test = base.extend<{ ownerPage: Page }>({
+  ownerPage: async ({ page }, use) => {
+    await signIn(page);
+    await use(page);
+  },
+});
 
 /** Opens a console page by its address and waits until its heading has focus. */
 export async function openConsole(page: Page, path: string): Promise<void> {
