@@ -14,7 +14,7 @@ import {
   type BookingSummary,
   type BookingView,
   type RescheduleOptions,
-} from '~/contract/console';
+} from '~/features/booking/booking-console-contract';
 import { post } from './http';
 import { page, useQuery } from './paths';
 import { Loaded, useResource } from './ui/data';

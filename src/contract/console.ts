@@ -107,41 +107,6 @@ export const spamReasonLabels: Record<string, string> = {
   owner: 'Marked as spam by the owner',
 };
 
-// --- Bookings ----------------------------------------------------------------------------------
-
-export const BOOKING_VIEWS = ['requested', 'confirmed', 'declined', 'cancelled', 'past'] as const;
-export type BookingView = (typeof BOOKING_VIEWS)[number];
-
-/** GET /api/owner/bookings?view=requested (default) */
-export type BookingSummary = {
-  id: string;
-  reference: string;
-  submissionId: string;
-  status: 'requested' | 'confirmed' | 'declined' | 'cancelled';
-  /** True for a confirmed session whose day is over. */
-  past: boolean;
-  name: string;
-  email: string;
-  company: string | null;
-  sessionType: string;
-  /** The applicant's choices in UK words, with the value the confirm action takes. */
-  choices: { choice: 1 | 2; label: string; startTimes: { value: string; label: string }[] }[];
-  /** The confirmed slot, in UK words, and its parts. */
-  session: { label: string; date: string; start: string } | null;
-  history: { status: string; at: string; actor: string }[];
-  createdAt: string;
-};
-export type BookingList = { items: BookingSummary[] };
-
-// POST /api/owner/bookings/:id/confirm    {choice: 1|2, start: 'HH:MM'} -> {status, message}
-// POST /api/owner/bookings/:id/decline                                  -> {status, message}
-// POST /api/owner/bookings/:id/cancel                                   -> {status, message}
-// POST /api/owner/bookings/:id/reschedule {date: 'YYYY-MM-DD', start: 'HH:MM'} -> {status, message}
-export type BookingActAnswer = { status: string; message: string };
-
-/** Start times the owner may reschedule to (UK time, quarter hours that keep 45 minutes inside a window). */
-export type RescheduleOptions = { startTimes: { value: string; label: string }[] };
-
 // --- Deliveries --------------------------------------------------------------------------------
 
 export const DELIVERY_STATUSES = ['pending', 'failed', 'sent', 'skipped', 'suppressed'] as const;

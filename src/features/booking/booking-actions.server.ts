@@ -19,11 +19,12 @@ import {
   formatChoice,
   formatClock,
   formatUkDate,
-  isIsoDate,
   latestBookableDate,
+  startTimeOption,
   startTimesFor,
   ukToday,
 } from './booking-dates';
+import { RESCHEDULE_DATE_REFUSED } from './booking-console-contract';
 import {
   calendarUid,
   cancelledApplicantEmail,
@@ -169,10 +170,7 @@ export async function inspectLink(
     choice: window
       ? {
           label: formatChoice(window.date, window.time),
-          startTimes: startTimesFor(window.time).map((value) => ({
-            value,
-            label: `${formatClock(value)}-${formatClock(addMinutesToClock(value, SESSION_MINUTES))}`,
-          })),
+          startTimes: startTimesFor(window.time).map(startTimeOption),
         }
       : undefined,
     session: slot ? slotWords(slot) : undefined,
@@ -207,9 +205,21 @@ export async function performLink(
   });
 }
 
+/** What an owner's action did: the booking, its reference, its new status and the sentence shown. */
+export type OwnerActed = {
+  bookingId: string;
+  reference: string;
+  status: BookingStatus;
+  answer: LinkActAnswer;
+};
+
+/** Runs last inside an owner's action's transaction (the console's audit row). */
+export type OwnerActionHook = (tx: Tx, acted: OwnerActed) => Promise<void>;
+
 /**
  * The owner's console doing what a link does (confirm a choice, decline, cancel): the same
  * checks, the same change, the same e-mails, without a link. Refusals are `LinkRefusal`s.
+ * `write` runs last in the same transaction.
  */
 export async function performOwnerAction(
   ctx: PerformContext,
@@ -217,37 +227,37 @@ export async function performOwnerAction(
   action: LinkActionName,
   input: { start?: unknown },
   now: Date,
-): Promise<{ bookingId: string; reference: string; status: BookingStatus; answer: LinkActAnswer }> {
+  write?: OwnerActionHook,
+): Promise<OwnerActed> {
   if (!UUID_PATTERN.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
   return ctx.db.transaction(async (tx) => {
     const locked = await loadBooking(tx, bookingId, true);
     if (!locked) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
     const loaded = checkState(action, locked, now);
     const answer = await applyAction(tx, ctx, loaded, action, input, now, 'owner');
-    return { bookingId, reference: loaded.row.reference, status: answer.status, answer };
+    const acted = { bookingId, reference: loaded.row.reference, status: answer.status, answer };
+    await write?.(tx, acted);
+    return acted;
   });
 }
 
 /**
  * Moves a confirmed session to another day and start time: the applicant gets the invitation
  * again with the same UID and a higher SEQUENCE (calendars update the event in place), and a
- * cancel link valid until the end of the new day.
+ * cancel link valid until the end of the new day. `date` and `start` are as the console's route
+ * parses them (a date, and a start time some window offers); the date must be from today to the
+ * booking horizon. `write` runs last in the same transaction.
  */
 export async function rescheduleBooking(
   ctx: PerformContext,
   bookingId: string,
-  input: { date?: unknown; start?: unknown },
+  { date, start }: { date: string; start: string },
   now: Date,
-): Promise<{ bookingId: string; reference: string; status: BookingStatus; answer: LinkActAnswer }> {
+  write?: OwnerActionHook,
+): Promise<OwnerActed> {
   if (!UUID_PATTERN.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
-  const date = typeof input.date === 'string' ? input.date : '';
-  const start = typeof input.start === 'string' ? input.start : '';
-  if (!isIsoDate(date) || date < ukToday(now) || date > latestBookableDate(now)) {
-    throw new LinkRefusal('past', 400, 'Please choose a date from today and within the next 12 months.');
-  }
-  if (!RESCHEDULE_START_TIMES.includes(start)) {
-    throw new LinkRefusal('start', 400, 'Please choose one of the offered start times.');
-  }
+  if (date < ukToday(now) || date > latestBookableDate(now))
+    throw new LinkRefusal('past', 400, RESCHEDULE_DATE_REFUSED);
   const { config, links } = ctx;
   return ctx.db.transaction(async (tx) => {
     const loaded = await loadBooking(tx, bookingId, true);
@@ -291,19 +301,16 @@ export async function rescheduleBooking(
         rescheduled: true,
       }),
     ]);
-    return {
+    const acted: OwnerActed = {
       bookingId,
       reference: row.reference,
-      status: 'confirmed' as const,
-      answer: { status: 'confirmed' as const, message: bookingActionCopy.rescheduledDone(slotWords(slot)) },
+      status: 'confirmed',
+      answer: { status: 'confirmed', message: bookingActionCopy.rescheduledDone(slotWords(slot)) },
     };
+    await write?.(tx, acted);
+    return acted;
   });
 }
-
-/** Every start time a session can be moved to: the quarter hours of every window. */
-export const RESCHEDULE_START_TIMES: readonly string[] = [
-  ...new Set((['morning', 'afternoon'] as const).flatMap((time) => startTimesFor(time))),
-];
 
 /**
  * Moves a locked and checked booking to its new status, records the change with its time and

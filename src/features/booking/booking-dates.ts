@@ -6,6 +6,7 @@
 import {
   BOOKING_HORIZON_DAYS,
   SESSION_MINUTES,
+  SESSION_TIMES,
   START_STEP_MINUTES,
   sessionTimeLabels,
   sessionTimeWindows,
@@ -79,6 +80,14 @@ export function startTimesFor(time: SessionTime): string[] {
 
 export function addMinutesToClock(hhmm: string, minutes: number): string {
   return clockOf(minutesOf(hhmm) + minutes);
+}
+
+/** Every start time a session can have (and be moved to): the quarter hours of every window. */
+export const SESSION_START_TIMES: readonly string[] = [...new Set(SESSION_TIMES.flatMap(startTimesFor))];
+
+/** A start time as the console offers it: '09:15' -> '9:15am-10am'. */
+export function startTimeOption(value: string): { value: string; label: string } {
+  return { value, label: `${formatClock(value)}-${formatClock(addMinutesToClock(value, SESSION_MINUTES))}` };
 }
 
 /** The end of a UK day, as an instant: a link for a session on that day stays useful until then. */

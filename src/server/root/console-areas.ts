@@ -8,10 +8,11 @@ import type { ConsoleArea } from '../kit/http/owner-routes';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { peopleArea } from '../console/people';
 import { retentionArea, type RetentionRunner } from '../console/retention';
+import { bookingsArea } from '~/features/booking/booking-console.server';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
   retentionRuns: RetentionRunner;
 }): ConsoleArea[] {
-  return [peopleArea(deps.personalData), retentionArea(deps.retentionRuns, deps.personalData)];
+  return [peopleArea(deps.personalData), retentionArea(deps.retentionRuns, deps.personalData), bookingsArea];
 }
