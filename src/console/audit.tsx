@@ -1,12 +1,12 @@
 /** The audit log: every sign-in and owner action, with its time and who, newest first. */
 import { auditCopy as copy } from '~/content/console';
 import type { AuditPage as AuditAnswer } from '~/contract/console';
-import { withQuery } from './http';
-import { useQuery } from './paths';
-import { useResource } from './ui/data';
-import { PageHeading } from './ui/page';
-import { LoadedList } from './ui/pager';
-import { DataTable, DateCell, td } from './ui/table';
+import { withQuery } from '~/components/console/http';
+import { useQuery } from '~/components/console/paths';
+import { useResource } from '~/components/console/data';
+import { PageHeading } from '~/components/console/page';
+import { LoadedList } from '~/components/console/pager';
+import { DataTable, DateCell, td } from '~/components/console/table';
 
 const columns = [copy.at, copy.actor, copy.action, copy.target];
 

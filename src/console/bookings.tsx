@@ -15,15 +15,15 @@ import {
   type BookingView,
   type RescheduleOptions,
 } from '~/features/booking/booking-console-contract';
-import { post } from './http';
-import { page, useQuery } from './paths';
-import { Loaded, useResource } from './ui/data';
-import { DateTime } from './ui/dates';
-import { ConfirmButton } from './ui/dialog';
-import { Field } from './ui/fields';
-import { useAction } from './ui/notices';
-import { Badge, PageHeading } from './ui/page';
-import { ListStatus } from './ui/pager';
+import { post } from '~/components/console/http';
+import { page, useQuery } from '~/components/console/paths';
+import { Loaded, useResource } from '~/components/console/data';
+import { DateTime } from '~/components/console/dates';
+import { ConfirmButton } from '~/components/console/dialog';
+import { Field } from '~/components/console/fields';
+import { useAction } from '~/components/console/notices';
+import { Badge, PageHeading } from '~/components/console/page';
+import { ListStatus } from '~/components/console/pager';
 
 type Act = (key: string, path: string, body?: unknown) => Promise<boolean>;
 

@@ -8,8 +8,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { consoleCopy } from '~/content/console';
 import type { SessionInfo } from '~/contract/console';
-import { getJson, onSessionEnded } from './http';
-import { useSubPath } from './paths';
+import { getJson, onSessionEnded } from '~/components/console/http';
+import { useSubPath } from '~/components/console/paths';
 import { ConsoleLayout } from './layout';
 import { LinkSignIn, SignInPage } from './sign-in';
 

@@ -5,13 +5,13 @@
 import { Link } from 'react-router';
 import { consoleCopy, deliveriesCopy as copy } from '~/content/console';
 import type { DeliveryList, DeliverySummary } from '~/contract/console';
-import { post, withQuery } from './http';
-import { page, useQuery } from './paths';
-import { useResource } from './ui/data';
-import { useAction } from './ui/notices';
-import { Badge, PageHeading } from './ui/page';
-import { LoadedList } from './ui/pager';
-import { DataTable, DateCell, numeric, td } from './ui/table';
+import { post, withQuery } from '~/components/console/http';
+import { page, useQuery } from '~/components/console/paths';
+import { useResource } from '~/components/console/data';
+import { useAction } from '~/components/console/notices';
+import { Badge, PageHeading } from '~/components/console/page';
+import { LoadedList } from '~/components/console/pager';
+import { DataTable, DateCell, numeric, td } from '~/components/console/table';
 
 const tones: Partial<Record<string, 'warn' | 'bad' | 'good' | 'neutral'>> = {
   pending: 'warn',

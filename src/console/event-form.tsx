@@ -1,19 +1,27 @@
 /**
  * The event form: "New event" saves a draft; "Edit" changes one (a change of time e-mails every
  * attendee an updated calendar invitation, which the form says before it is saved). The server
- * checks every field: its field errors are shown beside each field and listed in a summary that
- * takes focus; its answer is announced in the console's live regions.
+ * checks every field (EventInputSchema): its field errors are shown beside each field and listed
+ * in a summary that takes focus; its answer is announced in the console's live regions. The
+ * fields' lengths and the range of places are the schema's (EVENT_LIMITS).
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { eventsCopy as copy } from '~/content/console';
-import type { EventChangeAnswer, EventDetail, EventInput, EventMode, EventSummary } from '~/contract/console';
-import { post } from './http';
-import { page } from './paths';
-import { useResource } from './ui/data';
-import { Field } from './ui/fields';
-import { useNotify } from './ui/notices';
-import { BackLink, ItemPage, PageHeading } from './ui/page';
+import type {
+  EventChangeAnswer,
+  EventDetail,
+  EventInput,
+  EventMode,
+  EventSummary,
+} from '~/features/events/events-console-contract';
+import { EVENT_LIMITS } from '~/features/events/event-input-schema';
+import { post } from '~/components/console/http';
+import { page } from '~/components/console/paths';
+import { useResource } from '~/components/console/data';
+import { Field } from '~/components/console/fields';
+import { useNotify } from '~/components/console/notices';
+import { BackLink, ItemPage, PageHeading } from '~/components/console/page';
 
 type Values = Omit<EventInput, 'capacity'> & { capacity: string };
 type Errors = Partial<Record<keyof EventInput, string>>;
@@ -247,6 +255,7 @@ function EventForm({ event }: { event?: EventDetail }) {
               {...control}
               type="text"
               name="title"
+              maxLength={EVENT_LIMITS.title}
               autoComplete="off"
               value={values.title}
               onChange={set('title')}
@@ -266,6 +275,7 @@ function EventForm({ event }: { event?: EventDetail }) {
               {...control}
               name="summary"
               rows={4}
+              maxLength={EVENT_LIMITS.summary}
               value={values.summary}
               onChange={set('summary')}
               className="field-input"
@@ -311,6 +321,7 @@ function EventForm({ event }: { event?: EventDetail }) {
                 {...control}
                 type="text"
                 name="place"
+                maxLength={EVENT_LIMITS.place}
                 autoComplete="off"
                 value={values.place}
                 onChange={set('place')}
@@ -325,6 +336,7 @@ function EventForm({ event }: { event?: EventDetail }) {
                 {...control}
                 type="url"
                 name="joinUrl"
+                maxLength={EVENT_LIMITS.joinUrl}
                 inputMode="url"
                 autoComplete="off"
                 value={values.joinUrl}
@@ -340,7 +352,8 @@ function EventForm({ event }: { event?: EventDetail }) {
               {...control}
               type="number"
               name="capacity"
-              min={1}
+              min={EVENT_LIMITS.capacity.min}
+              max={EVENT_LIMITS.capacity.max}
               step={1}
               inputMode="numeric"
               value={values.capacity}

@@ -8,25 +8,25 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { consoleCopy, eventsCopy as copy } from '~/content/console';
-import {
-  OWNER_API,
-  type Attendee,
-  type EventChangeAnswer,
-  type EventDetail,
-  type EventList,
-  type EventMessageAnswer,
-  type EventSummary,
-} from '~/contract/console';
-import { post } from './http';
-import { page } from './paths';
-import { useResource } from './ui/data';
-import { DateTime } from './ui/dates';
-import { ConfirmButton } from './ui/dialog';
-import { Field, SubmitButton, TextField } from './ui/fields';
-import { useAction, useNotify } from './ui/notices';
-import { Badge, DetailRow, IfAny, ItemPage, PageHeading, Section } from './ui/page';
-import { LoadedList } from './ui/pager';
-import { DataTable, numeric, rowTh, td } from './ui/table';
+import { OWNER_API } from '~/contract/console';
+import type {
+  Attendee,
+  EventChangeAnswer,
+  EventDetail,
+  EventList,
+  EventMessageAnswer,
+  EventSummary,
+} from '~/features/events/events-console-contract';
+import { post } from '~/components/console/http';
+import { page } from '~/components/console/paths';
+import { useResource } from '~/components/console/data';
+import { DateTime } from '~/components/console/dates';
+import { ConfirmButton } from '~/components/console/dialog';
+import { Field, SubmitButton, TextField } from '~/components/console/fields';
+import { useAction, useNotify } from '~/components/console/notices';
+import { Badge, DetailRow, IfAny, ItemPage, PageHeading, Section } from '~/components/console/page';
+import { LoadedList } from '~/components/console/pager';
+import { DataTable, numeric, rowTh, td } from '~/components/console/table';
 
 // --- Times and status ---------------------------------------------------------------------------
 

@@ -13,13 +13,13 @@ import {
   type SubmissionPage,
   type SubmissionSummary,
 } from '~/contract/console';
-import { withQuery } from './http';
-import { page, useQuery } from './paths';
-import { useResource } from './ui/data';
-import { Field } from './ui/fields';
-import { Badge, PageHeading } from './ui/page';
-import { LoadedList } from './ui/pager';
-import { DataTable, DateCell, td } from './ui/table';
+import { withQuery } from '~/components/console/http';
+import { page, useQuery } from '~/components/console/paths';
+import { useResource } from '~/components/console/data';
+import { Field } from '~/components/console/fields';
+import { Badge, PageHeading } from '~/components/console/page';
+import { LoadedList } from '~/components/console/pager';
+import { DataTable, DateCell, td } from '~/components/console/table';
 
 const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
 const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];

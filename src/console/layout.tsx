@@ -13,18 +13,18 @@ import { BookingsPage } from './bookings';
 import { DeliveriesPage } from './deliveries';
 import { EditEventPage, NewEventPage } from './event-form';
 import { EventPage, EventsPage } from './events';
-import { post } from './http';
+import { post } from '~/components/console/http';
 import { InboxPage } from './inbox';
 import { OverviewPage } from './overview';
 import { PeoplePage } from './people';
 import { RetentionPage } from './retention';
-import { page, useSubPath } from './paths';
+import { page, useSubPath } from '~/components/console/paths';
 import { SecurityPage } from './security';
 import { SpamPage } from './spam';
 import { SubmissionPage } from './submission';
 import { SubscribersPage, SuppressionsPage } from './subscribers';
-import { NoticeProvider, noticeOf } from './ui/notices';
-import { PageHeading } from './ui/page';
+import { NoticeProvider, noticeOf } from '~/components/console/notices';
+import { PageHeading } from '~/components/console/page';
 
 export function ConsoleLayout({
   session,

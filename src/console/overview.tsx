@@ -2,10 +2,10 @@
 import { Link } from 'react-router';
 import { overviewCopy as copy } from '~/content/console';
 import { formTypeLabels, type Overview } from '~/contract/console';
-import { page } from './paths';
-import { Loaded, useResource } from './ui/data';
-import { Banner, PageHeading } from './ui/page';
-import { TableBox, td, th } from './ui/table';
+import { page } from '~/components/console/paths';
+import { Loaded, useResource } from '~/components/console/data';
+import { Banner, PageHeading } from '~/components/console/page';
+import { TableBox, td, th } from '~/components/console/table';
 
 function Tile({ label, value, to, action }: { label: string; value: number; to: string; action: string }) {
   return (

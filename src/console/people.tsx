@@ -9,14 +9,14 @@ import { Link } from 'react-router';
 import { consoleCopy, peopleCopy as copy } from '~/content/console';
 import { OWNER_API } from '~/contract/console';
 import type { ErasureAnswer, PersonSection, PersonView } from '~/contract/people';
-import { post, withQuery } from './http';
-import { page, useQuery } from './paths';
-import { Loaded, useResource } from './ui/data';
-import { DateTime } from './ui/dates';
-import { ConfirmButton } from './ui/dialog';
-import { Field } from './ui/fields';
-import { useAction } from './ui/notices';
-import { Badge, PageHeading } from './ui/page';
+import { post, withQuery } from '~/components/console/http';
+import { page, useQuery } from '~/components/console/paths';
+import { Loaded, useResource } from '~/components/console/data';
+import { DateTime } from '~/components/console/dates';
+import { ConfirmButton } from '~/components/console/dialog';
+import { Field } from '~/components/console/fields';
+import { useAction } from '~/components/console/notices';
+import { Badge, PageHeading } from '~/components/console/page';
 
 export function PeoplePage() {
   const [params, setParams] = useQuery();

@@ -7,12 +7,12 @@
 import { useEffect, useRef } from 'react';
 import { retentionCopy as copy } from '~/content/console';
 import type { RetentionStarted, RetentionView } from '~/contract/people';
-import { post } from './http';
-import { Loaded, useResource } from './ui/data';
-import { DateTime } from './ui/dates';
-import { useAction, useNotify } from './ui/notices';
-import { PageHeading } from './ui/page';
-import { TableBox, td, th } from './ui/table';
+import { post } from '~/components/console/http';
+import { Loaded, useResource } from '~/components/console/data';
+import { DateTime } from '~/components/console/dates';
+import { useAction, useNotify } from '~/components/console/notices';
+import { PageHeading } from '~/components/console/page';
+import { TableBox, td, th } from '~/components/console/table';
 
 /** How often the page asks again while a run is under way. */
 const FOLLOW_MS = 2000;

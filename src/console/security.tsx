@@ -8,13 +8,13 @@ import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/brow
 import { CONSOLE_PATH } from '~/content/routes';
 import { securityCopy as copy } from '~/content/console';
 import type { PasskeyInfo, SessionInfo } from '~/contract/console';
-import { post } from './http';
-import { Loaded, useResource } from './ui/data';
-import { ConfirmButton } from './ui/dialog';
-import { SubmitButton, TextField } from './ui/fields';
-import { useAction, useNotify } from './ui/notices';
-import { PageHeading, Section } from './ui/page';
-import { DataTable, DateCell, rowTh, td } from './ui/table';
+import { post } from '~/components/console/http';
+import { Loaded, useResource } from '~/components/console/data';
+import { ConfirmButton } from '~/components/console/dialog';
+import { SubmitButton, TextField } from '~/components/console/fields';
+import { useAction, useNotify } from '~/components/console/notices';
+import { PageHeading, Section } from '~/components/console/page';
+import { DataTable, DateCell, rowTh, td } from '~/components/console/table';
 
 function isCancelled(error: unknown): boolean {
   return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');

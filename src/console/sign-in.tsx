@@ -9,11 +9,11 @@ import { Link, useNavigate } from 'react-router';
 import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, signInCopy as copy } from '~/content/console';
 import type { SignInRequestAnswer, SignedIn } from '~/contract/console';
-import { post } from './http';
-import { useQuery } from './paths';
-import { Field } from './ui/fields';
-import { type Notice } from './ui/notices';
-import { PageHeading } from './ui/page';
+import { post } from '~/components/console/http';
+import { useQuery } from '~/components/console/paths';
+import { Field } from '~/components/console/fields';
+import { type Notice } from '~/components/console/notices';
+import { PageHeading } from '~/components/console/page';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -5,15 +5,15 @@
 import { useLocation } from 'react-router';
 import { consoleCopy, inboxCopy, spamCopy as copy } from '~/content/console';
 import { formTypeLabels, type SubmissionPage } from '~/contract/console';
-import { withQuery } from './http';
+import { withQuery } from '~/components/console/http';
 import { Sender } from './inbox';
-import { page, useQuery } from './paths';
+import { page, useQuery } from '~/components/console/paths';
 import { HeldActions, spamReasonLabel } from './submission';
-import { useResource } from './ui/data';
-import { useAction } from './ui/notices';
-import { PageHeading } from './ui/page';
-import { LoadedList } from './ui/pager';
-import { DataTable, DateCell, td } from './ui/table';
+import { useResource } from '~/components/console/data';
+import { useAction } from '~/components/console/notices';
+import { PageHeading } from '~/components/console/page';
+import { LoadedList } from '~/components/console/pager';
+import { DataTable, DateCell, td } from '~/components/console/table';
 
 const columns = [copy.from, copy.received, copy.reason, copy.excerpt, copy.actions];
 

@@ -12,13 +12,13 @@ import {
   type SubmissionDetail,
 } from '~/contract/console';
 import { DeliveriesTable } from './deliveries';
-import { post } from './http';
-import { page } from './paths';
-import { useResource } from './ui/data';
-import { DateTime } from './ui/dates';
-import { ConfirmButton } from './ui/dialog';
-import { useAction } from './ui/notices';
-import { Badge, DetailRow, IfAny, ItemPage, Section } from './ui/page';
+import { post } from '~/components/console/http';
+import { page } from '~/components/console/paths';
+import { useResource } from '~/components/console/data';
+import { DateTime } from '~/components/console/dates';
+import { ConfirmButton } from '~/components/console/dialog';
+import { useAction } from '~/components/console/notices';
+import { Badge, DetailRow, IfAny, ItemPage, Section } from '~/components/console/page';
 
 export function spamReasonLabel(reason: string | null): string {
   return (reason && spamReasonLabels[reason]) || reason || '';

@@ -5,14 +5,15 @@
  */
 import { Link } from 'react-router';
 import { consoleCopy, subscribersCopy as copy, suppressionCopy } from '~/content/console';
-import { OWNER_API, type SubscriberPage, type SuppressionPage } from '~/contract/console';
-import { withQuery } from './http';
-import { page, useQuery } from './paths';
-import { useResource } from './ui/data';
-import { DateTime } from './ui/dates';
-import { PageHeading } from './ui/page';
-import { LoadedList } from './ui/pager';
-import { DataTable, DateCell, td } from './ui/table';
+import { OWNER_API, type SuppressionPage } from '~/contract/console';
+import type { SubscriberPage } from '~/features/newsletter/newsletter-console-contract';
+import { withQuery } from '~/components/console/http';
+import { page, useQuery } from '~/components/console/paths';
+import { useResource } from '~/components/console/data';
+import { DateTime } from '~/components/console/dates';
+import { PageHeading } from '~/components/console/page';
+import { LoadedList } from '~/components/console/pager';
+import { DataTable, DateCell, td } from '~/components/console/table';
 
 const STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const;
 

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import type { ApiResult } from '~/lib/api-client';
 import { consoleCopy } from '~/content/console';
-import { getJson } from '../http';
+import { getJson } from './http';
 
 export type Resource<T> =
   { state: 'loading' } | { state: 'error'; error: string; status: number } | { state: 'ready'; data: T };

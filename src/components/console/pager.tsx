@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { consoleCopy } from '~/content/console';
-import { useQuery } from '../paths';
+import { useQuery } from './paths';
 import { Loaded, type Resource } from './data';
 
 /** What a list's status line says: `empty` when there is nothing, else `count`'s words (if any). */
