@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import ICAL from 'ical.js';
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { EVENTS_BASE_URL, EVENTS_DATA_DIR, EVENTS_SERVER_ENV } from '../../playwright.config';
-import type { EventInput, EventSummary } from '../../src/console/api';
+import type { EventInput, EventSummary } from '../../src/features/events/events-console-contract';
 import { eventCalendarPath, NEXT_EVENT_API, type PublicEvent } from '../../src/features/events/events-api';
 import { parseMail, type ParsedMail } from '../server/forms-mime';
 import { expectNoAxeViolations } from './support/axe';

@@ -11,7 +11,12 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import ICAL from 'ical.js';
-import type { EventChangeAnswer, EventDetail, EventInput, EventSummary } from '../../src/contract/console';
+import type {
+  EventChangeAnswer,
+  EventDetail,
+  EventInput,
+  EventSummary,
+} from '../../src/features/events/events-console-contract';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
 import {

@@ -17,18 +17,6 @@ import { configWarnings, overview } from './overview';
 import { confirmedSubscribers, SUBSCRIBER_HEADERS } from './exports';
 import { csvStream } from '../kit/http/csv';
 import type {} from '../kit/personal-data';
-import {
-  ATTENDEE_HEADERS,
-  attendeeRows,
-  cancelEvent,
-  createEvent,
-  eventDetail,
-  eventExists,
-  eventList,
-  messageEventAttendees,
-  publishEvent,
-  updateEvent,
-} from './events';
 import { subscriberPage, suppressionPage } from './subscribers';
 import { listPasskeys, registerPasskey, registrationOptions, removePasskey } from './passkeys';
 import { clearCookie, endAllSessions, endSession } from './sessions';
@@ -42,7 +30,7 @@ const bodyOf = (request: FastifyRequest): Body =>
     : {};
 
 export async function legacyRoutes(owned: FastifyInstance, options: ConsoleOptions) {
-  const { config, db, links, wakeOutbox } = options;
+  const { config, db, wakeOutbox } = options;
   const clock = options.clock ?? (() => new Date());
   const who = (request: FastifyRequest) => request.owner!.email;
   const param = (request: FastifyRequest, name: string) =>
@@ -128,63 +116,6 @@ export async function legacyRoutes(owned: FastifyInstance, options: ConsoleOptio
     const day = clock().toISOString().slice(0, 10);
     return download(reply, `subscribers-${day}.csv`, 'text/csv; charset=utf-8').send(
       csvStream(SUBSCRIBER_HEADERS, confirmedSubscribers(db)),
-    );
-  });
-  // Masterclasses.
-  const eventsCtx = { config, links };
-  const eventChanged = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    action: 'event.create' | 'event.update' | 'event.publish' | 'event.cancel',
-    result: { event: { id: string }; notified: number },
-  ) => {
-    await audit(db, who(request), action, result.event.id, { notified: result.notified });
-    if (result.notified > 0 || action === 'event.update') wakeOutbox();
-    request.log.info({ eventId: result.event.id, notified: result.notified }, 'event changed in the console');
-    return send(reply, 200, action === 'event.create' ? result.event : result);
-  };
-  owned.get(`${OWNER_API}/events`, async (_request, reply) => send(reply, 200, await eventList(db, clock())));
-  owned.get(`${OWNER_API}/events/:id`, async (request, reply) =>
-    send(reply, 200, await eventDetail(db, param(request, 'id'), clock())),
-  );
-  owned.post(`${OWNER_API}/events`, async (request, reply) =>
-    eventChanged(request, reply, 'event.create', {
-      event: await createEvent(db, bodyOf(request), clock()),
-      notified: 0,
-    }),
-  );
-  owned.post(`${OWNER_API}/events/:id`, async (request, reply) =>
-    eventChanged(
-      request,
-      reply,
-      'event.update',
-      await updateEvent(db, eventsCtx, param(request, 'id'), bodyOf(request), clock()),
-    ),
-  );
-  owned.post(`${OWNER_API}/events/:id/publish`, async (request, reply) =>
-    eventChanged(request, reply, 'event.publish', await publishEvent(db, param(request, 'id'), clock())),
-  );
-  owned.post(`${OWNER_API}/events/:id/cancel`, async (request, reply) =>
-    eventChanged(
-      request,
-      reply,
-      'event.cancel',
-      await cancelEvent(db, eventsCtx, param(request, 'id'), clock()),
-    ),
-  );
-  owned.post(`${OWNER_API}/events/:id/message`, async (request, reply) => {
-    const id = param(request, 'id');
-    const emails = await messageEventAttendees(db, eventsCtx, id, bodyOf(request), clock());
-    await audit(db, who(request), 'event.message', id, { emails });
-    if (emails > 0) wakeOutbox();
-    return send(reply, 200, { ok: true, emails });
-  });
-  owned.get(`${OWNER_API}/exports/events/:id/attendees.csv`, async (request, reply) => {
-    const event = await eventExists(db, param(request, 'id'));
-    await audit(db, who(request), 'export.attendees', event.id);
-    const day = event.startsAt.toISOString().slice(0, 10);
-    return download(reply, `attendees-${day}.csv`, 'text/csv; charset=utf-8').send(
-      csvStream(ATTENDEE_HEADERS, attendeeRows(db, event.id)),
     );
   });
 

@@ -9,10 +9,16 @@ import type { PersonalDataRegistry } from '../kit/personal-data';
 import { peopleArea } from '../console/people';
 import { retentionArea, type RetentionRunner } from '../console/retention';
 import { bookingsArea } from '~/features/booking/booking-console.server';
+import { eventsArea } from '~/features/events/events-console.server';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
   retentionRuns: RetentionRunner;
 }): ConsoleArea[] {
-  return [peopleArea(deps.personalData), retentionArea(deps.retentionRuns, deps.personalData), bookingsArea];
+  return [
+    peopleArea(deps.personalData),
+    retentionArea(deps.retentionRuns, deps.personalData),
+    bookingsArea,
+    eventsArea,
+  ];
 }
