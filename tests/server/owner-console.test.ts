@@ -386,6 +386,48 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     }
   });
 
+  it('refuses a date or a page cursor the database cannot read with a 400, never a 500', async () => {
+    const owner = asOwner(t.app, await signInOwner(t.app));
+    const cursor = (text: string) => Buffer.from(text).toString('base64url');
+    const id = '00000000-0000-4000-8000-000000000000';
+    const page = 'The page filter is not valid.';
+    for (const [query, error] of [
+      ['from=0000-01-01', 'The from date filter is not valid.'],
+      ['to=0000-12-31', 'The to date filter is not valid.'],
+      ['from=2025-02-29', 'The from date filter is not valid.'],
+      [`after=${cursor(`0000-01-01 00:00:00+00|${id}`)}`, page],
+      [`after=${cursor(`1|${id}`)}`, page],
+      [`after=${cursor(`2026-02-30 10:00:00+00|${id}`)}`, page],
+      [`after=${cursor('2026-01-01 10:00:00+00|not-a-uuid')}`, page],
+      ['after=garbage', page],
+    ]) {
+      const res = await owner('GET', `/api/owner/submissions?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toEqual({ error });
+    }
+    for (const query of [
+      'from=0001-01-01&to=9999-12-31',
+      'from=2024-02-29',
+      `after=${cursor(`2026-01-01 10:00:00.5+01|${id}`)}`,
+    ]) {
+      expect((await owner('GET', `/api/owner/submissions?${query}`)).statusCode, query).toBe(200);
+    }
+    // The export reads the same filters; a page cursor means nothing to it.
+    expect((await owner('GET', '/api/owner/exports/submissions.csv?from=0000-01-01')).statusCode).toBe(400);
+    expect((await owner('GET', '/api/owner/exports/submissions.csv?after=garbage')).statusCode).toBe(200);
+    // An id that is not a UUID names no submission.
+    for (const [method, path] of [
+      ['GET', ''],
+      ['POST', '/release'],
+      ['POST', '/delete'],
+      ['POST', '/mark-spam'],
+    ] as const) {
+      const res = await owner(method, `/api/owner/submissions/not-a-uuid${path}`);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.json()).toEqual({ error: 'There is no such submission.' });
+    }
+  });
+
   it('confirms a booking from the console and reschedules it: same UID, higher SEQUENCE', async () => {
     const owner = asOwner(t.app, await signInOwner(t.app));
     const first = bookableDate(10);

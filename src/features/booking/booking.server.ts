@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { OWNER_LINK_DAYS } from '~/content/booking';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
 import { jsonOnly, sameOriginOnly, send } from '~/server/kit/http/request-checks';
-import type { Tx } from '~/server/kit/db/client';
+import type { Queryable, Tx } from '~/server/kit/db/client';
 import {
   inspectLink,
   lastPossibleDay,
@@ -60,6 +60,15 @@ async function insertBooking(
     if (inserted.length > 0) return { id, reference };
   }
   throw new Error('could not draw a free booking reference');
+}
+
+/** The booking a submission made, if it was a booking request (the console's submission page). */
+export async function bookingOfSubmission(q: Queryable, submissionId: string): Promise<string | null> {
+  const [row] = await q
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(eq(bookings.submissionId, submissionId));
+  return row?.id ?? null;
 }
 
 export const bookingHandler = defineFormHandler({

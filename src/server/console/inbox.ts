@@ -2,23 +2,16 @@
  * The inbox: every submission, newest first, filtered by form, status and UK date, searched in
  * names, e-mail addresses, companies and messages, one page of 50 at a time. Paging is by keyset
  * (the last row's received_at and id), so the millionth row costs what the first does; the
- * indexes are in drizzle/0003_console.sql. Also one submission whole, and the spam actions:
- * "Not spam" (delivers it exactly once), "Delete", "Mark as spam".
+ * indexes are in drizzle/0003_console.sql. Also one submission whole, and "Mark as spam"; the
+ * spam folder's own actions are in spam.ts. The filters are read by the route's schema
+ * (src/contract/inbox.ts).
  */
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import {
-  FORM_TYPES,
-  type FormType,
-  type SubmissionDetail,
-  type SubmissionPage,
-  type SubmissionSummary,
-} from '~/contract/console';
+import type { FormType, SubmissionDetail, SubmissionPage, SubmissionSummary } from '~/contract/console';
+import { inboxRoutes, NO_SUCH_SUBMISSION, type InboxQuery } from '~/contract/inbox';
 import { fieldLabel, HIDDEN_FIELDS } from '~/content/submission-fields';
-import { bookingLinkUses, bookingStatusEvents, bookings } from '~/features/booking/tables.server';
-import { eventRegistrations } from '~/features/events/tables.server';
-import { UUID_PATTERN } from '~/lib/patterns';
-import type { Config } from '../kit/config';
-import type { Db, Queryable } from '../kit/db/client';
+import { bookingOfSubmission } from '~/features/booking/booking.server';
+import type { Queryable } from '../kit/db/client';
 import {
   consentRecords,
   outbox,
@@ -28,56 +21,14 @@ import {
   submissions,
   utcDay,
 } from '../kit/db/schema';
-import type { FormHandler } from '../kit/http/form-handler';
-import type { Links } from '../kit/http/links';
+import { audit } from '../kit/audit';
+import type { ConsoleArea } from '../kit/http/owner-routes';
 import { Refusal } from '../kit/http/request-checks';
-import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
 import { deliverySummaries } from './deliveries';
 
 export const PAGE_SIZE = 50;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const MAX_QUERY = 100;
 
-export type InboxQuery = {
-  form?: FormType;
-  status: 'received' | 'spam' | 'all';
-  from?: string;
-  to?: string;
-  q?: string;
-  after?: { at: string; id: string };
-};
-
-/** The query string as an InboxQuery; anything unreadable is a 400 naming it. */
-export function readInboxQuery(query: Record<string, unknown>): InboxQuery {
-  const text = (name: string) => {
-    const value = query[name];
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-  };
-  const bad = (what: string) => new Refusal(400, { error: `The ${what} filter is not valid.` });
-  const form = text('form');
-  if (form !== undefined && !(FORM_TYPES as readonly string[]).includes(form)) throw bad('form');
-  const status = text('status') ?? 'received';
-  if (status !== 'received' && status !== 'spam' && status !== 'all') throw bad('status');
-  const from = text('from');
-  const to = text('to');
-  for (const [name, value] of [
-    ['from date', from],
-    ['to date', to],
-  ] as const) {
-    if (value !== undefined && (!ISO_DATE.test(value) || Number.isNaN(Date.parse(value)))) throw bad(name);
-  }
-  const q = text('q');
-  if (q !== undefined && q.length > MAX_QUERY)
-    throw new Refusal(400, { error: `Please search for at most ${MAX_QUERY} characters.` });
-  const cursor = text('after');
-  let after: InboxQuery['after'];
-  if (cursor !== undefined) {
-    const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-    if (!at || !id || !UUID_PATTERN.test(id) || Number.isNaN(Date.parse(at))) throw bad('page');
-    after = { at, id };
-  }
-  return { form: form as FormType | undefined, status, from, to, q, after };
-}
+export type { InboxQuery };
 
 const PUNCTUATION = new RegExp(SEARCH_PUNCTUATION, 'g');
 
@@ -264,19 +215,19 @@ function fieldText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function parsedFields(fields: unknown): Record<string, unknown> {
+export function parsedFields(fields: unknown): Record<string, unknown> {
   const value = typeof fields === 'string' ? (JSON.parse(fields) as unknown) : fields;
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
+/** `id`: a UUID (the route's schema). */
 export async function submissionDetail(db: Queryable, id: string): Promise<SubmissionDetail> {
-  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
   const [row] = await db
     .select({ ...summaryColumns, fields: submissions.fields, releasedAt: submissions.releasedAt })
     .from(submissions)
     .where(eq(submissions.id, id));
-  if (!row) throw new Refusal(404, { error: 'There is no such submission.' });
-  const [consents, emails, booking] = await Promise.all([
+  if (!row) throw new Refusal(404, { error: NO_SUCH_SUBMISSION });
+  const [consents, emails, bookingId] = await Promise.all([
     db
       .select({
         consentId: consentRecords.consentId,
@@ -287,7 +238,7 @@ export async function submissionDetail(db: Queryable, id: string): Promise<Submi
       .where(eq(consentRecords.submissionId, id))
       .orderBy(consentRecords.id),
     deliverySummaries(db, eq(outbox.submissionId, id)),
-    db.select({ id: bookings.id }).from(bookings).where(eq(bookings.submissionId, id)),
+    bookingOfSubmission(db, id),
   ]);
   const fields = parsedFields(row.fields);
   return {
@@ -298,78 +249,13 @@ export async function submissionDetail(db: Queryable, id: string): Promise<Submi
       .filter((field) => field.value !== ''),
     consents: consents.map((c) => ({ ...c, givenAt: c.givenAt.toISOString() })),
     emails,
-    bookingId: booking[0]?.id ?? null,
+    bookingId,
     releasedAt: row.releasedAt ? row.releasedAt.toISOString() : null,
   };
 }
 
-export const NOT_HELD = 'This submission is not held as spam.';
-
-export type ReleaseContext = {
-  db: Db;
-  config: Config;
-  links: Links;
-  handlers: Readonly<Record<string, FormHandler>>;
-};
-
-/**
- * "Not spam": the submission leaves the spam folder and is delivered as if it had just passed,
- * exactly once. The conditional update takes the row, so of two presses at once one releases
- * it and the other finds it released (409). Its e-mails are queued in the same transaction,
- * unless it produced some before (it was delivered, then marked as spam).
- */
-export async function releaseSubmission(ctx: ReleaseContext, id: string, now = new Date()): Promise<number> {
-  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(submissions)
-      .set({ spam: false, releasedAt: now })
-      .where(and(eq(submissions.id, id), eq(submissions.spam, true)))
-      .returning({
-        formType: submissions.formType,
-        fields: submissions.fields,
-        receivedAt: submissions.receivedAt,
-      });
-    if (!row) {
-      const [exists] = await tx
-        .select({ id: submissions.id })
-        .from(submissions)
-        .where(eq(submissions.id, id));
-      throw new Refusal(exists ? 409 : 404, { error: exists ? NOT_HELD : 'There is no such submission.' });
-    }
-    const [earlier] = await tx
-      .select({ id: outbox.id })
-      .from(outbox)
-      .where(eq(outbox.submissionId, id))
-      .limit(1);
-    const handler = Object.hasOwn(ctx.handlers, row.formType) ? ctx.handlers[row.formType] : undefined;
-    if (earlier || !handler) return 0;
-    const data = parsedFields(row.fields);
-    const consent = handler.consent?.(data, data);
-    if (consent) {
-      await tx
-        .insert(consentRecords)
-        .values({ submissionId: id, consentId: consent.id, wording: consent.text, givenAt: row.receivedAt });
-    }
-    const emails: OutgoingEmail[] = [];
-    const context = {
-      data,
-      submissionId: id,
-      receivedAt: now,
-      config: ctx.config,
-      links: ctx.links,
-      sendEmail: (...more: OutgoingEmail[]) => emails.push(...more),
-    };
-    if (handler.accept) await handler.accept({ ...context, tx });
-    else await handler.compose?.(context);
-    await enqueueEmails(tx, id, emails);
-    return emails.length;
-  });
-}
-
 /** "Mark as spam": a delivered submission moves to the spam folder (its e-mails stay as they went). */
-export async function markAsSpam(db: Db, id: string): Promise<void> {
-  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
+export async function markAsSpam(db: Queryable, id: string): Promise<void> {
   const moved = await db
     .update(submissions)
     .set({ spam: true, spamReason: 'owner' })
@@ -378,26 +264,15 @@ export async function markAsSpam(db: Db, id: string): Promise<void> {
   if (moved.length === 0) throw new Refusal(409, { error: 'This submission is already in spam, or gone.' });
 }
 
-/** "Delete": removes a submission held as spam, with everything that hangs off it. */
-export async function deleteSpam(db: Db, id: string): Promise<void> {
-  if (!UUID_PATTERN.test(id)) throw new Refusal(404, { error: 'There is no such submission.' });
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ spam: submissions.spam })
-      .from(submissions)
-      .where(eq(submissions.id, id))
-      .for('update');
-    if (!row) throw new Refusal(404, { error: 'There is no such submission.' });
-    if (!row.spam) throw new Refusal(409, { error: 'Only a submission held as spam can be deleted here.' });
-    const held = await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.submissionId, id));
-    for (const booking of held) {
-      await tx.delete(bookingLinkUses).where(eq(bookingLinkUses.bookingId, booking.id));
-      await tx.delete(bookingStatusEvents).where(eq(bookingStatusEvents.bookingId, booking.id));
-      await tx.delete(bookings).where(eq(bookings.id, booking.id));
-    }
-    await tx.delete(eventRegistrations).where(eq(eventRegistrations.submissionId, id));
-    await tx.delete(outbox).where(eq(outbox.submissionId, id));
-    await tx.delete(consentRecords).where(eq(consentRecords.submissionId, id));
-    await tx.delete(submissions).where(eq(submissions.id, id));
+/** The Inbox area: the list, one submission, and "Mark as spam" (its audit row in its transaction). */
+export const inboxArea: ConsoleArea = (routes, { db }) => {
+  routes.on(inboxRoutes.list, async ({ query }) => inboxPage(db, query));
+  routes.on(inboxRoutes.detail, async ({ params }) => submissionDetail(db, params.id));
+  routes.on(inboxRoutes.markSpam, async ({ params, owner }) => {
+    await db.transaction(async (tx) => {
+      await markAsSpam(tx, params.id);
+      await audit(tx, owner.email, 'submission.mark-spam', params.id);
+    });
+    return { ok: true as const };
   });
-}
+};

@@ -8,16 +8,24 @@ import type { ConsoleArea } from '../kit/http/owner-routes';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { peopleArea } from '../console/people';
 import { retentionArea, type RetentionRunner } from '../console/retention';
+import { inboxArea } from '../console/inbox';
+import { spamArea, type FormHandlers } from '../console/spam';
+import { submissionsExportArea } from '../console/submissions-export';
 import { bookingsArea } from '~/features/booking/booking-console.server';
 import { eventsArea } from '~/features/events/events-console.server';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
   retentionRuns: RetentionRunner;
+  /** The dispatch table's form handlers ("Not spam" runs the submission's). */
+  handlers: FormHandlers;
 }): ConsoleArea[] {
   return [
     peopleArea(deps.personalData),
     retentionArea(deps.retentionRuns, deps.personalData),
+    inboxArea,
+    spamArea(deps.handlers),
+    submissionsExportArea,
     bookingsArea,
     eventsArea,
   ];

@@ -116,7 +116,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   await app.register(consoleApi, {
     config,
     db: database.db,
-    areas: consoleAreas({ personalData, retentionRuns }),
+    areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers }),
     links,
     limiter,
     handlers: formHandlers,
