@@ -4,6 +4,9 @@
  * under /api/owner/; every answer is JSON with `Cache-Control: no-store`; a request without a
  * live session is answered 401 `{error}`, a cross-site one 403 `{error}`.
  */
+import { z } from '~/lib/zod';
+import { choiceOf, pageCursor } from './query';
+import { route } from './route';
 
 export const OWNER_API = '/api/owner';
 
@@ -35,16 +38,9 @@ export type SessionInfo = {
 };
 
 // --- Passkeys (WebAuthn; options and responses are @simplewebauthn's JSON types) ---------------
-// POST /api/owner/passkeys/register/options        -> {challengeId, options}
-// POST /api/owner/passkeys/register {challengeId, response, name} -> PasskeyInfo
-// GET  /api/owner/passkeys                          -> {passkeys: PasskeyInfo[]}
-// POST /api/owner/passkeys/:id/delete               -> {ok: true}
-// POST /api/owner/passkeys/authenticate/options     -> {challengeId, options}   (no session needed)
-// POST /api/owner/passkeys/authenticate {challengeId, response} -> SignedIn and the cookie
 export type PasskeyInfo = { id: string; name: string; createdAt: string; lastUsedAt: string | null };
 
-// POST /api/owner/sign-out             ends this session   -> {ok: true}
-// POST /api/owner/sign-out-everywhere  ends every session  -> {ok: true, ended: number}
+// The routes of signing in, signing out and passkeys: src/contract/security.ts.
 
 // --- Overview ----------------------------------------------------------------------------------
 
@@ -57,6 +53,10 @@ export type Overview = {
   /** Why mail is not really being delivered, as sentences; empty when all is well. */
   mailWarnings: string[];
   configWarnings: string[];
+};
+
+export const overviewRoutes = {
+  view: route<Overview>()({ method: 'GET', path: '/overview' }),
 };
 
 // --- Inbox -------------------------------------------------------------------------------------
@@ -126,7 +126,21 @@ export type DeliverySummary = {
   submissionId: string | null;
 };
 export type DeliveryList = { items: DeliverySummary[] };
-// POST /api/owner/deliveries/:id/retry -> {ok: true}   (a failed e-mail, or one waiting to retry after an error, is sent again now)
+
+export const deliveryRoutes = {
+  list: route<DeliveryList>()({
+    method: 'GET',
+    path: '/deliveries',
+    query: z.object({ status: choiceOf(DELIVERY_STATUSES, 'The status filter is not valid.') }),
+  }),
+  /** A failed e-mail, or one waiting to retry after an error, is sent again now (409 for any other). */
+  retry: route<{ ok: true }>()({
+    method: 'POST',
+    path: '/deliveries/:id/retry',
+    params: z.object({ id: z.coerce.number().int().positive() }),
+    notFound: 'There is no such e-mail.',
+  }),
+};
 
 // --- Audit log ---------------------------------------------------------------------------------
 
@@ -134,20 +148,23 @@ export type DeliveryList = { items: DeliverySummary[] };
 export type AuditEntry = { id: number; at: string; actor: string; action: string; target: string | null };
 export type AuditPage = { items: AuditEntry[]; next: string | null };
 
-// --- Personal data (subscribers, exports, people, retention) -----------------------------------
-
-/** GET /api/owner/subscribers?status=confirmed (default) | pending | unsubscribed &after= */
-export type SubscriberSummary = {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  status: string;
-  createdAt: string;
-  confirmedAt: string | null;
-  unsubscribedAt: string | null;
+export const auditRoutes = {
+  page: route<AuditPage>()({
+    method: 'GET',
+    path: '/audit',
+    // `next` of the previous page (an entry's id); anything else: the first page.
+    query: z.object({
+      after: z
+        .string()
+        .regex(/^\d{1,18}$/)
+        .transform(Number)
+        .optional()
+        .catch(undefined),
+    }),
+  }),
 };
-export type SubscriberPage = { items: SubscriberSummary[]; next: string | null };
+
+// --- Personal data (suppressions, exports, people, retention) ----------------------------------
 
 /** GET /api/owner/suppressions?after= : hashes only (never an address), newest first. */
 export type SuppressionPage = {
@@ -155,10 +172,20 @@ export type SuppressionPage = {
   next: string | null;
 };
 
+export const suppressionRoutes = {
+  page: route<SuppressionPage>()({
+    method: 'GET',
+    path: '/suppressions',
+    query: z.object({ after: pageCursor() }),
+  }),
+};
+
 // Downloads (GET, Content-Disposition: attachment; CSV per RFC 4180, UTF-8 with a BOM, formulas neutralised):
 //   /api/owner/exports/submissions.csv?<the inbox's filters: form, status, from, to, q>
 //   /api/owner/exports/subscribers.csv          the confirmed newsletter subscribers
 //   /api/owner/people/export.json?email=        everything held about one person (subject access)
+
+// The newsletter's subscribers: src/features/newsletter/newsletter-console-contract.ts.
 
 // People and Retention: src/contract/people.ts.
 

@@ -23,6 +23,11 @@ export type RouteSpec = {
   notFound?: string;
   /** The sentence of a 400 for a body that does not parse (default: the first problem's message). */
   invalid?: string;
+  /**
+   * false: that 400 is `{error}` alone, naming no field, for a body no person types (a signed
+   * token, a passkey's answer).
+   */
+  fieldErrors?: false;
   /** The success status (default 200). */
   status?: 200 | 202;
   /** A file (CSV, JSON) the server sends as an attachment; the console links to it. */

@@ -1,8 +1,12 @@
-/** The audit log's pages (the log itself, and `audit`, are the kit's: src/server/kit/audit.ts). */
+/**
+ * The audit log's area: its entries a page at a time (the log itself, and `audit`, are the kit's:
+ * src/server/kit/audit.ts).
+ */
 import { desc, lt } from 'drizzle-orm';
-import type { AuditPage } from '~/contract/console';
+import { auditRoutes, type AuditPage } from '~/contract/console';
 import type { Queryable } from '../kit/db/client';
 import { auditLog } from '../kit/audit';
+import type { ConsoleArea } from '../kit/http/owner-routes';
 
 const PAGE = 50;
 
@@ -23,3 +27,7 @@ export async function auditPage(db: Queryable, after: number | undefined): Promi
   const items = rows.slice(0, PAGE).map((r) => ({ ...r, at: r.at.toISOString() }));
   return { items, next: rows.length > PAGE ? String(items[items.length - 1]!.id) : null };
 }
+
+export const auditArea: ConsoleArea = (routes, { db }) => {
+  routes.on(auditRoutes.page, ({ query }) => auditPage(db, query.after));
+};

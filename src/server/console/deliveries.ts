@@ -1,12 +1,14 @@
 /**
- * Deliveries: the outbox as the owner sees it. Waiting and failed e-mails and those sent in the
- * last seven days, each with its last error code (never an SMTP reply's text, which can quote
- * addresses); a failed one can be sent again.
+ * The Deliveries area: the outbox as the owner sees it. Waiting and failed e-mails and those sent
+ * in the last seven days, each with its last error code (never an SMTP reply's text, which can
+ * quote addresses); a failed one can be sent again.
  */
 import { and, desc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { DeliveryStatus, DeliverySummary } from '~/console/api';
+import { deliveryRoutes, type DeliveryStatus, type DeliverySummary } from '~/contract/console';
+import { audit } from '../kit/audit';
 import type { Queryable } from '../kit/db/client';
 import { outbox } from '../kit/db/schema';
+import type { ConsoleArea } from '../kit/http/owner-routes';
 import { Refusal } from '../kit/http/request-checks';
 
 const RECENT_DAYS = 7;
@@ -40,16 +42,17 @@ export async function deliverySummaries(
   }));
 }
 
-/** `status` one of pending, failed, sent, skipped, suppressed; or none: waiting, failed and recently sent. */
-export function deliveryFilter(status: unknown, now = new Date()): SQL | undefined {
+/**
+ * The e-mails of one status (of sent, skipped and suppressed, the last seven days'); none: waiting,
+ * failed and recently sent.
+ */
+export function deliveryFilter(status: DeliveryStatus | undefined, now = new Date()): SQL | undefined {
   const recent = gt(outbox.createdAt, new Date(now.getTime() - RECENT_DAYS * 24 * 3600_000));
-  if (status === undefined || status === '') {
+  if (status === undefined) {
     return or(inArray(outbox.status, ['pending', 'failed']), and(eq(outbox.status, 'sent'), recent));
   }
   if (status === 'pending' || status === 'failed') return eq(outbox.status, status);
-  if (status === 'sent' || status === 'skipped' || status === 'suppressed')
-    return and(eq(outbox.status, status), recent);
-  throw new Refusal(400, { error: 'The status filter is not valid.' });
+  return and(eq(outbox.status, status), recent);
 }
 
 /**
@@ -78,3 +81,17 @@ export async function retryDelivery(db: Queryable, id: number): Promise<void> {
     throw new Refusal(409, { error: 'Only an e-mail whose sending failed can be sent again.' });
   }
 }
+
+export const deliveriesArea: ConsoleArea = (routes, { db, clock, wakeOutbox }) => {
+  routes.on(deliveryRoutes.list, async ({ query }) => ({
+    items: await deliverySummaries(db, deliveryFilter(query.status, clock())),
+  }));
+  routes.on(deliveryRoutes.retry, async ({ params: { id }, owner }) => {
+    await db.transaction(async (tx) => {
+      await retryDelivery(tx, id);
+      await audit(tx, owner.email, 'delivery.retry', id);
+    });
+    wakeOutbox();
+    return { ok: true as const };
+  });
+};

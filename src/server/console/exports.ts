@@ -1,11 +1,9 @@
 /**
- * CSV exports of an inbox view (filtered as the screen is) and of the confirmed newsletter
- * subscribers, written by the kit's `csvStream` (src/server/kit/http/csv.ts: the console's CSV
- * rules). Rows are read in keyset batches and handed on GROUP at a time, so a million rows never
- * sit in memory.
+ * The CSV export of an inbox view (filtered as the screen is), written by the kit's `csvStream`
+ * (src/server/kit/http/csv.ts: the console's CSV rules). Rows are read in keyset batches and
+ * handed on GROUP at a time, so a million rows never sit in memory.
  */
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
-import { newsletterSubscribers } from '~/features/newsletter/tables.server';
+import { and, desc, sql } from 'drizzle-orm';
 import type { Queryable } from '../kit/db/client';
 import { submissions } from '../kit/db/schema';
 import { GROUP } from '../kit/http/csv';
@@ -111,32 +109,4 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
 export function isoUtc(text: string): string {
   const fraction = text.length > 20 ? text.slice(20, 23).padEnd(3, '0') : '000';
   return `${text.slice(0, 19)}.${fraction}Z`;
-}
-
-export const SUBSCRIBER_HEADERS = ['Email', 'First name', 'Last name', 'Confirmed at (UTC)'];
-
-/** The confirmed newsletter subscribers, for a mailing tool. */
-export async function* confirmedSubscribers(db: Queryable): AsyncGenerator<unknown[][]> {
-  let after = '';
-  for (;;) {
-    const rows = await db
-      .select({
-        email: newsletterSubscribers.email,
-        firstName: newsletterSubscribers.firstName,
-        lastName: newsletterSubscribers.lastName,
-        confirmedAt: newsletterSubscribers.confirmedAt,
-      })
-      .from(newsletterSubscribers)
-      .where(and(eq(newsletterSubscribers.status, 'confirmed'), gt(newsletterSubscribers.email, after)))
-      .orderBy(asc(newsletterSubscribers.email))
-      .limit(BATCH);
-    yield rows.map((r) => [
-      r.email,
-      r.firstName,
-      r.lastName,
-      r.confirmedAt ? r.confirmedAt.toISOString() : '',
-    ]);
-    if (rows.length < BATCH) return;
-    after = rows[rows.length - 1]!.email;
-  }
 }

@@ -1,14 +1,15 @@
 /**
- * The overview, and the warnings that must never be silent: settings a production server left at
- * their defaults, and mail that is not really being delivered (written to files, the last send
+ * The overview area, and the warnings that must never be silent: settings a production server left
+ * at their defaults, and mail that is not really being delivered (written to files, the last send
  * failed, e-mails waiting longer than 15 minutes).
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { FORM_TYPES, type FormType, type Overview } from '~/console/api';
-import { bookings } from '~/features/booking/tables.server';
+import { FORM_TYPES, overviewRoutes, type FormType, type Overview } from '~/contract/console';
+import { bookingsAwaitingAnswer } from '~/features/booking/booking-counts.server';
 import type { Config } from '../kit/config';
 import type { Queryable } from '../kit/db/client';
 import { outbox, spamIs, submissions } from '../kit/db/schema';
+import type { ConsoleArea } from '../kit/http/owner-routes';
 
 export const WAITING_MINUTES = 15;
 
@@ -79,10 +80,6 @@ export async function overview(db: Queryable, config: Config): Promise<Overview>
     .select({ count: sql<number>`count(*)::int` })
     .from(submissions)
     .where(spamIs(true));
-  const [waiting] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(bookings)
-    .where(eq(bookings.status, 'requested'));
   const byForm = new Map(rows.map((r) => [r.formType, r]));
   return {
     leads: FORM_TYPES.map((formType: FormType) => ({
@@ -90,7 +87,7 @@ export async function overview(db: Queryable, config: Config): Promise<Overview>
       today: byForm.get(formType)?.today ?? 0,
       week: byForm.get(formType)?.week ?? 0,
     })),
-    bookingsAwaitingAnswer: waiting?.count ?? 0,
+    bookingsAwaitingAnswer: await bookingsAwaitingAnswer(db),
     spamHeld: spam?.count ?? 0,
     mailWarnings: await mailWarnings(db, config),
     // A missing SMTP_URL is the mail warning above; the other settings are listed here.
@@ -109,3 +106,7 @@ export async function spamSince(db: Queryable, since: Date): Promise<number> {
     .where(and(spamIs(true), gt(submissions.receivedAt, since)));
   return row?.count ?? 0;
 }
+
+export const overviewArea: ConsoleArea = (routes, { config, db }) => {
+  routes.on(overviewRoutes.view, () => overview(db, config));
+};

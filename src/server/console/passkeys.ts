@@ -13,9 +13,11 @@ import type {
 } from '@simplewebauthn/server';
 import { and, eq, gt } from 'drizzle-orm';
 import { site } from '~/content/site';
-import type { PasskeyInfo } from '~/console/api';
+import type { PasskeyInfo } from '~/contract/console';
+import type { BodyOf } from '~/contract/route';
+import { PASSKEY_REFUSED, type securityRoutes, type signInRoutes } from '~/contract/security';
 import type { Config } from '../kit/config';
-import type { Queryable } from '../kit/db/client';
+import type { Db, Queryable, Tx } from '../kit/db/client';
 import { Refusal } from '../kit/http/request-checks';
 import { ownerChallenges, ownerPasskeys } from './tables';
 
@@ -28,7 +30,6 @@ const CHALLENGE_MS = 5 * 60_000;
  */
 let webauthn: Promise<typeof SimpleWebAuthn> | undefined;
 const loadWebauthn = () => (webauthn ??= import('@simplewebauthn/server'));
-export const PASSKEY_REFUSED = 'That passkey could not be used. Try again, or sign in with an e-mail link.';
 
 type Party = { rpID: string; origin: string };
 
@@ -54,11 +55,10 @@ async function saveChallenge(
 /** Takes a challenge: it is deleted as it is read, so it answers once. */
 async function takeChallenge(
   db: Queryable,
-  id: unknown,
+  id: string,
   purpose: 'register' | 'authenticate',
   now: Date,
 ): Promise<{ challenge: string; email: string | null }> {
-  if (typeof id !== 'string' || id.length > 64) throw new Refusal(400, { error: PASSKEY_REFUSED });
   const [row] = await db
     .delete(ownerChallenges)
     .where(
@@ -99,12 +99,17 @@ export async function registrationOptions(
   return { challengeId, options };
 }
 
+/**
+ * Verifies a new passkey's answer and stores the passkey; `write` runs in the same transaction as
+ * the insert (the owner's audit row).
+ */
 export async function registerPasskey(
-  db: Queryable,
+  db: Db,
   config: Pick<Config, 'publicUrl'>,
   email: string,
-  body: { challengeId?: unknown; response?: unknown; name?: unknown },
+  body: BodyOf<typeof securityRoutes.register>,
   now: Date,
+  write?: (tx: Tx, passkey: PasskeyInfo) => Promise<void>,
 ): Promise<PasskeyInfo> {
   const taken = await takeChallenge(db, body.challengeId, 'register', now);
   if (taken.email !== email) throw new Refusal(400, { error: PASSKEY_REFUSED });
@@ -113,7 +118,7 @@ export async function registerPasskey(
   try {
     const { verifyRegistrationResponse } = await loadWebauthn();
     verification = await verifyRegistrationResponse({
-      response: body.response as RegistrationResponseJSON,
+      response: body.response as unknown as RegistrationResponseJSON,
       expectedChallenge: taken.challenge,
       expectedOrigin: party.origin,
       expectedRPID: party.rpID,
@@ -125,27 +130,28 @@ export async function registerPasskey(
   if (!verification.verified || !verification.registrationInfo)
     throw new Refusal(400, { error: PASSKEY_REFUSED });
   const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
-  const name =
-    typeof body.name === 'string' && body.name.trim() !== ''
-      ? body.name.trim().slice(0, 60)
-      : `Passkey added ${now.toISOString().slice(0, 10)}`;
-  const [row] = await db
-    .insert(ownerPasskeys)
-    .values({
-      id: credential.id,
-      email,
-      publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-      counter: credential.counter,
-      transports: credential.transports ?? null,
-      deviceType: credentialDeviceType,
-      backedUp: credentialBackedUp,
-      name,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw new Refusal(409, { error: 'This passkey is registered already.' });
-  return info(row);
+  const name = body.name || `Passkey added ${now.toISOString().slice(0, 10)}`;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(ownerPasskeys)
+      .values({
+        id: credential.id,
+        email,
+        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: credential.transports ?? null,
+        deviceType: credentialDeviceType,
+        backedUp: credentialBackedUp,
+        name,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw new Refusal(409, { error: 'This passkey is registered already.' });
+    const passkey = info(row);
+    await write?.(tx, passkey);
+    return passkey;
+  });
 }
 
 function info(row: typeof ownerPasskeys.$inferSelect): PasskeyInfo {
@@ -189,14 +195,13 @@ export async function authenticationOptions(db: Queryable, config: Pick<Config, 
 export async function authenticate(
   db: Queryable,
   config: Pick<Config, 'publicUrl' | 'ownerEmails'>,
-  body: { challengeId?: unknown; response?: unknown },
+  body: BodyOf<typeof signInRoutes.passkey>,
   now: Date,
 ): Promise<string> {
   const taken = await takeChallenge(db, body.challengeId, 'authenticate', now);
-  const response = body.response as AuthenticationResponseJSON | undefined;
-  const credentialId = typeof response?.id === 'string' ? response.id : '';
-  const [passkey] = credentialId
-    ? await db.select().from(ownerPasskeys).where(eq(ownerPasskeys.id, credentialId))
+  const response = body.response as unknown as AuthenticationResponseJSON;
+  const [passkey] = response.id
+    ? await db.select().from(ownerPasskeys).where(eq(ownerPasskeys.id, response.id))
     : [];
   if (!passkey || !config.ownerEmails.includes(passkey.email))
     throw new Refusal(400, { error: PASSKEY_REFUSED });
@@ -205,7 +210,7 @@ export async function authenticate(
   try {
     const { verifyAuthenticationResponse } = await loadWebauthn();
     verification = await verifyAuthenticationResponse({
-      response: response!,
+      response,
       expectedChallenge: taken.challenge,
       expectedOrigin: party.origin,
       expectedRPID: party.rpID,

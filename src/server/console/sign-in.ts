@@ -4,14 +4,23 @@
  * Every address gets the same answer, so the page tells nobody who the owner is. The link's
  * token is a signed token (src/server/kit/http/signed-tokens.ts) whose subject is a keyed hash
  * of the address: a link that leaks through a proxy log or a browser history names nobody.
- * `npm run owner:link` makes the same link on the server's machine.
+ * `npm run owner:link` makes the same link on the server's machine. The sign-in routes
+ * (`registerSignIn`: a link asked for and used, a passkey's challenge and answer) need no session;
+ * each is rate-limited per client.
  */
 import { createHmac } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import { site } from '~/content/site';
+import { TOO_MANY_ATTEMPTS } from '~/content/forms';
+import { LINK_INVALID, signInRoutes } from '~/contract/security';
+import { audit } from '../kit/audit';
 import type { Config } from '../kit/config';
+import type { ConsoleServices, OpenRoutes } from '../kit/http/owner-routes';
 import type { Links } from '../kit/http/links';
 import { Refusal } from '../kit/http/request-checks';
-import type { OutgoingEmail } from '../kit/mail/outbox';
+import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
+import { authenticate, authenticationOptions } from './passkeys';
+import { startSession } from './sessions';
 
 export const SIGN_IN_PURPOSE = 'owner-sign-in';
 export const SIGN_IN_MINUTES = 15;
@@ -21,7 +30,6 @@ export const SIGN_IN_SENT =
   'If that address belongs to the owner, a sign-in link is on its way. It works once, within 15 minutes.';
 export const LINK_EXPIRED = 'This sign-in link has expired. Ask for a new one.';
 export const LINK_USED = 'This sign-in link has been used already. Ask for a new one.';
-export const LINK_INVALID = 'This sign-in link is not valid. Ask for a new one.';
 
 /** The keyed hash a sign-in token names its owner by. */
 export function ownerKey(config: Pick<Config, 'appSecret'>, email: string): string {
@@ -80,7 +88,7 @@ export function signInEmail(to: string, url: string): OutgoingEmail {
 export async function verifySignInToken(
   config: Pick<Config, 'appSecret' | 'ownerEmails'>,
   links: Links,
-  token: unknown,
+  token: string,
   now = new Date(),
 ) {
   const result = await links.tokens.verify(SIGN_IN_PURPOSE, token, { now });
@@ -91,4 +99,88 @@ export async function verifySignInToken(
   const email = ownerOfKey(config, result.subject);
   if (!email || !result.tokenId) throw new Refusal(400, { error: LINK_INVALID });
   return { email, verified: result };
+}
+
+/** What the console needs of the rate limiter the forms use (memory, or Redis across instances). */
+export type ConsoleLimiter = {
+  hit(key: string, max: number, windowMs: number): Promise<{ allowed: boolean; retryAfterMs: number }>;
+};
+
+/** Sign-in requests: per client, and per owner address whoever asks (no flood of an owner's inbox). */
+export const SIGN_IN_LIMITS = {
+  perClient: { max: 5, windowMs: 15 * 60_000 },
+  perAddress: { max: 5, windowMs: 60 * 60_000 },
+  /** Link and passkey answers: guesses cost a token each, but a loop is still cut short. */
+  attempts: { max: 20, windowMs: 15 * 60_000 },
+};
+
+export type SignInDeps = ConsoleServices & {
+  limiter: ConsoleLimiter;
+  /** The client's rate-limit key (a keyed hash of its address or IPv6 /64). */
+  clientKey(request: FastifyRequest): string;
+};
+
+/** The sign-in routes, which need no session: an e-mailed link, or a passkey. */
+export function registerSignIn(routes: OpenRoutes, deps: SignInDeps): void {
+  const { config, db, links, limiter, clock, wakeOutbox } = deps;
+
+  /** Counts the client's request under `name`; refuses it with 429 past `rule`. */
+  async function limit(request: FastifyRequest, name: string, rule: { max: number; windowMs: number }) {
+    const result = await limiter.hit(`owner-${name}:${deps.clientKey(request)}`, rule.max, rule.windowMs);
+    if (!result.allowed) {
+      const retryAfter = String(Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
+      throw new Refusal(429, { error: TOO_MANY_ATTEMPTS }, { 'retry-after': retryAfter });
+    }
+  }
+
+  routes.on(signInRoutes.request, async ({ body: { email }, request }) => {
+    await limit(request, 'sign-in', SIGN_IN_LIMITS.perClient);
+    if (maySignIn(config, email)) {
+      // Past the per-address limit nothing more is sent, and the answer stays the same.
+      const { allowed } = await limiter.hit(
+        `owner-sign-in-to:${links.hashAddress(email)}`,
+        SIGN_IN_LIMITS.perAddress.max,
+        SIGN_IN_LIMITS.perAddress.windowMs,
+      );
+      if (allowed) {
+        const url = await signInLink(config, links, email, clock());
+        await db.transaction(async (tx) => {
+          await enqueueEmails(tx, null, [signInEmail(email, url)]);
+          await audit(tx, email, 'sign-in.link-sent');
+        });
+        wakeOutbox();
+      }
+    }
+    return { message: SIGN_IN_SENT };
+  });
+
+  routes.on(signInRoutes.link, async ({ body, request, reply }) => {
+    await limit(request, 'attempt', SIGN_IN_LIMITS.attempts);
+    const now = clock();
+    const { email, verified } = await verifySignInToken(config, links, body.token, now);
+    const session = await db.transaction(async (tx) => {
+      if (!(await links.tokens.consume(tx, SIGN_IN_PURPOSE, verified)))
+        throw new Refusal(409, { error: LINK_USED });
+      await audit(tx, email, 'sign-in.link');
+      return startSession(tx, config, reply, email, 'link', now);
+    });
+    request.log.info({ session: session.id.slice(0, 8) }, 'owner signed in');
+    return { email };
+  });
+
+  routes.on(signInRoutes.passkeyOptions, async ({ request }) => {
+    await limit(request, 'attempt', SIGN_IN_LIMITS.attempts);
+    return authenticationOptions(db, config, clock());
+  });
+
+  routes.on(signInRoutes.passkey, async ({ body, request, reply }) => {
+    await limit(request, 'attempt', SIGN_IN_LIMITS.attempts);
+    const now = clock();
+    const email = await authenticate(db, config, body, now);
+    await db.transaction(async (tx) => {
+      await audit(tx, email, 'sign-in.passkey');
+      await startSession(tx, config, reply, email, 'passkey', now);
+    });
+    return { email };
+  });
 }

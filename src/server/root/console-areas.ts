@@ -8,6 +8,12 @@ import type { ConsoleArea } from '../kit/http/owner-routes';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { peopleArea } from '../console/people';
 import { retentionArea, type RetentionRunner } from '../console/retention';
+import { securityArea } from '../console/security';
+import { overviewArea } from '../console/overview';
+import { auditArea } from '../console/audit';
+import { deliveriesArea } from '../console/deliveries';
+import { suppressionsArea } from '../console/suppressions';
+import { subscribersArea } from '~/features/newsletter/newsletter-console.server';
 import { inboxArea } from '../console/inbox';
 import { spamArea, type FormHandlers } from '../console/spam';
 import { submissionsExportArea } from '../console/submissions-export';
@@ -23,6 +29,12 @@ export function consoleAreas(deps: {
   return [
     peopleArea(deps.personalData),
     retentionArea(deps.retentionRuns, deps.personalData),
+    securityArea,
+    overviewArea,
+    auditArea,
+    deliveriesArea,
+    suppressionsArea,
+    subscribersArea,
     inboxArea,
     spamArea(deps.handlers),
     submissionsExportArea,

@@ -5,7 +5,8 @@
  * and must answer what the contract says (a wrong answer fails typecheck). No handler reads
  * `request.body` or `request.query` itself. Input that does not parse is refused: a path
  * parameter that cannot name a record with 404 and the route's sentence, a query or body with 400
- * and the schema's message (and, for a body, the message of each field that failed).
+ * and the schema's message (and, for a body, the message of each field that failed, unless the
+ * route says its body is no form).
  */
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -39,7 +40,7 @@ export type OwnerInput<R extends Route> = {
 /** A download's answer: the file's name, type and content, sent as an attachment. */
 export type FileAnswer = { name: string; type: string; body: Readable | string };
 
-type Answer<R extends Route> = R['download'] extends true ? FileAnswer : AnswerOf<R>;
+type Answer<R extends Route> = R extends { download: true } ? FileAnswer : AnswerOf<R>;
 
 export type OwnerRoutes = {
   on<R extends Route>(route: R, handler: (input: OwnerInput<R>) => Promise<Answer<R>>): void;
@@ -111,7 +112,7 @@ function typedRoutes(app: FastifyInstance): OwnerRoutes {
             const fields = fieldErrors(error);
             return new Refusal(400, {
               error: route.invalid ?? firstMessage(error),
-              ...(Object.keys(fields).length ? { fieldErrors: fields } : {}),
+              ...(route.fieldErrors !== false && Object.keys(fields).length ? { fieldErrors: fields } : {}),
             });
           });
           const answer = await handler({

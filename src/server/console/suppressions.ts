@@ -1,0 +1,48 @@
+/**
+ * The suppression list area: the keyed hashes the outbox never writes to (an erased person, an
+ * unsubscribed reader past retention), with their date and reason, one page at a time. It holds
+ * no address, so the page shows none.
+ */
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { suppressionRoutes, type SuppressionPage } from '~/contract/console';
+import { cursorAfter, type PageCursor } from '~/contract/query';
+import type { Queryable } from '../kit/db/client';
+import { suppressions } from '../kit/db/schema';
+import type { ConsoleArea } from '../kit/http/owner-routes';
+
+const PAGE = 50;
+
+/** Newest first; `after` is the previous page's last row. */
+export async function suppressionPage(
+  db: Queryable,
+  after: PageCursor | undefined,
+): Promise<SuppressionPage> {
+  const rows = await db
+    .select({
+      hash: suppressions.hash,
+      reason: suppressions.reason,
+      createdAt: suppressions.createdAt,
+      at: sql<string>`${suppressions.createdAt}::text`,
+    })
+    .from(suppressions)
+    .where(
+      after
+        ? or(
+            lt(suppressions.createdAt, sql`${after.at}::timestamptz`),
+            and(eq(suppressions.createdAt, sql`${after.at}::timestamptz`), lt(suppressions.hash, after.key)),
+          )
+        : undefined,
+    )
+    .orderBy(desc(suppressions.createdAt), desc(suppressions.hash))
+    .limit(PAGE + 1);
+  const items = rows.slice(0, PAGE);
+  const last = items[items.length - 1];
+  return {
+    items: items.map((r) => ({ hash: r.hash, reason: r.reason, createdAt: r.createdAt.toISOString() })),
+    next: rows.length > PAGE && last ? cursorAfter(last.at, last.hash) : null,
+  };
+}
+
+export const suppressionsArea: ConsoleArea = (routes, { db }) => {
+  routes.on(suppressionRoutes.page, ({ query }) => suppressionPage(db, query.after));
+};
