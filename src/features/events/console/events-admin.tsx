@@ -16,7 +16,7 @@ import type {
   EventList,
   EventMessageAnswer,
   EventSummary,
-} from '~/features/events/events-console-contract';
+} from '../events-console-contract';
 import { post } from '~/components/console/http';
 import { page } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';

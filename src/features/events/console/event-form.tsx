@@ -14,8 +14,8 @@ import type {
   EventInput,
   EventMode,
   EventSummary,
-} from '~/features/events/events-console-contract';
-import { EVENT_LIMITS } from '~/features/events/event-input-schema';
+} from '../events-console-contract';
+import { EVENT_LIMITS } from '../event-input-schema';
 import { post } from '~/components/console/http';
 import { page } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
