@@ -9,7 +9,7 @@ import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, consoleNav } from '~/content/console';
 import type { SessionInfo } from '~/contract/console';
 import { AuditPage } from './audit';
-import { BookingsPage } from './bookings';
+import { BookingsPage } from '~/features/booking/console/bookings-board';
 import { DeliveriesPage } from './deliveries';
 import { EditEventPage, NewEventPage } from '~/features/events/console/event-form';
 import { EventPage, EventsPage } from '~/features/events/console/events-admin';

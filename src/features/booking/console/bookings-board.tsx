@@ -14,7 +14,8 @@ import {
   type BookingSummary,
   type BookingView,
   type RescheduleOptions,
-} from '~/features/booking/booking-console-contract';
+} from '../booking-console-contract';
+import { ukToday } from '../booking-dates';
 import { post } from '~/components/console/http';
 import { page, useQuery } from '~/components/console/paths';
 import { Loaded, useResource } from '~/components/console/data';
@@ -26,11 +27,6 @@ import { Badge, PageHeading } from '~/components/console/page';
 import { ListStatus } from '~/components/console/pager';
 
 type Act = (key: string, path: string, body?: unknown) => Promise<boolean>;
-
-function ukToday(): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
-}
 
 function ConfirmForm({ booking, act, busy }: { booking: BookingSummary; act: Act; busy: boolean }) {
   const [choice, setChoice] = useState<1 | 2>(booking.choices[0]?.choice ?? 1);
@@ -113,7 +109,7 @@ function RescheduleForm({ booking, act, busy }: { booking: BookingSummary; act: 
               {...control}
               type="date"
               className="field-input"
-              min={ukToday()}
+              min={ukToday(new Date())}
               value={date}
               onChange={(e) => setDate(e.target.value)}
             />
