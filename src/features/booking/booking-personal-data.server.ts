@@ -5,7 +5,7 @@
  */
 import { inArray, sql } from 'drizzle-orm';
 import { peopleCopy, retentionCopy } from '~/content/console';
-import { definePersonalData } from '~/server/kit/personal-data';
+import { definePersonalData, rowsOfSubmissions } from '~/server/kit/personal-data';
 import { bookingDay, bookings, bookingStatusEvents } from './tables.server';
 
 export const bookingPersonalData = definePersonalData<typeof bookings.$inferSelect>({
@@ -13,10 +13,7 @@ export const bookingPersonalData = definePersonalData<typeof bookings.$inferSele
   title: peopleCopy.bookings,
   noun: 'bookings',
   rows: {
-    find: async (q, { submissionIds }) =>
-      submissionIds.length
-        ? q.select().from(bookings).where(inArray(bookings.submissionId, submissionIds))
-        : [],
+    find: (q, person) => rowsOfSubmissions(q, bookings, bookings.submissionId, person),
     show: (b) => ({ text: `${b.reference} (${b.status})`, at: b.createdAt.toISOString() }),
   },
   retention: [

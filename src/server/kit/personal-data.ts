@@ -9,7 +9,8 @@
  * submissions that hold it. Rows that belong to a submission are deleted with it by the database
  * (foreign keys `on delete cascade`), so most declarations erase nothing themselves.
  */
-import type { SQL } from 'drizzle-orm';
+import { inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { PersonItem } from '~/contract/people';
 import type { RetentionPeriods } from '~/content/retention';
 import type { Config } from './config';
@@ -97,6 +98,23 @@ export type PersonalData<Row = never> = {
   /** What a run's count of each of its rules is called on the Retention screen. */
   countLabels?: Readonly<Record<string, string>>;
 };
+
+/**
+ * The rows of `table` whose `column` names one of the person's submissions: how most declarations
+ * find theirs.
+ */
+export async function rowsOfSubmissions<T extends PgTable>(
+  q: Queryable,
+  table: T,
+  column: PgColumn,
+  { submissionIds }: Person,
+): Promise<T['$inferSelect'][]> {
+  if (submissionIds.length === 0) return [];
+  return (await q
+    .select()
+    .from(table as PgTable)
+    .where(inArray(column, submissionIds))) as T['$inferSelect'][];
+}
 
 /**
  * Declares a feature's personal data; the identity, with the row type checked across the

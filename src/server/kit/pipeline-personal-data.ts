@@ -11,7 +11,7 @@ import type { Queryable } from './db/client';
 import { rowsOf } from './db/rows';
 import { consentRecords, outbox, submissions } from './db/schema';
 import { emlFileName } from './mail/transport';
-import { definePersonalData, type RetentionScope } from './personal-data';
+import { definePersonalData, rowsOfSubmissions, type RetentionScope } from './personal-data';
 
 /**
  * Deletes the submissions `pick` selects with everything that hangs off them, in one statement:
@@ -76,10 +76,7 @@ export const consentsData = definePersonalData<typeof consentRecords.$inferSelec
   title: peopleCopy.consents,
   noun: 'consents',
   rows: {
-    find: async (q, { submissionIds }) =>
-      submissionIds.length
-        ? q.select().from(consentRecords).where(inArray(consentRecords.submissionId, submissionIds))
-        : [],
+    find: (q, person) => rowsOfSubmissions(q, consentRecords, consentRecords.submissionId, person),
     show: (c) => ({ text: c.wording, at: c.givenAt.toISOString() }),
   },
 });

@@ -3,10 +3,10 @@
  * after they were given. Its table and its declaration are all it has; the test adds the
  * declaration to the registry, as a real feature adds one line to src/server/root/personal-data.ts.
  */
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { integer, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { submissions } from '../../../src/server/kit/db/schema';
-import { definePersonalData } from '../../../src/server/kit/personal-data';
+import { definePersonalData, rowsOfSubmissions } from '../../../src/server/kit/personal-data';
 
 export const loyaltyPoints = pgTable('loyalty_points', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -29,10 +29,7 @@ export const loyaltyPersonalData = definePersonalData<typeof loyaltyPoints.$infe
   title: 'Loyalty points',
   noun: 'loyalty records',
   rows: {
-    find: async (q, { submissionIds }) =>
-      submissionIds.length
-        ? q.select().from(loyaltyPoints).where(inArray(loyaltyPoints.submissionId, submissionIds))
-        : [],
+    find: (q, person) => rowsOfSubmissions(q, loyaltyPoints, loyaltyPoints.submissionId, person),
     show: (row) => ({ text: `${row.points} points`, at: row.givenAt.toISOString() }),
     export: ({ id: _id, ...row }) => row,
   },
