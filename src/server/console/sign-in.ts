@@ -15,7 +15,7 @@ import { TOO_MANY_ATTEMPTS } from '~/content/forms';
 import { LINK_INVALID, signInRoutes } from '~/contract/security';
 import { audit } from '../kit/audit';
 import type { Config } from '../kit/config';
-import type { ConsoleServices, OpenRoutes } from '../kit/http/owner-routes';
+import type { ConsoleServices, OpenRoutes, RouteOptions } from '../kit/http/owner-routes';
 import type { Links } from '../kit/http/links';
 import { Refusal } from '../kit/http/request-checks';
 import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
@@ -124,63 +124,75 @@ export type SignInDeps = ConsoleServices & {
 export function registerSignIn(routes: OpenRoutes, deps: SignInDeps): void {
   const { config, db, links, limiter, clock, wakeOutbox } = deps;
 
-  /** Counts the client's request under `name`; refuses it with 429 past `rule`. */
-  async function limit(request: FastifyRequest, name: string, rule: { max: number; windowMs: number }) {
-    const result = await limiter.hit(`owner-${name}:${deps.clientKey(request)}`, rule.max, rule.windowMs);
-    if (!result.allowed) {
-      const retryAfter = String(Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
-      throw new Refusal(429, { error: TOO_MANY_ATTEMPTS }, { 'retry-after': retryAfter });
-    }
-  }
-
-  routes.on(signInRoutes.request, async ({ body: { email }, request }) => {
-    await limit(request, 'sign-in', SIGN_IN_LIMITS.perClient);
-    if (maySignIn(config, email)) {
-      // Past the per-address limit nothing more is sent, and the answer stays the same.
-      const { allowed } = await limiter.hit(
-        `owner-sign-in-to:${links.hashAddress(email)}`,
-        SIGN_IN_LIMITS.perAddress.max,
-        SIGN_IN_LIMITS.perAddress.windowMs,
-      );
-      if (allowed) {
-        const url = await signInLink(config, links, email, clock());
-        await db.transaction(async (tx) => {
-          await enqueueEmails(tx, null, [signInEmail(email, url)]);
-          await audit(tx, email, 'sign-in.link-sent');
-        });
-        wakeOutbox();
+  /**
+   * A route's rate limit: each request of the client counts under `name`, before its body is read
+   * (a malformed one counts too), and is refused with 429 past `rule`.
+   */
+  const rateLimit = (name: string, rule: { max: number; windowMs: number }): RouteOptions => ({
+    async before(request: FastifyRequest) {
+      const result = await limiter.hit(`owner-${name}:${deps.clientKey(request)}`, rule.max, rule.windowMs);
+      if (!result.allowed) {
+        const retryAfter = String(Math.max(1, Math.ceil(result.retryAfterMs / 1000)));
+        throw new Refusal(429, { error: TOO_MANY_ATTEMPTS }, { 'retry-after': retryAfter });
       }
-    }
-    return { message: SIGN_IN_SENT };
+    },
   });
+  const attempts = rateLimit('attempt', SIGN_IN_LIMITS.attempts);
 
-  routes.on(signInRoutes.link, async ({ body, request, reply }) => {
-    await limit(request, 'attempt', SIGN_IN_LIMITS.attempts);
-    const now = clock();
-    const { email, verified } = await verifySignInToken(config, links, body.token, now);
-    const session = await db.transaction(async (tx) => {
-      if (!(await links.tokens.consume(tx, SIGN_IN_PURPOSE, verified)))
-        throw new Refusal(409, { error: LINK_USED });
-      await audit(tx, email, 'sign-in.link');
-      return startSession(tx, config, reply, email, 'link', now);
-    });
-    request.log.info({ session: session.id.slice(0, 8) }, 'owner signed in');
-    return { email };
-  });
+  routes.on(
+    signInRoutes.request,
+    async ({ body: { email } }) => {
+      if (maySignIn(config, email)) {
+        // Past the per-address limit nothing more is sent, and the answer stays the same.
+        const { allowed } = await limiter.hit(
+          `owner-sign-in-to:${links.hashAddress(email)}`,
+          SIGN_IN_LIMITS.perAddress.max,
+          SIGN_IN_LIMITS.perAddress.windowMs,
+        );
+        if (allowed) {
+          const url = await signInLink(config, links, email, clock());
+          await db.transaction(async (tx) => {
+            await enqueueEmails(tx, null, [signInEmail(email, url)]);
+            await audit(tx, email, 'sign-in.link-sent');
+          });
+          wakeOutbox();
+        }
+      }
+      return { message: SIGN_IN_SENT };
+    },
+    rateLimit('sign-in', SIGN_IN_LIMITS.perClient),
+  );
 
-  routes.on(signInRoutes.passkeyOptions, async ({ request }) => {
-    await limit(request, 'attempt', SIGN_IN_LIMITS.attempts);
-    return authenticationOptions(db, config, clock());
-  });
+  routes.on(
+    signInRoutes.link,
+    async ({ body, request, reply }) => {
+      const now = clock();
+      const { email, verified } = await verifySignInToken(config, links, body.token, now);
+      const session = await db.transaction(async (tx) => {
+        if (!(await links.tokens.consume(tx, SIGN_IN_PURPOSE, verified)))
+          throw new Refusal(409, { error: LINK_USED });
+        await audit(tx, email, 'sign-in.link');
+        return startSession(tx, config, reply, email, 'link', now);
+      });
+      request.log.info({ session: session.id.slice(0, 8) }, 'owner signed in');
+      return { email };
+    },
+    attempts,
+  );
 
-  routes.on(signInRoutes.passkey, async ({ body, request, reply }) => {
-    await limit(request, 'attempt', SIGN_IN_LIMITS.attempts);
-    const now = clock();
-    const email = await authenticate(db, config, body, now);
-    await db.transaction(async (tx) => {
-      await audit(tx, email, 'sign-in.passkey');
-      await startSession(tx, config, reply, email, 'passkey', now);
-    });
-    return { email };
-  });
+  routes.on(signInRoutes.passkeyOptions, () => authenticationOptions(db, config, clock()), attempts);
+
+  routes.on(
+    signInRoutes.passkey,
+    async ({ body, reply }) => {
+      const now = clock();
+      const email = await authenticate(db, config, body, now);
+      await db.transaction(async (tx) => {
+        await audit(tx, email, 'sign-in.passkey');
+        await startSession(tx, config, reply, email, 'passkey', now);
+      });
+      return { email };
+    },
+    attempts,
+  );
 }

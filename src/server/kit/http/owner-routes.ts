@@ -42,13 +42,26 @@ export type FileAnswer = { name: string; type: string; body: Readable | string }
 
 type Answer<R extends Route> = R extends { download: true } ? FileAnswer : AnswerOf<R>;
 
+export type RouteOptions = {
+  /** Runs before the input is parsed: a rate limit that counts every request, a malformed one too. */
+  before?(request: FastifyRequest): Promise<void>;
+};
+
 export type OwnerRoutes = {
-  on<R extends Route>(route: R, handler: (input: OwnerInput<R>) => Promise<Answer<R>>): void;
+  on<R extends Route>(
+    route: R,
+    handler: (input: OwnerInput<R>) => Promise<Answer<R>>,
+    options?: RouteOptions,
+  ): void;
 };
 
 /** The routes of signing in, which need no session: the same, without an owner. */
 export type OpenRoutes = {
-  on<R extends Route>(route: R, handler: (input: Omit<OwnerInput<R>, 'owner'>) => Promise<Answer<R>>): void;
+  on<R extends Route>(
+    route: R,
+    handler: (input: Omit<OwnerInput<R>, 'owner'>) => Promise<Answer<R>>,
+    options?: RouteOptions,
+  ): void;
 };
 
 /** The console's services every area may use. */
@@ -93,11 +106,12 @@ export const openRoutes = (app: FastifyInstance): OpenRoutes => typedRoutes(app)
 
 function typedRoutes(app: FastifyInstance): OwnerRoutes {
   return {
-    on(route, handler) {
+    on(route, handler, options) {
       app.route({
         method: route.method,
         url: `${OWNER_API}${route.path}`,
         handler: async (request, reply) => {
+          await options?.before?.(request);
           const params = parse(route.params, request.params, (error) =>
             route.notFound
               ? new Refusal(404, { error: route.notFound })
