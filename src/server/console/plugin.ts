@@ -8,10 +8,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../kit/config';
 import type { Db } from '../kit/db/client';
-import type { FormHandler } from '../kit/http/form-handler';
 import type { Links } from '../kit/http/links';
 import { jsonOnly, sameOriginOnly, send } from '../kit/http/request-checks';
-import { type RetentionRunner } from './retention';
 import { openRoutes, ownerRoutes, type ConsoleArea } from '../kit/http/owner-routes';
 import { currentSession } from './sessions';
 import { registerSignIn, type ConsoleLimiter } from './sign-in';
@@ -21,14 +19,11 @@ export type ConsoleOptions = {
   db: Db;
   links: Links;
   limiter: ConsoleLimiter;
-  handlers: Readonly<Record<string, FormHandler>>;
   /** The client's rate-limit key (a keyed hash of its address or IPv6 /64). */
   clientKey(request: FastifyRequest): string;
   wakeOutbox(): void;
   /** The time; tests move it. */
   clock?: () => Date;
-  /** The process's one retention run at a time (shared with the daily job). */
-  retentionRuns: RetentionRunner;
   /** The console's areas, registered inside the session scope (the composition root's list). */
   areas: readonly ConsoleArea[];
 };

@@ -119,10 +119,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers }),
     links,
     limiter,
-    handlers: formHandlers,
     clientKey: (request) => links.hashAddress(rateLimitSubject(request.ip)),
     wakeOutbox,
-    retentionRuns,
   });
   outbox.start();
 }
