@@ -12,7 +12,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORM_TYPES } from '../../src/console/api';
+import { FORM_TYPES } from '../../src/contract/console';
 import { consents } from '../../src/content/consents';
 import { createBookingSchema } from '../../src/features/booking/booking-schema';
 import { REFERENCE_PATTERN } from '../../src/features/booking/booking-reference';
