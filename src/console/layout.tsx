@@ -22,7 +22,8 @@ import { page, useSubPath } from '~/components/console/paths';
 import { SecurityPage } from './security';
 import { SpamPage } from './spam';
 import { SubmissionPage } from './submission';
-import { SubscribersPage, SuppressionsPage } from './subscribers';
+import { SubscribersPage } from '~/features/newsletter/console/subscribers';
+import { SuppressionsPage } from './suppressions';
 import { NoticeProvider, noticeOf } from '~/components/console/notices';
 import { PageHeading } from '~/components/console/page';
 

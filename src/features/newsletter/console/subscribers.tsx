@@ -4,9 +4,9 @@
  * guide form's submissions in the inbox), and the suppression list, which holds hashes only.
  */
 import { Link } from 'react-router';
-import { consoleCopy, subscribersCopy as copy, suppressionCopy } from '~/content/console';
-import { OWNER_API, type SuppressionPage } from '~/contract/console';
-import type { SubscriberPage } from '~/features/newsletter/newsletter-console-contract';
+import { consoleCopy, subscribersCopy as copy } from '~/content/console';
+import { OWNER_API } from '~/contract/console';
+import type { SubscriberPage, SubscriberStatus } from '../newsletter-console-contract';
 import { withQuery } from '~/components/console/http';
 import { page, useQuery } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
@@ -15,7 +15,8 @@ import { PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
 import { DataTable, DateCell, td } from '~/components/console/table';
 
-const STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const;
+/** The tabs, in the order the owner reads them: the list that matters first. */
+const STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const satisfies readonly SubscriberStatus[];
 
 export function SubscribersPage() {
   const [params] = useQuery();
@@ -95,35 +96,6 @@ export function SubscribersPage() {
                     consoleCopy.none
                   )}
                 </td>
-              </tr>
-            ))}
-          </DataTable>
-        )}
-      </LoadedList>
-    </>
-  );
-}
-
-const suppressionColumns = [suppressionCopy.hash, suppressionCopy.reason, suppressionCopy.since];
-
-export function SuppressionsPage() {
-  const [params] = useQuery();
-  const [list, reload] = useResource<SuppressionPage>(
-    withQuery('/suppressions', { after: params.get('after') }),
-  );
-  const copyS = suppressionCopy;
-  return (
-    <>
-      <PageHeading title={copyS.title}>{copyS.title}</PageHeading>
-      <p className="mt-2 text-ink-700">{copyS.intro}</p>
-      <LoadedList resource={list} reload={reload} empty={copyS.empty} pager={copyS}>
-        {(data) => (
-          <DataTable label={copyS.tableLabel} minWidth="min-w-[32rem]" columns={suppressionColumns}>
-            {data.items.map((item) => (
-              <tr key={item.hash}>
-                <td className={`${td} font-mono text-xs break-all`}>{item.hash}</td>
-                <td className={td}>{copyS.reasons[item.reason] ?? item.reason}</td>
-                <DateCell iso={item.createdAt} />
               </tr>
             ))}
           </DataTable>
