@@ -10,13 +10,30 @@
  * server's settings prints a sign-in link, and its token is posted to /api/owner/sign-in/link.
  * Reports each request's p50, p95 and slowest time, and the server's peak RSS while measuring
  * (the kernel's high-water mark, reset once the server is up and signed in).
+ *
+ * Every speed figure has its anchor in the same run (decision 027 and its addendum): the same
+ * SQL run by a bare client, with none of the console's code, on a copy of the same database
+ * made after the seed and before either opened it (scripts/bench-console-anchor.mjs):
+ *  - the console server runs with a statement log (scripts/bench-console-capture.mjs), which
+ *    writes down the statements, with their values, of the requests that carry a tag: an
+ *    untimed pass over every request the timed loop will make (and every person it looks up),
+ *    and the erasures themselves, which happen once;
+ *  - the bare server replays a request's statements (sent as the console sent them) and answers
+ *    their rows as JSON; the bench times it with the same client right beside each console
+ *    request (the two alternate who goes first), after one untimed replay of each, as the
+ *    console had its untimed pass;
+ *  - the CSV export's anchor reads the same rows with a bare cursor and writes them with the
+ *    same CSV library to the same kind of response, read by the same reader.
+ * Each row keeps the absolute figures and adds the anchor's and the ratio.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { SEARCH_TERMS, SPAN_DAYS } from './console-seed';
 
 export const CONSOLE_REQUESTS = ['first', 'filtered', 'search', 'detail'] as const;
@@ -30,11 +47,22 @@ export type ConsoleRequestRow = {
   p95Ms: number;
   maxMs: number;
   errors: number;
+  /** Statements the request ran, on average over the requests of its kind. */
+  statements: number;
+  /** The same statements replayed by a bare client (scripts/bench-console-anchor.mjs). */
+  bareP50Ms: number;
+  bareP95Ms: number;
+  bareMaxMs: number;
+  bareErrors: number;
+  /** p95 over the bare replay's p95. */
+  ratio: number;
 };
 export type ConsoleServerRow = {
   db: string;
   submissions: number;
   seedS: number;
+  /** Copying the seeded database for the anchor. */
+  copyS: number;
   readyMs: number;
   peakRssMb: number;
 };
@@ -44,9 +72,20 @@ export type PersonalDataRow = {
   exportRows: number;
   exportRowsPerS: number;
   exportPeakRssMb: number;
+  /** The same rows by a bare cursor, written by csv-stringify's stream. */
+  bareExportRows: number;
+  bareExportRowsPerS: number;
+  /** Rows a second over the bare export's. */
+  exportRatio: number;
   lookupP95Ms: number;
+  bareLookupP95Ms: number;
+  lookupRatio: number;
   eraseMaxMs: number;
+  bareEraseMaxMs: number;
+  eraseRatio: number;
   erased: number;
+  /** Look-ups and erasures the bare replay failed. */
+  bareErrors: number;
   retentionS: number;
   retentionRemoved: number;
   /** The run ended by itself, not stopped early, within the bench's 15 minutes. */
@@ -68,6 +107,8 @@ export type ConsoleOptions = {
   /** A throwaway Postgres database for `fn(url)`, dropped afterwards. */
   withPostgres: <T>(fn: (url: string) => Promise<T>) => Promise<T>;
   port: number;
+  /** The bare server's port (default: `port` + 1). */
+  anchorPort?: number;
   count?: number;
   /** Timed requests of each kind (after a few untimed ones), at most `measureSeconds` in all. */
   samples?: number;
@@ -75,18 +116,135 @@ export type ConsoleOptions = {
   log?: (line: string) => void;
 };
 
+/**
+ * The targets on the console's figures (decision 027, addendum): each speed figure against its
+ * bare replay or bare export in the same run; the memory, retention and error targets as they
+ * were. Rows of { target, figure, met } as the bench's Targets table shows them.
+ */
+export const CONSOLE_TARGETS = {
+  /** A console request's p95 at most this many times its bare statements' p95. */
+  requestRatio: 3,
+  /** A person's look-up (p95) and erasure (slowest) at most this many times the bare ones. */
+  personRatio: 3,
+  /** The CSV export at least this share of the bare cursor's rows a second. */
+  exportRatio: 0.5,
+};
+
+export function consoleTargets(r: ConsoleResults | null): { target: string; figure: string; met: string }[] {
+  const t: { target: string; figure: string; met: string }[] = [];
+  const add = (target: string, figure: string, met: boolean) =>
+    t.push({ target, figure, met: met ? 'yes' : 'NO' });
+  const { requestRatio, personRatio, exportRatio } = CONSOLE_TARGETS;
+  for (const c of r?.requests ?? []) {
+    add(
+      `console ${c.db} ${c.request}: p95 <= ${requestRatio} x bare statements, 0 errors`,
+      `${c.ratio} (${c.p95Ms} ms, bare ${c.bareP95Ms} ms; ${c.samples} requests), ${c.errors}, ${c.bareErrors} bare`,
+      c.ratio <= requestRatio && c.errors === 0 && c.bareErrors === 0 && c.samples > 0,
+    );
+  }
+  for (const s of r?.servers ?? []) {
+    add(`console ${s.db}: peak RSS <= 200 MB while measuring`, `${s.peakRssMb} MB`, s.peakRssMb <= 200);
+  }
+  for (const p of r?.personal ?? []) {
+    add(
+      `CSV export ${p.db}: >= ${exportRatio} x bare cursor, every row, peak RSS <= 250 MB`,
+      `${p.exportRatio} (${p.exportRowsPerS} rows/s, bare ${p.bareExportRowsPerS}; ${p.exportRows}/${p.bareExportRows} rows), ${p.exportPeakRssMb} MB`,
+      p.exportRatio >= exportRatio &&
+        p.exportRows > 0 &&
+        p.exportRows === p.bareExportRows &&
+        p.exportPeakRssMb <= 250,
+    );
+    add(
+      `person look-up ${p.db}: p95 <= ${personRatio} x bare statements`,
+      `${p.lookupRatio} (${p.lookupP95Ms} ms, bare ${p.bareLookupP95Ms} ms)`,
+      p.lookupRatio <= personRatio,
+    );
+    add(
+      `erase one person ${p.db}: slowest <= ${personRatio} x bare statements`,
+      `${p.eraseRatio} (${p.eraseMaxMs} ms, bare ${p.bareEraseMaxMs} ms; ${p.erased} erased, ${p.bareErrors} bare errors)`,
+      p.eraseRatio <= personRatio && p.erased > 0 && p.bareErrors === 0,
+    );
+    add(
+      `retention run ${p.db}: ends; form p99 meanwhile < 50 ms, every form answered`,
+      `${p.retentionEnded ? 'ended' : 'did not end'} in ${p.retentionS} s, ${p.retentionRemoved} removed; ${p.submitDuringRetentionP99Ms} ms (${p.submitsDuringRetention} submissions, ${p.submitErrorsDuringRetention} not answered)`,
+      p.retentionEnded &&
+        p.submitDuringRetentionP99Ms < 50 &&
+        p.submitsDuringRetention > 0 &&
+        !p.submitErrorsDuringRetention,
+    );
+  }
+  return t;
+}
+
+/** The columns of the bench's console tables, each figure beside its anchor. */
+export const CONSOLE_COLUMNS = {
+  requests: [
+    'db',
+    'request',
+    'samples',
+    'statements',
+    'p50Ms',
+    'bareP50Ms',
+    'p95Ms',
+    'bareP95Ms',
+    'ratio',
+    'maxMs',
+    'bareMaxMs',
+    'errors',
+    'bareErrors',
+  ],
+  servers: ['db', 'submissions', 'seedS', 'copyS', 'readyMs', 'peakRssMb'],
+  personal: [
+    'db',
+    'exportRows',
+    'exportRowsPerS',
+    'bareExportRowsPerS',
+    'exportRatio',
+    'exportPeakRssMb',
+    'lookupP95Ms',
+    'bareLookupP95Ms',
+    'lookupRatio',
+    'eraseMaxMs',
+    'bareEraseMaxMs',
+    'eraseRatio',
+    'erased',
+    'bareErrors',
+    'retentionS',
+    'retentionRemoved',
+    'retentionEnded',
+    'submitDuringRetentionP99Ms',
+    'submitsDuringRetention',
+    'submitErrorsDuringRetention',
+  ],
+} as const;
+
 const OWNER = 'owner@example.com';
 
-function startServer(args: string[], env: Record<string, string>): ChildProcess {
+/** The statement log loaded into the console server (scripts/bench-console-capture.mjs). */
+const CAPTURE = new URL('./bench-console-capture.mjs', import.meta.url).href;
+const ANCHOR = fileURLToPath(new URL('./bench-console-anchor.mjs', import.meta.url));
+
+function startServer(args: string[], env: Record<string, string>, what = 'server'): ChildProcess {
   // Its warnings and errors (LOG_LEVEL=warn, on stdout) go into the bench's output.
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
   });
   child.once('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') console.error(`bench: the server exited (${code ?? signal})`);
+    if (code !== 0 && signal !== 'SIGTERM') console.error(`bench: the ${what} exited (${code ?? signal})`);
   });
   return child;
+}
+
+/** The console server with its statement log: the build's start command, the log preloaded. */
+function startLoggedServer(args: string[], env: Record<string, string>): ChildProcess {
+  const options = [process.env.NODE_OPTIONS, `--import=${CAPTURE}`].filter(Boolean).join(' ');
+  return startServer(args, { ...env, NODE_OPTIONS: options });
+}
+
+/** The bare server (scripts/bench-console-anchor.mjs), plain node, on the database's copy. */
+function startAnchor(port: number, env: Record<string, string>): ChildProcess {
+  return startServer([ANCHOR], { PORT: String(port), ...env }, 'bare server');
 }
 
 async function waitReady(port: number, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
@@ -215,33 +373,90 @@ function filters(now: Date): string[] {
   return out;
 }
 
+/** The header that has the statement log write down a request's statements, under its value. */
+const TAG = 'x-bench-statements';
+
+/** A statement as the log wrote it down (scripts/bench-console-capture.mjs). */
+type Statement = { op: string; sql?: string; params: unknown[]; after: number; conn?: number };
+type Captures = Record<string, Statement[]>;
+
+/** The statements written down since the last call; the log then stops following requests. */
+async function takeCaptures(base: string): Promise<Captures> {
+  // A request's statements sent after its answer (a write left to finish) get a moment to arrive.
+  await sleep(50);
+  const res = await fetch(`${base}/__bench/statements`);
+  if (res.status !== 200) throw new Error(`the statement log answered ${res.status}`);
+  return (await res.json()) as Captures;
+}
+
+/** Hands captures to the bare server; every request runs at least its session's look-up. */
+async function giveCaptures(anchor: string, captures: Captures): Promise<void> {
+  for (const [tag, statements] of Object.entries(captures)) {
+    if (statements.length === 0) throw new Error(`the statement log caught no statement for ${tag}`);
+  }
+  const res = await fetch(`${anchor}/captures`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(captures),
+  });
+  if (res.status !== 200) throw new Error(`the bare server refused the statements (${res.status})`);
+}
+
+type Answer = { ms: number; status: number; body: unknown };
+
+/** One timed request, its answer read whole: parsed when `json`, else as bytes. */
+async function timed(url: string, init: RequestInit = {}, json = true): Promise<Answer> {
+  const start = performance.now();
+  try {
+    const res = await fetch(url, init);
+    const body: unknown = json ? await res.json() : await res.arrayBuffer();
+    return { ms: performance.now() - start, status: res.status, body };
+  } catch {
+    return { ms: performance.now() - start, status: 0, body: null };
+  }
+}
+
+/** A replay's answer: 200 and every statement's rows. */
+const replayed = (a: Answer) =>
+  a.status === 200 && Array.isArray((a.body as { results?: unknown } | null)?.results);
+
+type Timing = { times: number[]; errors: number };
+const timing = (): Timing => ({ times: [], errors: 0 });
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const ratio = (ours: number, bare: number) => Math.round((ours / bare) * 100) / 100;
+
+/** Ours and the bare one, one after the other, the first of them taking turns. */
+async function pair(n: number, ours: () => Promise<void>, bare: () => Promise<void>): Promise<void> {
+  if (n % 2 === 0) {
+    await ours();
+    await bare();
+  } else {
+    await bare();
+    await ours();
+  }
+}
+
 /**
  * The timed requests, interleaved (first, filtered, search, detail, first, ...) as one owner
- * browsing makes them. Each answer is checked: 200, and a page with rows (a search finds some).
+ * browsing makes them, each beside its bare replay. Each answer is checked: 200, and a page with
+ * rows (a search finds some); a replay, 200 and its statements' rows.
  */
 async function measure(
   base: string,
+  anchor: string,
   cookie: string,
   now: Date,
   samples: number,
   measureSeconds: number,
 ): Promise<{
-  timed: Record<RequestName, { times: number[]; errors: number }>;
-  terms: Map<string, number[]>;
+  timed: Record<RequestName, { ours: Timing; bare: Timing; statements: number[] }>;
+  terms: Map<string, { ours: number[]; bare: number[] }>;
   emails: string[];
 }> {
   const api = `${base}/api/owner/submissions`;
   const emails: string[] = [];
-  const get = async (url: string): Promise<{ ms: number; ok: boolean; body: unknown }> => {
-    const start = performance.now();
-    try {
-      const res = await fetch(url, { headers: { cookie } });
-      const body: unknown = await res.json();
-      return { ms: performance.now() - start, ok: res.status === 200, body };
-    } catch {
-      return { ms: performance.now() - start, ok: false, body: null };
-    }
-  };
+  const get = (url: string, tag?: string) =>
+    timed(url, { headers: tag ? { cookie, [TAG]: tag } : { cookie } });
   const hasRows = (body: unknown) =>
     Array.isArray((body as Page | null)?.items) && (body as Page).items.length > 0;
   const filtered = filters(now);
@@ -261,9 +476,6 @@ async function measure(
     search: (n) => `${api}?${searches[n % searches.length]}`,
     detail: (n) => `${api}/${ids[(n * 7) % ids.length]}`,
   };
-  const out = Object.fromEntries(
-    CONSOLE_REQUESTS.map((r) => [r, { times: [] as number[], errors: 0 }]),
-  ) as Record<RequestName, { times: number[]; errors: number }>;
   // Untimed: every filter and search once (which also gathers the ids to open), then a few details.
   for (const n of filtered.keys()) collect((await get(requests.filtered(n))).body);
   for (const n of searches.keys()) collect((await get(requests.search(n))).body);
@@ -271,42 +483,63 @@ async function measure(
   if (ids.length === 0) throw new Error('the inbox answered no rows to open');
   for (let n = 0; n < 3; n += 1) await get(requests.detail(n));
 
-  const terms = new Map(SEARCH_TERMS.map((term) => [term, [] as number[]]));
+  // Untimed, with the statement log: every request the timed loop can make, once; then each
+  // replayed once by the bare server, its own untimed pass.
+  const tags = new Map<string, string>();
+  for (let n = 0; n < samples; n += 1) {
+    for (const name of CONSOLE_REQUESTS) {
+      const url = requests[name](n);
+      if (!tags.has(url)) tags.set(url, `i${tags.size}`);
+    }
+  }
+  for (const [url, tag] of tags) await get(url, tag);
+  const captures = await takeCaptures(base);
+  await giveCaptures(anchor, captures);
+  for (const tag of tags.values()) await timed(`${anchor}/replay/${tag}`);
+
+  const out = Object.fromEntries(
+    CONSOLE_REQUESTS.map((r) => [r, { ours: timing(), bare: timing(), statements: [] as number[] }]),
+  ) as Record<RequestName, { ours: Timing; bare: Timing; statements: number[] }>;
+  const terms = new Map(SEARCH_TERMS.map((term) => [term, { ours: [] as number[], bare: [] as number[] }]));
   const end = performance.now() + measureSeconds * 1000;
   for (let n = 0; n < samples && performance.now() < end; n += 1) {
     for (const name of CONSOLE_REQUESTS) {
-      const { ms, ok, body } = await get(requests[name](n));
-      const good =
-        ok && (name === 'detail' ? (body as { id?: string } | null)?.id !== undefined : hasRows(body));
-      out[name].times.push(ms);
-      if (name === 'search') terms.get(SEARCH_TERMS[n % SEARCH_TERMS.length]!)?.push(ms);
-      if (!good) out[name].errors += 1;
+      const url = requests[name](n);
+      const tag = tags.get(url)!;
+      const row = out[name];
+      const term = name === 'search' ? terms.get(SEARCH_TERMS[n % SEARCH_TERMS.length]!) : undefined;
+      row.statements.push(captures[tag]?.length ?? 0);
+      await pair(
+        n,
+        async () => {
+          const { ms, status, body } = await get(url);
+          const good =
+            status === 200 &&
+            (name === 'detail' ? (body as { id?: string } | null)?.id !== undefined : hasRows(body));
+          row.ours.times.push(ms);
+          term?.ours.push(ms);
+          if (!good) row.ours.errors += 1;
+        },
+        async () => {
+          const answer = await timed(`${anchor}/replay/${tag}`);
+          row.bare.times.push(answer.ms);
+          term?.bare.push(answer.ms);
+          if (!replayed(answer)) row.bare.errors += 1;
+        },
+      );
     }
   }
   return { timed: out, terms, emails };
 }
 
 /**
- * Personal data on the seeded database, after the inbox timings: the whole inbox exported as
- * CSV (rows a second, and the server's peak RSS meanwhile), people looked up and erased by
- * address, and a retention run with contact submissions arriving meanwhile (their p99).
+ * Records in a CSV response, read as it streams. Records, not lines: a message's line breaks sit
+ * inside quotes (RFC 4180), so a line feed ends a record only outside them; a doubled quote
+ * toggles twice. Counted with the native indexOf, jumping from one quote or line feed to the
+ * next: a loop over every byte took a second of the machine's two cores per million rows away
+ * from the server.
  */
-async function measurePersonal(
-  base: string,
-  cookie: string,
-  pid: number,
-  emails: string[],
-  origin: string,
-): Promise<Omit<PersonalDataRow, 'db'>> {
-  const headers = { cookie, origin, 'content-type': 'application/json' };
-  // The whole inbox (every form, spam included) as CSV, read as it streams.
-  resetPeak(pid);
-  const started = performance.now();
-  const res = await fetch(`${base}/api/owner/exports/submissions.csv?status=all`, { headers: { cookie } });
-  // Records, not lines: a message's line breaks sit inside quotes (RFC 4180), so a line feed ends
-  // a record only outside them; a doubled quote toggles twice.
-  // Counted with the native indexOf, jumping from one quote or line feed to the next: a loop over
-  // every byte took a second of the machine's two cores per million rows away from the server.
+async function csvRecords(res: Response): Promise<number> {
   let records = 0;
   let quoted = false;
   for await (const body of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -326,29 +559,77 @@ async function measurePersonal(
       }
     }
   }
-  const exportS = (performance.now() - started) / 1000;
-  const exportPeakRssMb = rssMb(pid).peak;
-  const exportRows = records - 1;
+  return records;
+}
 
+/** The whole inbox (every form, spam included) as CSV from `url`: rows and seconds. */
+async function exportAll(url: string, headers: Record<string, string>): Promise<{ rows: number; s: number }> {
+  const started = performance.now();
+  const res = await fetch(url, { headers });
+  const records = res.status === 200 ? await csvRecords(res) : 1;
+  return { rows: records - 1, s: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Personal data on the seeded database, after the inbox timings: the whole inbox exported as
+ * CSV (rows a second, and the server's peak RSS meanwhile) and then by the bare cursor, people
+ * looked up and erased by address, each beside the bare replay of its statements, and a
+ * retention run with contact submissions arriving meanwhile (their p99).
+ */
+async function measurePersonal(
+  base: string,
+  anchor: string,
+  cookie: string,
+  pid: number,
+  emails: string[],
+  origin: string,
+): Promise<Omit<PersonalDataRow, 'db'>> {
+  const headers = { cookie, origin, 'content-type': 'application/json' };
+  resetPeak(pid);
+  const ours = await exportAll(`${base}/api/owner/exports/submissions.csv?status=all`, { cookie });
+  const exportPeakRssMb = rssMb(pid).peak;
+  const bare = await exportAll(`${anchor}/export.csv?status=all`, {});
+
+  // Look-ups: an untimed pass with the statement log and the bare server's untimed replay of
+  // each, then each person timed beside the replay of their statements.
+  const people = emails.slice(0, 40);
+  const lookup = (email: string) => `${base}/api/owner/people?email=${encodeURIComponent(email)}`;
+  for (const [i, email] of people.entries())
+    await timed(lookup(email), { headers: { cookie, [TAG]: `p${i}` } }, false);
+  await giveCaptures(anchor, await takeCaptures(base));
+  for (const i of people.keys()) await timed(`${anchor}/replay/p${i}`);
   const lookups: number[] = [];
-  for (const email of emails.slice(0, 40)) {
-    const t0 = performance.now();
-    const answer = await fetch(`${base}/api/owner/people?email=${encodeURIComponent(email)}`, {
-      headers: { cookie },
-    });
-    await answer.arrayBuffer();
-    lookups.push(performance.now() - t0);
+  const bareLookups: number[] = [];
+  let bareErrors = 0;
+  for (const [i, email] of people.entries()) {
+    await pair(
+      i,
+      async () => {
+        lookups.push((await timed(lookup(email), { headers: { cookie } }, false)).ms);
+      },
+      async () => {
+        const answer = await timed(`${anchor}/replay/p${i}`);
+        bareLookups.push(answer.ms);
+        if (!replayed(answer)) bareErrors += 1;
+      },
+    );
   }
+  // Erasures happen once: each is timed with the statement log on (it follows the request only),
+  // then its statements replayed on the copy, where the person is still there.
   const erases: number[] = [];
-  for (const email of emails.slice(40, 55)) {
-    const t0 = performance.now();
-    const answer = await fetch(`${base}/api/owner/people/erase`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ email }),
-    });
-    await answer.arrayBuffer();
-    if (answer.status === 200) erases.push(performance.now() - t0);
+  const bareErases: number[] = [];
+  for (const [i, email] of emails.slice(40, 55).entries()) {
+    const answer = await timed(
+      `${base}/api/owner/people/erase`,
+      { method: 'POST', headers: { ...headers, [TAG]: `e${i}` }, body: JSON.stringify({ email }) },
+      false,
+    );
+    await giveCaptures(anchor, await takeCaptures(base));
+    if (answer.status !== 200) continue;
+    erases.push(answer.ms);
+    const replay = await timed(`${anchor}/replay/e${i}`);
+    bareErases.push(replay.ms);
+    if (!replayed(replay)) bareErrors += 1;
   }
 
   // Retention, with a contact form submitted every 20 ms meanwhile (the bench server skips the
@@ -415,14 +696,27 @@ async function measurePersonal(
   if (performance.now() - r0 < 1000) await sleep(1000 - (performance.now() - r0));
   running = false;
   await submitter;
-  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const exportRowsPerS = Math.round(ours.rows / ours.s);
+  const bareExportRowsPerS = Math.round(bare.rows / bare.s);
+  const lookupP95Ms = round(percentile(sorted(lookups), 0.95));
+  const bareLookupP95Ms = round(percentile(sorted(bareLookups), 0.95));
+  const eraseMaxMs = round(Math.max(...erases));
+  const bareEraseMaxMs = round(Math.max(...bareErases));
   return {
-    exportRows,
-    exportRowsPerS: Math.round(exportRows / exportS),
+    exportRows: ours.rows,
+    exportRowsPerS,
     exportPeakRssMb,
-    lookupP95Ms: round(percentile(sorted(lookups), 0.95)),
-    eraseMaxMs: round(Math.max(...erases)),
+    bareExportRows: bare.rows,
+    bareExportRowsPerS,
+    exportRatio: ratio(exportRowsPerS, bareExportRowsPerS),
+    lookupP95Ms,
+    bareLookupP95Ms,
+    lookupRatio: ratio(lookupP95Ms, bareLookupP95Ms),
+    eraseMaxMs,
+    bareEraseMaxMs,
+    eraseRatio: ratio(eraseMaxMs, bareEraseMaxMs),
     erased: erases.length,
+    bareErrors,
     retentionS: round(retentionS),
     retentionRemoved: Object.values(counts ?? {}).reduce((a, b) => a + b, 0),
     retentionEnded,
@@ -438,15 +732,27 @@ type Side = {
   dataDir: string;
   env: Record<string, string>;
   seedS: number;
+  copyS: number;
+  /** The owner's session, made before the seed, so that the copy holds it too. */
+  cookie: string;
+  /** The bare server's database: PGlite's folder, or the copy's Postgres database. */
+  anchorDir: string;
+  anchorEnv: Record<string, string>;
 };
 
 function side(label: string, port: number, databaseUrl?: string): Side {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-console-'));
+  const anchorDir = mkdtempSync(join(tmpdir(), 'bench-console-bare-'));
   return {
     label,
     databaseUrl,
     dataDir,
     seedS: 0,
+    copyS: 0,
+    cookie: '',
+    anchorDir,
+    // DATABASE_URL empty: PGlite in DATA_DIR, whatever the bench's own environment says.
+    anchorEnv: { DATA_DIR: anchorDir, DATABASE_URL: '' },
     env: {
       DATA_DIR: dataDir,
       PORT: String(port),
@@ -461,95 +767,195 @@ function side(label: string, port: number, databaseUrl?: string): Side {
   };
 }
 
-/** One server on a seeded database: started, signed in to, timed, stopped. */
+/** The Postgres database a URL names, quoted as an identifier. */
+const databaseName = (url: string) =>
+  `"${decodeURIComponent(new URL(url).pathname.slice(1)).replaceAll('"', '""')}"`;
+
+/**
+ * The bare server's database: a copy of the seeded one, made before either server opens it, so
+ * the two hold the same rows, ids, indexes and planner statistics, and an erasure replayed on the
+ * copy finds the person the console erased. PGlite: its folder copied. Postgres: CREATE DATABASE
+ * from the seeded one as its template, over a connection to `spareUrl` (a database cannot be
+ * copied over a connection to itself), file by file (STRATEGY FILE_COPY, Postgres 15; older ones
+ * copy that way anyway).
+ */
+async function copyDatabase(s: Side, spareUrl: string): Promise<void> {
+  const started = performance.now();
+  if (!s.databaseUrl) {
+    cpSync(join(s.dataDir, 'pglite'), join(s.anchorDir, 'pglite'), { recursive: true });
+  } else {
+    const copy = new URL(s.databaseUrl);
+    copy.pathname = `${copy.pathname}_bare`;
+    const admin = new pg.Client({ connectionString: spareUrl });
+    await admin.connect();
+    try {
+      const create = `create database ${databaseName(copy.href)} template ${databaseName(s.databaseUrl)}`;
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await admin.query(`${create} strategy file_copy`).catch((error: { code?: string }) => {
+            // 42601: a Postgres before 15, which has no STRATEGY.
+            if (error.code === '42601') return admin.query(create);
+            throw error;
+          });
+          break;
+        } catch (error) {
+          // 55006: the seed's or the setup server's connection is still closing.
+          if ((error as { code?: string }).code !== '55006' || attempt === 10) throw error;
+          await sleep(1000);
+        }
+      }
+    } finally {
+      await admin.end();
+    }
+    s.anchorEnv = { DATABASE_URL: copy.href };
+  }
+  s.copyS = Math.round((performance.now() - started) / 100) / 10;
+}
+
+async function dropCopy(s: Side, spareUrl: string): Promise<void> {
+  if (!s.anchorEnv.DATABASE_URL) return;
+  const admin = new pg.Client({ connectionString: spareUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${databaseName(s.anchorEnv.DATABASE_URL)} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** One server on a seeded database, beside the bare one on its copy: started, timed, stopped. */
 async function timeServer(
   s: Side,
   count: number,
   now: Date,
-  { serverArgs, port, samples = 150, measureSeconds = 40, log = console.log }: ConsoleOptions,
+  {
+    serverArgs,
+    port,
+    anchorPort = port + 1,
+    samples = 150,
+    measureSeconds = 90,
+    log = console.log,
+  }: ConsoleOptions,
 ): Promise<{ requests: ConsoleRequestRow[]; server: ConsoleServerRow; personal: PersonalDataRow }> {
   const base = `http://127.0.0.1:${port}`;
-  const startedAt = performance.now();
-  const server = startServer(serverArgs, s.env);
+  const anchorBase = `http://127.0.0.1:${anchorPort}`;
+  const anchor = startAnchor(anchorPort, s.anchorEnv);
   try {
-    await waitReady(port, server);
-    const readyMs = Math.round(performance.now() - startedAt);
-    const cookie = await signIn(base, s.env);
-    const pid = server.pid!;
-    const reset = resetPeak(pid);
-    log(`Console: timing the inbox on ${s.label} (ready in ${readyMs} ms, RSS ${rssMb(pid).now} MB)`);
-    const { timed, terms, emails } = await measure(base, cookie, now, samples, measureSeconds);
-    const { peak } = rssMb(pid);
-    log(`Console: personal data on ${s.label} (export, look-ups, erasure, retention)`);
-    const personal = {
-      db: s.label,
-      ...(await measurePersonal(base, cookie, pid, emails, new URL(s.env.PUBLIC_URL!).origin)),
-    };
-    const median = (times: number[]) =>
-      round(
-        percentile(
-          [...times].sort((a, b) => a - b),
-          0.5,
-        ),
-      );
-    log(
-      `Console: ${s.label} search, median ms by term: ${[...terms].map(([t, times]) => `${t} ${median(times)}`).join(', ')}`,
-    );
-    if (!reset) log('Console: could not reset the peak RSS; it counts from the server start');
-    const requests = CONSOLE_REQUESTS.map((request) => {
-      const sorted = [...timed[request].times].sort((a, b) => a - b);
-      return {
+    await waitReady(anchorPort, anchor);
+    const startedAt = performance.now();
+    const server = startLoggedServer(serverArgs, s.env);
+    try {
+      await waitReady(port, server);
+      const readyMs = Math.round(performance.now() - startedAt);
+      const pid = server.pid!;
+      const reset = resetPeak(pid);
+      log(`Console: timing the inbox on ${s.label} (ready in ${readyMs} ms, RSS ${rssMb(pid).now} MB)`);
+      const {
+        timed: times,
+        terms,
+        emails,
+      } = await measure(base, anchorBase, s.cookie, now, samples, measureSeconds);
+      const { peak } = rssMb(pid);
+      log(`Console: personal data on ${s.label} (export, look-ups, erasure, retention)`);
+      const personal = {
         db: s.label,
-        request,
-        samples: sorted.length,
-        p50Ms: round(percentile(sorted, 0.5)),
-        p95Ms: round(percentile(sorted, 0.95)),
-        maxMs: round(sorted[sorted.length - 1] ?? NaN),
-        errors: timed[request].errors,
+        ...(await measurePersonal(
+          base,
+          anchorBase,
+          s.cookie,
+          pid,
+          emails,
+          new URL(s.env.PUBLIC_URL!).origin,
+        )),
       };
-    });
-    return {
-      requests,
-      server: { db: s.label, submissions: count, seedS: s.seedS, readyMs, peakRssMb: peak },
-      personal,
-    };
+      const median = (xs: number[]) => round(percentile(sorted(xs), 0.5));
+      log(
+        `Console: ${s.label} search, median ms by term (ours/bare): ${[...terms].map(([t, x]) => `${t} ${median(x.ours)}/${median(x.bare)}`).join(', ')}`,
+      );
+      if (!reset) log('Console: could not reset the peak RSS; it counts from the server start');
+      const requests = CONSOLE_REQUESTS.map((request) => {
+        const { ours, bare, statements } = times[request];
+        const a = sorted(ours.times);
+        const b = sorted(bare.times);
+        const p95Ms = round(percentile(a, 0.95));
+        const bareP95Ms = round(percentile(b, 0.95));
+        return {
+          db: s.label,
+          request,
+          samples: a.length,
+          p50Ms: round(percentile(a, 0.5)),
+          p95Ms,
+          maxMs: round(a[a.length - 1] ?? NaN),
+          errors: ours.errors,
+          statements: round(statements.reduce((x, y) => x + y, 0) / Math.max(1, statements.length)),
+          bareP50Ms: round(percentile(b, 0.5)),
+          bareP95Ms,
+          bareMaxMs: round(b[b.length - 1] ?? NaN),
+          bareErrors: bare.errors,
+          ratio: ratio(p95Ms, bareP95Ms),
+        };
+      });
+      log(
+        `Console: ${s.label} beside its bare statements: ${requests.map((r) => `${r.request} ${r.ratio}x`).join(', ')}, ` +
+          `look-up ${personal.lookupRatio}x, erasure ${personal.eraseRatio}x, export ${personal.exportRatio}x`,
+      );
+      return {
+        requests,
+        server: { db: s.label, submissions: count, seedS: s.seedS, copyS: s.copyS, readyMs, peakRssMb: peak },
+        personal,
+      };
+    } finally {
+      await stop(server);
+    }
   } finally {
-    await stop(server);
+    await stop(anchor);
   }
 }
 
 /**
  * The console part: PGlite and a throwaway Postgres database, each migrated by a first start of
- * the server, seeded side by side, then timed one after the other (nothing else running).
+ * the server (which also signs the owner in), seeded side by side, copied for the bare server,
+ * then timed one after the other (nothing else running but the idle bare server).
  */
 export async function runConsole(options: ConsoleOptions): Promise<ConsoleResults> {
   const { serverArgs, port, count = 1_000_000, log = console.log } = options;
-  return options.withPostgres(async (url) => {
-    const sides = [side('pglite', port), side('postgres', port, url)];
-    try {
-      for (const s of sides) {
-        const setup = startServer(serverArgs, s.env);
-        try {
-          await waitReady(port, setup);
-        } finally {
-          await stop(setup);
+  return options.withPostgres((url) =>
+    options.withPostgres(async (spareUrl) => {
+      const sides = [side('pglite', port), side('postgres', port, url)];
+      try {
+        for (const s of sides) {
+          const setup = startServer(serverArgs, s.env);
+          try {
+            await waitReady(port, setup);
+            s.cookie = await signIn(`http://127.0.0.1:${port}`, s.env);
+          } finally {
+            await stop(setup);
+          }
+        }
+        // The newest rows are a month old: the retention run then finds what a month of traffic
+        // leaves due (the held spam, the contact messages and bookings past 24 months, the e-mail
+        // texts past 30 days), tens of thousands of rows, as the daily job's first run would.
+        const now = new Date(Date.now() - 30 * 86_400_000);
+        log(`Console: seeding ${count.toLocaleString('en-GB')} submissions on PGlite and on Postgres`);
+        await Promise.all(sides.map((s) => seed(s, count, now, log)));
+        await Promise.all(sides.map((s) => copyDatabase(s, spareUrl)));
+        log(
+          `Console: copied for the bare server in ${sides.map((s) => `${s.copyS} s (${s.label})`).join(', ')}`,
+        );
+        const results = [];
+        for (const s of sides) results.push(await timeServer(s, count, now, options));
+        return {
+          requests: results.flatMap((r) => r.requests),
+          servers: results.map((r) => r.server),
+          personal: results.map((r) => r.personal),
+        };
+      } finally {
+        for (const s of sides) {
+          await dropCopy(s, spareUrl).catch(() => {});
+          rmSync(s.dataDir, { recursive: true, force: true });
+          rmSync(s.anchorDir, { recursive: true, force: true });
         }
       }
-      // The newest rows are a month old: the retention run then finds what a month of traffic
-      // leaves due (the held spam, the contact messages and bookings past 24 months, the e-mail
-      // texts past 30 days), tens of thousands of rows, as the daily job's first run would.
-      const now = new Date(Date.now() - 30 * 86_400_000);
-      log(`Console: seeding ${count.toLocaleString('en-GB')} submissions on PGlite and on Postgres`);
-      await Promise.all(sides.map((s) => seed(s, count, now, log)));
-      const results = [];
-      for (const s of sides) results.push(await timeServer(s, count, now, options));
-      return {
-        requests: results.flatMap((r) => r.requests),
-        servers: results.map((r) => r.server),
-        personal: results.map((r) => r.personal),
-      };
-    } finally {
-      for (const s of sides) rmSync(s.dataDir, { recursive: true, force: true });
-    }
-  });
+    }),
+  );
 }
