@@ -139,27 +139,56 @@ function withLockedEvent<T>(
   });
 }
 
-/** The console's answer to a change: the event as it now stands and how many people were e-mailed. */
-async function changed(tx: Tx, after: EventRow, notified: number, now: Date): Promise<EventChangeAnswer> {
-  const c = await counts(tx, after.id);
-  return { event: summaryOf(after, c.registered, c.waitlisted, now), notified };
+/**
+ * An owner's change of an event: its checks and writes on the row as it was at `now`, and how many
+ * people it e-mailed.
+ */
+type EventChange = (tx: Tx, before: EventRow, now: Date) => Promise<{ after: EventRow; notified: number }>;
+
+/**
+ * Runs `change` on the event's locked row (`withLockedEvent`) and answers the console: the event
+ * as it now stands and how many people were e-mailed.
+ */
+function changeEvent(
+  db: Db,
+  id: string,
+  now: Date,
+  change: EventChange,
+  write?: Write<EventChangeAnswer>,
+): Promise<EventChangeAnswer> {
+  return withLockedEvent(
+    db,
+    id,
+    async (tx, before) => {
+      const { after, notified } = await change(tx, before, now);
+      const c = await counts(tx, after.id);
+      return { event: summaryOf(after, c.registered, c.waitlisted, now), notified };
+    },
+    write,
+  );
 }
 
-/** A new event, a draft. */
-export async function createEvent(
+/** Sets `values` on the event's row; answers the row as it now stands. */
+async function setEvent(tx: Tx, id: string, values: Partial<typeof events.$inferInsert>): Promise<EventRow> {
+  const [after] = await tx.update(events).set(values).where(eq(events.id, id)).returning();
+  return after!;
+}
+
+/** A new event, a draft (no one to e-mail). */
+async function createEvent(
   db: Db,
   input: EventValues,
   now: Date,
-  write?: Write<EventSummary>,
-): Promise<EventSummary> {
+  write?: Write<EventChangeAnswer>,
+): Promise<EventChangeAnswer> {
   return db.transaction(async (tx) => {
     const [event] = await tx
       .insert(events)
       .values({ id: randomUUID(), ...input, status: 'draft', createdAt: now, updatedAt: now })
       .returning();
-    const summary = summaryOf(event!, 0, 0, now);
-    await write?.(tx, summary);
-    return summary;
+    const answer = { event: summaryOf(event!, 0, 0, now), notified: 0 };
+    await write?.(tx, answer);
+    return answer;
   });
 }
 
@@ -167,107 +196,60 @@ export async function createEvent(
  * Changes an event. A published one's attendees get an updated invitation when its time, place,
  * link or title changed, and their reminders move with it; more places go to the waitlist.
  */
-export async function updateEvent(
-  db: Db,
-  ctx: EventsContext,
-  id: string,
-  input: EventValues,
-  now: Date,
-  write?: Write<EventChangeAnswer>,
-): Promise<EventChangeAnswer> {
-  return withLockedEvent(
-    db,
-    id,
-    async (tx, before) => {
-      if (before.status === 'cancelled')
-        throw new Refusal(409, { error: 'A cancelled event cannot be changed.' });
-      if (now.getTime() >= before.endsAt.getTime()) throw new Refusal(409, { error: 'This event is over.' });
-      const registered = await countRegistered(tx, id);
-      if (input.capacity < registered) {
-        throw new Refusal(400, {
-          error: 'Please correct the highlighted fields.',
-          fieldErrors: {
-            capacity: `${registered} people already have a place: the capacity cannot be lower.`,
-          },
-        });
-      }
-      const visible =
-        before.status === 'published' &&
-        registered > 0 &&
-        attendeeVisibleChange(before, { ...before, ...input });
-      const [after] = await tx
-        .update(events)
-        .set({
-          ...input,
-          calendarSequence: visible ? before.calendarSequence + 1 : before.calendarSequence,
-          updatedAt: now,
-        })
-        .where(eq(events.id, id))
-        .returning();
-      let notified = 0;
-      if (before.status === 'published') {
-        notified = await afterEventChange(tx, ctx, before, after!, now);
-        await promoteFromWaitlist(tx, ctx, after!, now);
-      }
-      return changed(tx, after!, notified, now);
-    },
-    write,
-  );
-}
+const updateEvent =
+  (ctx: EventsContext, input: EventValues): EventChange =>
+  async (tx, before, now) => {
+    if (before.status === 'cancelled')
+      throw new Refusal(409, { error: 'A cancelled event cannot be changed.' });
+    if (now.getTime() >= before.endsAt.getTime()) throw new Refusal(409, { error: 'This event is over.' });
+    const registered = await countRegistered(tx, before.id);
+    if (input.capacity < registered) {
+      throw new Refusal(400, {
+        error: 'Please correct the highlighted fields.',
+        fieldErrors: {
+          capacity: `${registered} people already have a place: the capacity cannot be lower.`,
+        },
+      });
+    }
+    const visible =
+      before.status === 'published' &&
+      registered > 0 &&
+      attendeeVisibleChange(before, { ...before, ...input });
+    const after = await setEvent(tx, before.id, {
+      ...input,
+      calendarSequence: visible ? before.calendarSequence + 1 : before.calendarSequence,
+      updatedAt: now,
+    });
+    let notified = 0;
+    if (before.status === 'published') {
+      notified = await afterEventChange(tx, ctx, before, after, now);
+      await promoteFromWaitlist(tx, ctx, after, now);
+    }
+    return { after, notified };
+  };
 
-export async function publishEvent(
-  db: Db,
-  id: string,
-  now: Date,
-  write?: Write<EventChangeAnswer>,
-): Promise<EventChangeAnswer> {
-  return withLockedEvent(
-    db,
-    id,
-    async (tx, event) => {
-      if (event.status !== 'draft') throw new Refusal(409, { error: 'Only a draft can be published.' });
-      if (now.getTime() >= event.startsAt.getTime())
-        throw new Refusal(409, { error: 'This event has already started: change its time first.' });
-      const [after] = await tx
-        .update(events)
-        .set({ status: 'published', publishedAt: now, updatedAt: now })
-        .where(eq(events.id, id))
-        .returning();
-      return changed(tx, after!, 0, now);
-    },
-    write,
-  );
-}
+const publishEvent: EventChange = async (tx, event, now) => {
+  if (event.status !== 'draft') throw new Refusal(409, { error: 'Only a draft can be published.' });
+  if (now.getTime() >= event.startsAt.getTime())
+    throw new Refusal(409, { error: 'This event has already started: change its time first.' });
+  const after = await setEvent(tx, event.id, { status: 'published', publishedAt: now, updatedAt: now });
+  return { after, notified: 0 };
+};
 
-export async function cancelEvent(
-  db: Db,
-  ctx: EventsContext,
-  id: string,
-  now: Date,
-  write?: Write<EventChangeAnswer>,
-): Promise<EventChangeAnswer> {
-  return withLockedEvent(
-    db,
-    id,
-    async (tx, event) => {
-      if (event.status === 'cancelled') throw new Refusal(409, { error: 'This event is already cancelled.' });
-      if (now.getTime() >= event.endsAt.getTime()) throw new Refusal(409, { error: 'This event is over.' });
-      const [after] = await tx
-        .update(events)
-        .set({
-          status: 'cancelled',
-          cancelledAt: now,
-          updatedAt: now,
-          calendarSequence: event.calendarSequence + 1,
-        })
-        .where(eq(events.id, id))
-        .returning();
-      const notified = event.status === 'published' ? await afterEventCancelled(tx, ctx, after!, now) : 0;
-      return changed(tx, after!, notified, now);
-    },
-    write,
-  );
-}
+const cancelEvent =
+  (ctx: EventsContext): EventChange =>
+  async (tx, event, now) => {
+    if (event.status === 'cancelled') throw new Refusal(409, { error: 'This event is already cancelled.' });
+    if (now.getTime() >= event.endsAt.getTime()) throw new Refusal(409, { error: 'This event is over.' });
+    const after = await setEvent(tx, event.id, {
+      status: 'cancelled',
+      cancelledAt: now,
+      updatedAt: now,
+      calendarSequence: event.calendarSequence + 1,
+    });
+    const notified = event.status === 'published' ? await afterEventCancelled(tx, ctx, after, now) : 0;
+    return { after, notified };
+  };
 
 /** Queues the owner's message to every registered attendee; answers how many e-mails. */
 export async function messageEventAttendees(
@@ -320,35 +302,29 @@ export const eventsArea: ConsoleArea = (routes, { config, db, links, clock, wake
     (tx, { event, notified }) =>
       audit(tx, owner.email, action, event.id, { notified });
   /** After the commit: the outbox woken for the e-mails queued, and a log line. */
-  const done = (request: FastifyRequest, action: EventAction, { event, notified }: EventChangeAnswer) => {
-    if (notified > 0 || action === 'event.update') wakeOutbox();
-    request.log.info({ eventId: event.id, notified }, 'event changed in the console');
+  const done = (request: FastifyRequest, action: EventAction, answer: EventChangeAnswer) => {
+    if (answer.notified > 0 || action === 'event.update') wakeOutbox();
+    request.log.info({ eventId: answer.event.id, notified: answer.notified }, 'event changed in the console');
+    return answer;
   };
+  /** A change of the event of the route's `:id`, audited, then `done`. */
+  const change = async (
+    action: EventAction,
+    { params, owner, request }: { params: { id: string }; owner: OwnerIdentity; request: FastifyRequest },
+    eventChange: EventChange,
+  ) => done(request, action, await changeEvent(db, params.id, clock(), eventChange, audited(owner, action)));
 
   routes.on(eventsRoutes.list, async () => eventList(db, clock()));
   routes.on(eventsRoutes.detail, async ({ params }) => eventDetail(db, params.id, clock()));
   routes.on(eventsRoutes.create, async ({ body, owner, request }) => {
-    const event = await createEvent(db, body, clock(), (tx, created) =>
-      audited(owner, 'event.create')(tx, { event: created, notified: 0 }),
-    );
-    done(request, 'event.create', { event, notified: 0 });
-    return event;
+    const answer = await createEvent(db, body, clock(), audited(owner, 'event.create'));
+    return done(request, 'event.create', answer).event;
   });
-  routes.on(eventsRoutes.update, async ({ params, body, owner, request }) => {
-    const answer = await updateEvent(db, ctx, params.id, body, clock(), audited(owner, 'event.update'));
-    done(request, 'event.update', answer);
-    return answer;
-  });
-  routes.on(eventsRoutes.publish, async ({ params, owner, request }) => {
-    const answer = await publishEvent(db, params.id, clock(), audited(owner, 'event.publish'));
-    done(request, 'event.publish', answer);
-    return answer;
-  });
-  routes.on(eventsRoutes.cancel, async ({ params, owner, request }) => {
-    const answer = await cancelEvent(db, ctx, params.id, clock(), audited(owner, 'event.cancel'));
-    done(request, 'event.cancel', answer);
-    return answer;
-  });
+  routes.on(eventsRoutes.update, async (input) =>
+    change('event.update', input, updateEvent(ctx, input.body)),
+  );
+  routes.on(eventsRoutes.publish, async (input) => change('event.publish', input, publishEvent));
+  routes.on(eventsRoutes.cancel, async (input) => change('event.cancel', input, cancelEvent(ctx)));
   routes.on(eventsRoutes.message, async ({ params, body, owner }) => {
     const emails = await messageEventAttendees(db, ctx, params.id, body, clock(), (tx, emails) =>
       audit(tx, owner.email, 'event.message', params.id, { emails }),
