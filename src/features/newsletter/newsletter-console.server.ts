@@ -3,10 +3,11 @@
  * confirmed, unsubscribed), a page at a time, and the confirmed list as CSV for a mailing tool,
  * its download written to the audit log.
  */
-import { and, asc, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { cursorAfter, type PageCursor } from '~/contract/query';
 import { audit } from '~/server/kit/audit';
 import type { Queryable } from '~/server/kit/db/client';
+import { newestFirst, olderThan, pageOf } from '~/server/kit/db/keyset';
 import { CSV_TYPE, csvStream } from '~/server/kit/http/csv';
 import type { ConsoleArea } from '~/server/kit/http/owner-routes';
 import { subscriberRoutes, type SubscriberPage, type SubscriberStatus } from './newsletter-console-contract';
@@ -36,21 +37,10 @@ export async function subscriberPage(
       unsubscribedAt: t.unsubscribedAt,
     })
     .from(t)
-    .where(
-      and(
-        eq(t.status, status),
-        after
-          ? or(
-              lt(t.createdAt, sql`${after.at}::timestamptz`),
-              and(eq(t.createdAt, sql`${after.at}::timestamptz`), lt(t.id, after.key)),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(desc(t.createdAt), desc(t.id))
+    .where(and(eq(t.status, status), olderThan(t.createdAt, t.id, after)))
+    .orderBy(...newestFirst(t.createdAt, t.id))
     .limit(PAGE + 1);
-  const items = rows.slice(0, PAGE);
-  const last = items[items.length - 1];
+  const { items, next } = pageOf(rows, PAGE, (last) => cursorAfter(last.at, last.id));
   return {
     items: items.map(({ at: _at, ...r }) => ({
       ...r,
@@ -58,7 +48,7 @@ export async function subscriberPage(
       confirmedAt: r.confirmedAt ? r.confirmedAt.toISOString() : null,
       unsubscribedAt: r.unsubscribedAt ? r.unsubscribedAt.toISOString() : null,
     })),
-    next: rows.length > PAGE && last ? cursorAfter(last.at, last.id) : null,
+    next,
   };
 }
 

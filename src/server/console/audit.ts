@@ -5,6 +5,7 @@
 import { desc, lt } from 'drizzle-orm';
 import { auditRoutes, type AuditPage } from '~/contract/console';
 import type { Queryable } from '../kit/db/client';
+import { pageOf } from '../kit/db/keyset';
 import { auditLog } from '../kit/audit';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 
@@ -24,8 +25,8 @@ export async function auditPage(db: Queryable, after: number | undefined): Promi
     .where(after === undefined ? undefined : lt(auditLog.id, after))
     .orderBy(desc(auditLog.id))
     .limit(PAGE + 1);
-  const items = rows.slice(0, PAGE).map((r) => ({ ...r, at: r.at.toISOString() }));
-  return { items, next: rows.length > PAGE ? String(items[items.length - 1]!.id) : null };
+  const { items, next } = pageOf(rows, PAGE, (last) => String(last.id));
+  return { items: items.map((r) => ({ ...r, at: r.at.toISOString() })), next };
 }
 
 export const auditArea: ConsoleArea = (routes, { db }) => {

@@ -9,9 +9,11 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FormType, SubmissionDetail, SubmissionPage, SubmissionSummary } from '~/contract/console';
 import { inboxRoutes, NO_SUCH_SUBMISSION, type InboxQuery } from '~/contract/inbox';
+import { cursorAfter } from '~/contract/query';
 import { fieldLabel, HIDDEN_FIELDS } from '~/content/submission-fields';
 import { bookingOfSubmission } from '~/features/booking/booking.server';
 import type { Queryable } from '../kit/db/client';
+import { pageOf } from '../kit/db/keyset';
 import {
   consentRecords,
   outbox,
@@ -196,15 +198,8 @@ export async function inboxPage(
 ): Promise<SubmissionPage> {
   const found = query.q ? await searchPage(db, query, windows) : undefined;
   const rows = found ?? (await indexedPage(db, query));
-  const items = rows.slice(0, PAGE_SIZE);
-  const last = items[items.length - 1];
-  return {
-    items: items.map(summary),
-    next:
-      rows.length > PAGE_SIZE && last
-        ? Buffer.from(`${last.cursorAt}|${last.id}`).toString('base64url')
-        : null,
-  };
+  const { items, next } = pageOf(rows, PAGE_SIZE, (last) => cursorAfter(last.cursorAt, last.id));
+  return { items: items.map(summary), next };
 }
 
 function fieldText(value: unknown): string {

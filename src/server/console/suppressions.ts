@@ -3,10 +3,11 @@
  * unsubscribed reader past retention), with their date and reason, one page at a time. It holds
  * no address, so the page shows none.
  */
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { suppressionRoutes, type SuppressionPage } from '~/contract/console';
 import { cursorAfter, type PageCursor } from '~/contract/query';
 import type { Queryable } from '../kit/db/client';
+import { newestFirst, olderThan, pageOf } from '../kit/db/keyset';
 import { suppressions } from '../kit/db/schema';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 
@@ -25,21 +26,13 @@ export async function suppressionPage(
       at: sql<string>`${suppressions.createdAt}::text`,
     })
     .from(suppressions)
-    .where(
-      after
-        ? or(
-            lt(suppressions.createdAt, sql`${after.at}::timestamptz`),
-            and(eq(suppressions.createdAt, sql`${after.at}::timestamptz`), lt(suppressions.hash, after.key)),
-          )
-        : undefined,
-    )
-    .orderBy(desc(suppressions.createdAt), desc(suppressions.hash))
+    .where(olderThan(suppressions.createdAt, suppressions.hash, after))
+    .orderBy(...newestFirst(suppressions.createdAt, suppressions.hash))
     .limit(PAGE + 1);
-  const items = rows.slice(0, PAGE);
-  const last = items[items.length - 1];
+  const { items, next } = pageOf(rows, PAGE, (last) => cursorAfter(last.at, last.hash));
   return {
     items: items.map((r) => ({ hash: r.hash, reason: r.reason, createdAt: r.createdAt.toISOString() })),
-    next: rows.length > PAGE && last ? cursorAfter(last.at, last.hash) : null,
+    next,
   };
 }
 
