@@ -7,6 +7,7 @@
 import { UUID_PATTERN } from '~/lib/patterns';
 import { z } from '~/lib/zod';
 import { FORM_TYPES, type ReleaseAnswer, type SubmissionDetail, type SubmissionPage } from './console';
+import { isDay, pageCursor } from './query';
 import { route } from './route';
 
 export const NO_SUCH_SUBMISSION = 'There is no such submission.';
@@ -18,15 +19,6 @@ const refused = (what: string) => ({ error: `The ${what} filter is not valid.` }
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** A day of the calendar (proleptic Gregorian, as PostgreSQL's), from year 1 on. */
-function isDay(year: number, month: number, day: number): boolean {
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
-}
-
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A UK date `YYYY-MM-DD` PostgreSQL can store. */
@@ -35,36 +27,10 @@ const isDate = (value: string) => {
   return Boolean(parts) && isDay(Number(parts![1]), Number(parts![2]), Number(parts![3]));
 };
 
-/**
- * A time as PostgreSQL writes a timestamptz as text (`2026-11-24 09:05:00.123456+00`), the form a
- * page's cursor carries: a real day and time, and an offset PostgreSQL accepts.
- */
-const CURSOR_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[ T]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?(Z|[+-](0\d|1[0-5])(:?[0-5]\d){0,2})?$/;
-
-const isCursorTime = (value: string) => {
-  const parts = CURSOR_TIME.exec(value);
-  return Boolean(parts) && isDay(Number(parts![1]), Number(parts![2]), Number(parts![3]));
-};
-
-/** base64url (or base64) as text, or undefined when it is neither. */
-function fromBase64Url(value: string): string | undefined {
-  try {
-    return atob(value.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The `next` cursor of the previous page: base64url of `<received_at as text>|<id>`. */
-const cursor = z.string().transform((value, ctx) => {
-  const [at, id] = (fromBase64Url(value) ?? '').split('|');
-  if (!at || !id || !UUID_PATTERN.test(id) || !isCursorTime(at)) {
-    ctx.addIssue({ code: 'custom', message: refused('page').error });
-    return z.NEVER;
-  }
-  return { at, id };
-});
+/** The `next` cursor of the previous page: `<received_at as text>|<id>` (`pageCursor`). */
+const cursor = pageCursor(UUID_PATTERN, refused('page').error).transform((after) =>
+  after ? { at: after.at, id: after.key } : undefined,
+);
 
 const date = (what: string) => z.string().refine(isDate, refused(what));
 

@@ -16,7 +16,7 @@ const CURSOR_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[ T]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?(Z|[+-](0\d|1[0-5])(:?[0-5]\d){0,2})?$/;
 
 /** A day of the calendar from year 1 on (PostgreSQL's proleptic Gregorian one). */
-function isDay(year: number, month: number, day: number): boolean {
+export function isDay(year: number, month: number, day: number): boolean {
   const date = new Date(Date.UTC(2000, month - 1, day));
   date.setUTCFullYear(year);
   return year >= 1 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;

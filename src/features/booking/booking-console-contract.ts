@@ -4,6 +4,7 @@
  * (booking-console.server.ts). Dates and start times are checked with the booking feature's own
  * rules (booking-dates.ts): the start times offered are the ones accepted.
  */
+import { choiceOf } from '~/contract/query';
 import { route } from '~/contract/route';
 import { UUID_PATTERN } from '~/lib/patterns';
 import { z } from '~/lib/zod';
@@ -53,10 +54,7 @@ const startTime = (error: string) => z.enum(SESSION_START_TIMES, { error });
 
 /** `?view=`: absent or empty is the requests. */
 const viewQuery = z.object({
-  view: z
-    .enum(['', ...BOOKING_VIEWS], { error: VIEW_REFUSED })
-    .optional()
-    .transform((view): BookingView => view || 'requested'),
+  view: choiceOf(BOOKING_VIEWS, VIEW_REFUSED).transform((view): BookingView => view ?? 'requested'),
 });
 
 const booking = z.object({ id: z.string().regex(UUID_PATTERN) });
