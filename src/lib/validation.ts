@@ -2,6 +2,7 @@
  * Validation primitives shared by the form schemas. Every schema is used twice, by its form in
  * the browser and by the server, so these helpers are the one place the rules live.
  */
+import type { ConsentVersion } from '~/content/consents';
 import { EMAIL_PATTERN } from './patterns';
 import { z } from './zod';
 import { sanitizeText } from './sanitize';
@@ -22,29 +23,26 @@ const wellFormed = (v: string) => !LONE_SURROGATE.test(v);
 
 type TextRules = { required: string; max: number; tooLong?: string; multiline?: boolean };
 
-/** Trimmed text with a required message and a maximum length. */
-export function text({ required, max, tooLong, multiline = false }: TextRules) {
+/** A string with a required message and a maximum length, free of the control characters it may not hold. */
+function rawText({ required, max, tooLong, multiline = false }: TextRules) {
   return z
     .string({ error: required })
     .max(max, tooLong ?? `Please keep this under ${max} characters.`)
     .regex(multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_MESSAGE)
-    .refine(wellFormed, CONTROL_MESSAGE)
-    .trim()
-    .min(1, required);
+    .refine(wellFormed, CONTROL_MESSAGE);
+}
+
+/** Trimmed text with a required message and a maximum length. */
+export function text(rules: TextRules) {
+  return rawText(rules).trim().min(1, rules.required);
 }
 
 /**
  * Text cleaned by `sanitizeText` (contact form). The length is checked on the raw value first
  * so the cleaning never runs over an unbounded string.
  */
-export function cleanText({ required, max, tooLong, multiline = false }: TextRules) {
-  return z
-    .string({ error: required })
-    .max(max, tooLong ?? `Please keep this under ${max} characters.`)
-    .regex(multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_MESSAGE)
-    .refine(wellFormed, CONTROL_MESSAGE)
-    .transform(sanitizeText)
-    .pipe(z.string().min(1, required));
+export function cleanText(rules: TextRules) {
+  return rawText(rules).transform(sanitizeText).pipe(z.string().min(1, rules.required));
 }
 
 export function email({ required = 'Please enter your email address.', max = 100 } = {}) {
@@ -63,4 +61,24 @@ export function email({ required = 'Please enter your email address.', max = 100
 /** A consent box that must be ticked. */
 export function requiredConsent(message: string) {
   return z.literal(true, { error: message });
+}
+
+/**
+ * Which wording of a consent box the visitor saw: one of `versions` (src/content/consents.ts);
+ * absent means `current`.
+ */
+export function consentVersion<const K extends string>(versions: Record<K, ConsentVersion>, current: K) {
+  return z.enum(Object.keys(versions) as [K, ...K[]]).default(current);
+}
+
+/**
+ * A lead's short form, the guide download's and a masterclass registration's: the visitor's name
+ * (carried as firstName), e-mail address and role or company.
+ */
+export function leadFields() {
+  return {
+    firstName: text({ required: 'Please enter your name.', max: 100 }),
+    email: email(),
+    company: text({ required: 'Please enter your current role or company.', max: 100 }),
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { z } from '~/lib/zod';
 import { contactConsentVersions, consents } from '~/content/consents';
-import { cleanText, email, requiredConsent } from '~/lib/validation';
+import { cleanText, consentVersion, email, requiredConsent } from '~/lib/validation';
 import { CONTACT_LIMITS, CONTACT_SUBJECTS, MESSAGE_TOO_LONG, type ContactSubject } from './contact-fields';
 
 export const ContactSchema = z.object({
@@ -23,9 +23,7 @@ export const ContactSchema = z.object({
   }),
   consent: requiredConsent('Please tick the box so we can use your details to reply.'),
   /** Which wording the visitor saw; absent means the current one. */
-  consentVersion: z
-    .enum(Object.keys(contactConsentVersions) as [keyof typeof contactConsentVersions])
-    .default(consents.contact.id as keyof typeof contactConsentVersions),
+  consentVersion: consentVersion(contactConsentVersions, consents.contact.id),
 });
 
 /** What the visitor types (before cleaning). */

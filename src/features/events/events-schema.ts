@@ -6,20 +6,16 @@
 import { z } from '~/lib/zod';
 import { masterclassConsent, masterclassConsentVersions } from '~/content/masterclass-consent';
 import { UUID_PATTERN } from '~/lib/patterns';
-import { email, requiredConsent, text } from '~/lib/validation';
+import { consentVersion, leadFields, requiredConsent } from '~/lib/validation';
 
 export const RegistrationSchema = z.object({
   eventId: z
     .string({ error: 'Please reload the page and try again.' })
     .regex(UUID_PATTERN, 'Please reload the page and try again.'),
-  /** The visitor's name, as on the guide form. */
-  firstName: text({ required: 'Please enter your name.', max: 100 }),
-  email: email(),
-  company: text({ required: 'Please enter your current role or company.', max: 100 }),
+  /** The visitor's name, e-mail and role or company, as on the guide form. */
+  ...leadFields(),
   consent: requiredConsent('Please agree so that we can hold your place and send you its details.'),
-  consentVersion: z
-    .enum(Object.keys(masterclassConsentVersions) as [keyof typeof masterclassConsentVersions])
-    .default(masterclassConsent.id as keyof typeof masterclassConsentVersions),
+  consentVersion: consentVersion(masterclassConsentVersions, masterclassConsent.id),
 });
 
 export type RegistrationInput = z.input<typeof RegistrationSchema>;

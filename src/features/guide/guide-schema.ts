@@ -4,18 +4,14 @@
  */
 import { z } from '~/lib/zod';
 import { consents, guideConsentVersions } from '~/content/consents';
-import { email, requiredConsent, text } from '~/lib/validation';
+import { consentVersion, leadFields, requiredConsent } from '~/lib/validation';
 import { GUIDE_FORM_TYPE } from './guide-file';
 
 export const GuideSchema = z.object({
-  /** The visitor's name; the spec's body carries it as firstName (lastName is sent empty). */
-  firstName: text({ required: 'Please enter your name.', max: 100 }),
-  email: email(),
-  company: text({ required: 'Please enter your current role or company.', max: 100 }),
+  /** The visitor's name is firstName in the spec's body (lastName is sent empty). */
+  ...leadFields(),
   consent: requiredConsent('Please agree to receive emails so we can send you the guide.'),
-  consentVersion: z
-    .enum(Object.keys(guideConsentVersions) as [keyof typeof guideConsentVersions])
-    .default(consents.guide.id as keyof typeof guideConsentVersions),
+  consentVersion: consentVersion(guideConsentVersions, consents.guide.id),
 });
 
 export type GuideInput = z.input<typeof GuideSchema>;
