@@ -18,6 +18,7 @@ import { site } from '~/content/site';
 import { greeting, quotableName } from '~/server/kit/mail/greeting';
 import type { EmailBlock, EmailContent } from '~/server/kit/mail/layout';
 import type { OutgoingEmail } from '~/server/kit/mail/outbox';
+import { calendarAttachment } from '~/server/kit/mail/templates';
 import { googleCalendarUrl, outlookCalendarUrl } from './booking-calendar-links';
 import { formatChoice, formatClock, formatUkDate, ukWallTimeToInstant } from './booking-dates';
 import { buildSessionIcs } from './booking-ics';
@@ -55,6 +56,17 @@ function slotText(slot: ConfirmedSlot): string {
 
 const termsBlock: EmailBlock = { type: 'small', text: bookingTerms };
 
+/** An e-mail to the applicant's address, replies going to `o.replyTo`. */
+function toApplicant(
+  kind: string,
+  o: { to: string; replyTo: string },
+  subject: string,
+  content: EmailContent,
+  extra: Partial<OutgoingEmail> = {},
+): OutgoingEmail {
+  return { kind, ...extra, to: o.to, replyTo: o.replyTo, subject, content };
+}
+
 /** To the applicant, right after booking: both choices, next steps, terms, and a cancel link. */
 export function requestReceivedEmail(
   b: BookingView,
@@ -85,15 +97,10 @@ export function requestReceivedEmail(
       },
     ],
   };
-  return {
-    kind: 'booking.applicant',
-    // The applicant's address came from the form: limited per recipient, counted in the cap.
+  // The applicant's address came from the form: limited per recipient, counted in the cap.
+  return toApplicant('booking.applicant', o, copy.applicantRequestSubject(b.reference), content, {
     audience: 'visitor',
-    to: o.to,
-    replyTo: o.replyTo,
-    subject: copy.applicantRequestSubject(b.reference),
-    content,
-  };
+  });
 }
 
 /** To the owner: every field, Reply-To the applicant, and the one-click links. */
@@ -182,12 +189,7 @@ function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 
     stamp: o.now,
     productId: `-//${site.brand}//Booking//EN`,
   });
-  return {
-    filename: method === 'CANCEL' ? 'cancellation.ics' : 'invite.ics',
-    contentType: `text/calendar; charset=utf-8; method=${method}`,
-    content: ics,
-    encoding: 'utf8' as const,
-  };
+  return calendarAttachment(ics, method, 'invite.ics');
 }
 
 /** To the applicant once the owner confirms: the slot, the .ics invite and calendar links. */
@@ -232,14 +234,9 @@ export function confirmedEmail(
       { type: 'button', label: copy.cancel, url: o.cancelUrl },
     ],
   };
-  return {
-    kind: o.rescheduled ? 'booking.rescheduled' : 'booking.confirmed',
-    to: o.to,
-    replyTo: o.replyTo,
-    subject,
-    content,
+  return toApplicant(o.rescheduled ? 'booking.rescheduled' : 'booking.confirmed', o, subject, content, {
     attachments: [icsAttachment(b, slot, 'REQUEST', o)],
-  };
+  });
 }
 
 /** To the applicant when the owner declines. */
@@ -263,13 +260,7 @@ export function declinedEmail(
       { type: 'button', label: 'Book another time', url: o.bookUrl },
     ],
   };
-  return {
-    kind: 'booking.declined',
-    to: o.to,
-    replyTo: o.replyTo,
-    subject: copy.declinedSubject(b.reference),
-    content,
-  };
+  return toApplicant('booking.declined', o, copy.declinedSubject(b.reference), content);
 }
 
 /** To the applicant when they cancel; with a METHOD:CANCEL for a session already in their calendar. */
@@ -293,14 +284,9 @@ export function cancelledApplicantEmail(
       { type: 'button', label: 'Book a session', url: o.bookUrl },
     ],
   };
-  return {
-    kind: 'booking.cancelled',
-    to: o.to,
-    replyTo: o.replyTo,
-    subject: copy.cancelledApplicantSubject(b.reference),
-    content,
+  return toApplicant('booking.cancelled', o, copy.cancelledApplicantSubject(b.reference), content, {
     attachments: slot ? [icsAttachment(b, slot, 'CANCEL', o)] : undefined,
-  };
+  });
 }
 
 /** To the owner when the applicant cancels. */

@@ -7,32 +7,30 @@ import { contactConsentVersions } from '~/content/consents';
 import { site } from '~/content/site';
 import { defineFormHandler } from '~/server/kit/http/form-handler';
 import type { EmailContent } from '~/server/kit/mail/layout';
+import { submissionNotice } from '~/server/kit/mail/templates';
 import { subjectLabel } from './contact-fields';
 import { ContactSchema, type ContactValues } from './contact-schema';
 
 export function contactOwnerEmail(data: ContactValues, submissionId: string): EmailContent {
   const name = `${data.firstName} ${data.lastName}`;
-  return {
+  return submissionNotice({
     preheader: `${subjectLabel(data.subject)} enquiry from ${name}`,
     heading: 'New message from the contact form',
-    blocks: [
-      {
-        type: 'fields',
-        rows: [
-          ['Name', name],
-          ['Email', data.email],
-          ['Company', data.company || 'Not provided'],
-          ['Subject', subjectLabel(data.subject)],
-        ],
-      },
+    fields: [
+      ['Name', name],
+      ['Email', data.email],
+      ['Company', data.company || 'Not provided'],
+      ['Subject', subjectLabel(data.subject)],
+    ],
+    more: [
       { type: 'quote', text: data.message },
       {
         type: 'paragraph',
         text: 'Reply to this e-mail to answer directly. We promise a reply within 1-2 business days.',
       },
     ],
-    footer: [{ type: 'small', text: `Submission ${submissionId}` }],
-  };
+    submissionId,
+  });
 }
 
 export const contactHandler = defineFormHandler({

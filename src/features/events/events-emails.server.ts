@@ -11,6 +11,7 @@ import { site } from '~/content/site';
 import { greeting, quotableName } from '~/server/kit/mail/greeting';
 import type { EmailBlock, EmailContent } from '~/server/kit/mail/layout';
 import type { OutgoingEmail } from '~/server/kit/mail/outbox';
+import { calendarAttachment, type Attachment } from '~/server/kit/mail/templates';
 import { buildEventIcs } from './event-ics';
 import { ukWhen } from './event-times';
 import type { events } from './tables.server';
@@ -110,7 +111,7 @@ function calendarFile(
   method: 'REQUEST' | 'CANCEL',
   ctx: MailContext,
   sequence = event.calendarSequence,
-): NonNullable<OutgoingEmail['attachments']>[number] {
+): Attachment {
   const name = quotableName(person.firstName) ?? 'Guest';
   const ics = buildEventIcs({
     method,
@@ -131,12 +132,7 @@ function calendarFile(
     stamp: ctx.now,
     productId: `-//${site.brand}//Masterclass//EN`,
   });
-  return {
-    filename: method === 'CANCEL' ? 'cancellation.ics' : 'masterclass.ics',
-    contentType: `text/calendar; charset=utf-8; method=${method}`,
-    content: ics,
-    encoding: 'utf8',
-  };
+  return calendarAttachment(ics, method, 'masterclass.ics');
 }
 
 function mail(

@@ -7,6 +7,7 @@ import { site } from '~/content/site';
 import { defineFormHandler } from '~/server/kit/http/form-handler';
 import { greeting } from '~/server/kit/mail/greeting';
 import type { EmailContent } from '~/server/kit/mail/layout';
+import { submissionNotice } from '~/server/kit/mail/templates';
 import { GUIDE_PDF_PATH, GUIDE_TITLE } from './guide-file';
 import { GuideSchema, type GuideValues } from './guide-schema';
 
@@ -33,22 +34,17 @@ export function guideVisitorEmail(data: GuideValues, downloadUrl: string): Email
 }
 
 export function guideOwnerEmail(data: GuideValues, submissionId: string): EmailContent {
-  return {
+  return submissionNotice({
     preheader: `${data.firstName} downloaded the ${GUIDE_TITLE}.`,
     heading: 'New guide download',
-    blocks: [
-      {
-        type: 'fields',
-        rows: [
-          ['Name', data.firstName],
-          ['Email', data.email],
-          ['Role or company', data.company],
-          ['Consent', 'Agreed to receive e-mail communications'],
-        ],
-      },
+    fields: [
+      ['Name', data.firstName],
+      ['Email', data.email],
+      ['Role or company', data.company],
+      ['Consent', 'Agreed to receive e-mail communications'],
     ],
-    footer: [{ type: 'small', text: `Submission ${submissionId}` }],
-  };
+    submissionId,
+  });
 }
 
 export const guideHandler = defineFormHandler({

@@ -18,6 +18,7 @@ import type { Links } from '~/server/kit/http/links';
 import { MAX_TOKEN_LENGTH } from '~/server/kit/http/signed-tokens';
 import { greeting } from '~/server/kit/mail/greeting';
 import type { EmailContent } from '~/server/kit/mail/layout';
+import { submissionNotice } from '~/server/kit/mail/templates';
 import {
   NEWSLETTER_CONFIRM_API,
   NEWSLETTER_CONFIRM_PATH,
@@ -80,25 +81,22 @@ export function confirmationEmail(
 }
 
 export function ownerSubscriberEmail(data: NewsletterValues, submissionId: string): EmailContent {
-  return {
+  return submissionNotice({
     preheader: `${data.firstName} ${data.lastName} signed up to the newsletter.`,
     heading: 'New newsletter subscriber',
-    blocks: [
-      {
-        type: 'fields',
-        rows: [
-          ['First name', data.firstName],
-          ['Last name', data.lastName],
-          ['Email', data.email],
-        ],
-      },
+    fields: [
+      ['First name', data.firstName],
+      ['Last name', data.lastName],
+      ['Email', data.email],
+    ],
+    more: [
       {
         type: 'paragraph',
         text: 'They have been sent a confirmation link and count as subscribed once they follow it.',
       },
     ],
-    footer: [{ type: 'small', text: `Submission ${submissionId}` }],
-  };
+    submissionId,
+  });
 }
 
 function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: ServerContext) {
