@@ -11,6 +11,7 @@ import { useResource } from '~/components/console/data';
 import { useAction } from '~/components/console/notices';
 import { Badge, PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
+import { QueryTabs } from '~/components/console/tabs';
 import { DataTable, DateCell, numeric, td } from '~/components/console/table';
 
 const tones: Partial<Record<string, 'warn' | 'bad' | 'good' | 'neutral'>> = {
@@ -95,26 +96,13 @@ export function DeliveriesPage() {
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
       <p className="mt-2 text-ink-700">{copy.intro}</p>
-      <nav aria-label={copy.filtersLabel} className="mt-4">
-        <ul className="flex flex-wrap gap-2">
-          {Object.entries(copy.filters).map(([value, label]) => (
-            <li key={value}>
-              <Link
-                to={value ? { search: `?status=${value}` } : { search: '' }}
-                aria-current={status === value ? 'page' : undefined}
-                className={
-                  'block rounded-full border px-3 py-1.5 text-sm font-medium ' +
-                  (status === value
-                    ? 'border-ink-900 bg-ink-900 text-white'
-                    : 'border-ink-300 bg-white text-ink-800 hover:bg-ink-100')
-                }
-              >
-                {label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <QueryTabs
+        label={copy.filtersLabel}
+        name="status"
+        values={Object.keys(copy.filters)}
+        words={copy.filters}
+        current={status}
+      />
       <LoadedList resource={list} reload={reload} empty={copy.empty}>
         {(data) => <DeliveriesTable items={data.items} onRetried={reload} showSubmission />}
       </LoadedList>

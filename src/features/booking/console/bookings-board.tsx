@@ -4,7 +4,7 @@
  * e-mails as the links in the owner's e-mail; a confirmed session can be moved to a new day and
  * time, and the applicant gets an updated invite.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { bookingsCopy as copy, consoleCopy } from '~/content/console';
 import {
@@ -17,7 +17,7 @@ import {
 } from '../booking-console-contract';
 import { ukToday } from '../booking-dates';
 import { post } from '~/components/console/http';
-import { page, useQuery } from '~/components/console/paths';
+import { page } from '~/components/console/paths';
 import { Loaded, useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
 import { ConfirmButton } from '~/components/console/dialog';
@@ -25,65 +25,95 @@ import { Field } from '~/components/console/fields';
 import { useAction } from '~/components/console/notices';
 import { Badge, PageHeading } from '~/components/console/page';
 import { ListStatus } from '~/components/console/pager';
+import { QueryTabs, useQueryChoice } from '~/components/console/tabs';
 
 type Act = (key: string, path: string, body?: unknown) => Promise<boolean>;
+
+/** A form of an action on the booking: its heading, its fields side by side, its button. */
+function ActForm({
+  heading,
+  button,
+  disabled,
+  onSubmit,
+  children,
+}: {
+  heading: string;
+  button: string;
+  disabled: boolean;
+  onSubmit: () => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSubmit();
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby={id} className="rounded-lg border border-ink-200 p-4">
+      <h4 id={id} className="font-semibold">
+        {heading}
+      </h4>
+      <div className="mt-2 grid gap-4 sm:grid-cols-2">{children}</div>
+      <button type="submit" className="btn btn-primary mt-1" disabled={disabled}>
+        {button}
+      </button>
+    </form>
+  );
+}
+
+/** A start time's options. */
+function TimeOptions({ times }: { times: readonly { value: string; label: string }[] }) {
+  return times.map((t) => (
+    <option key={t.value} value={t.value}>
+      {t.label}
+    </option>
+  ));
+}
 
 function ConfirmForm({ booking, act, busy }: { booking: BookingSummary; act: Act; busy: boolean }) {
   const [choice, setChoice] = useState<1 | 2>(booking.choices[0]?.choice ?? 1);
   const times = booking.choices.find((c) => c.choice === choice)?.startTimes ?? [];
   const [start, setStart] = useState(times[0]?.value ?? '');
-  const id = useId();
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    void act('confirm', `/bookings/${booking.id}/confirm`, { choice, start });
-  }
   return (
-    <form onSubmit={submit} aria-labelledby={`${id}-h`} className="rounded-lg border border-ink-200 p-4">
-      <h4 id={`${id}-h`} className="font-semibold">
-        {copy.confirmHeading}
-      </h4>
-      <div className="mt-2 grid gap-4 sm:grid-cols-2">
-        <Field id={`${id}-choice`} label={copy.chooseChoice}>
-          {(control) => (
-            <select
-              {...control}
-              className="field-input"
-              value={choice}
-              onChange={(e) => {
-                const next = Number(e.target.value) as 1 | 2;
-                setChoice(next);
-                setStart(booking.choices.find((c) => c.choice === next)?.startTimes[0]?.value ?? '');
-              }}
-            >
-              {booking.choices.map((c) => (
-                <option key={c.choice} value={c.choice}>
-                  {copy.choice(c.choice)}: {c.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field id={`${id}-start`} label={copy.startTime} required>
-          {(control) => (
-            <select
-              {...control}
-              className="field-input"
-              value={start}
-              onChange={(e) => setStart(e.target.value)}
-            >
-              {times.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      <button type="submit" className="btn btn-primary mt-1" disabled={busy || !start}>
-        {copy.confirm}
-      </button>
-    </form>
+    <ActForm
+      heading={copy.confirmHeading}
+      button={copy.confirm}
+      disabled={busy || !start}
+      onSubmit={() => void act('confirm', `/bookings/${booking.id}/confirm`, { choice, start })}
+    >
+      <Field label={copy.chooseChoice}>
+        {(control) => (
+          <select
+            {...control}
+            className="field-input"
+            value={choice}
+            onChange={(e) => {
+              const next = Number(e.target.value) as 1 | 2;
+              setChoice(next);
+              setStart(booking.choices.find((c) => c.choice === next)?.startTimes[0]?.value ?? '');
+            }}
+          >
+            {booking.choices.map((c) => (
+              <option key={c.choice} value={c.choice}>
+                {copy.choice(c.choice)}: {c.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={copy.startTime} required>
+        {(control) => (
+          <select
+            {...control}
+            className="field-input"
+            value={start}
+            onChange={(e) => setStart(e.target.value)}
+          >
+            <TimeOptions times={times} />
+          </select>
+        )}
+      </Field>
+    </ActForm>
   );
 }
 
@@ -91,54 +121,94 @@ function RescheduleForm({ booking, act, busy }: { booking: BookingSummary; act: 
   const [options] = useResource<RescheduleOptions>('/bookings/reschedule-options');
   const [date, setDate] = useState(booking.session?.date ?? '');
   const [start, setStart] = useState(booking.session?.start ?? '');
-  const id = useId();
   const times = options.state === 'ready' ? options.data.startTimes : [];
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    void act('reschedule', `/bookings/${booking.id}/reschedule`, { date, start });
-  }
   return (
-    <form onSubmit={submit} aria-labelledby={`${id}-h`} className="rounded-lg border border-ink-200 p-4">
-      <h4 id={`${id}-h`} className="font-semibold">
-        {copy.rescheduleHeading}
-      </h4>
-      <div className="mt-2 grid gap-4 sm:grid-cols-2">
-        <Field id={`${id}-date`} label={copy.rescheduleDate} required>
-          {(control) => (
-            <input
-              {...control}
-              type="date"
-              className="field-input"
-              min={ukToday(new Date())}
-              value={date}
-              onChange={(e) => setDate(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field id={`${id}-start`} label={copy.rescheduleStart} required>
-          {(control) => (
-            <select
-              {...control}
-              className="field-input"
-              value={times.some((t) => t.value === start) ? start : ''}
-              onChange={(e) => setStart(e.target.value)}
-            >
-              <option value="" disabled>
-                {options.state === 'loading' ? consoleCopy.loading : copy.startTime}
-              </option>
-              {times.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      <button type="submit" className="btn btn-primary mt-1" disabled={busy || !date || !start}>
-        {copy.rescheduleButton}
-      </button>
-    </form>
+    <ActForm
+      heading={copy.rescheduleHeading}
+      button={copy.rescheduleButton}
+      disabled={busy || !date || !start}
+      onSubmit={() => void act('reschedule', `/bookings/${booking.id}/reschedule`, { date, start })}
+    >
+      <Field label={copy.rescheduleDate} required>
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            className="field-input"
+            min={ukToday(new Date())}
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label={copy.rescheduleStart} required>
+        {(control) => (
+          <select
+            {...control}
+            className="field-input"
+            value={times.some((t) => t.value === start) ? start : ''}
+            onChange={(e) => setStart(e.target.value)}
+          >
+            <option value="" disabled>
+              {options.state === 'loading' ? consoleCopy.loading : copy.startTime}
+            </option>
+            <TimeOptions times={times} />
+          </select>
+        )}
+      </Field>
+    </ActForm>
+  );
+}
+
+/**
+ * What the owner can do with a booking: a request is confirmed (a choice and a start time) or
+ * declined; a confirmed session still to come is moved or cancelled. Declining and cancelling
+ * ask once more.
+ */
+function BookingActions({
+  booking,
+  act,
+  busy,
+  describedBy,
+}: {
+  booking: BookingSummary;
+  act: Act;
+  busy: boolean;
+  describedBy: string;
+}) {
+  const actions =
+    booking.status === 'requested'
+      ? {
+          form: <ConfirmForm booking={booking} act={act} busy={busy} />,
+          end: 'decline',
+          label: copy.decline,
+          title: copy.confirmDeclineTitle,
+          text: copy.confirmDeclineText,
+        }
+      : booking.status === 'confirmed' && !booking.past
+        ? {
+            form: <RescheduleForm booking={booking} act={act} busy={busy} />,
+            end: 'cancel',
+            label: copy.cancel,
+            title: copy.confirmCancelTitle,
+            text: copy.confirmCancelText,
+          }
+        : null;
+  if (!actions) return null;
+  const { form, end, label, title, text } = actions;
+  return (
+    <div className="mt-4 space-y-3">
+      {form}
+      <ConfirmButton
+        label={label}
+        title={title}
+        text={text}
+        cancelLabel={copy.keep}
+        describedBy={describedBy}
+        disabled={busy}
+        onConfirm={() => void act(end, `/bookings/${booking.id}/${end}`)}
+      />
+    </div>
   );
 }
 
@@ -220,44 +290,13 @@ function BookingCard({ booking, act, busy }: { booking: BookingSummary; act: Act
         </Link>
       </p>
 
-      {booking.status === 'requested' ? (
-        <div className="mt-4 space-y-3">
-          <ConfirmForm booking={booking} act={act} busy={busy} />
-          <ConfirmButton
-            label={copy.decline}
-            title={copy.confirmDeclineTitle}
-            text={copy.confirmDeclineText}
-            cancelLabel={copy.keep}
-            describedBy={headingId}
-            disabled={busy}
-            onConfirm={() => void act('decline', `/bookings/${booking.id}/decline`)}
-          />
-        </div>
-      ) : null}
-      {booking.status === 'confirmed' && !booking.past ? (
-        <div className="mt-4 space-y-3">
-          <RescheduleForm booking={booking} act={act} busy={busy} />
-          <ConfirmButton
-            label={copy.cancel}
-            title={copy.confirmCancelTitle}
-            text={copy.confirmCancelText}
-            cancelLabel={copy.keep}
-            describedBy={headingId}
-            disabled={busy}
-            onConfirm={() => void act('cancel', `/bookings/${booking.id}/cancel`)}
-          />
-        </div>
-      ) : null}
+      <BookingActions booking={booking} act={act} busy={busy} describedBy={headingId} />
     </article>
   );
 }
 
 export function BookingsPage() {
-  const [params] = useQuery();
-  const requested = params.get('view');
-  const view: BookingView = (BOOKING_VIEWS as readonly string[]).includes(requested ?? '')
-    ? (requested as BookingView)
-    : 'requested';
+  const view: BookingView = useQueryChoice('view', BOOKING_VIEWS, 'requested');
   const [list, reload] = useResource<BookingList>(`/bookings?view=${view}`);
   const { busy, run } = useAction();
 
@@ -274,26 +313,13 @@ export function BookingsPage() {
   return (
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
-      <nav aria-label={copy.viewsLabel} className="mt-4">
-        <ul className="flex flex-wrap gap-2">
-          {BOOKING_VIEWS.map((v) => (
-            <li key={v}>
-              <Link
-                to={{ search: `?view=${v}` }}
-                aria-current={v === view ? 'page' : undefined}
-                className={
-                  'block rounded-full border px-3 py-1.5 text-sm font-medium ' +
-                  (v === view
-                    ? 'border-ink-900 bg-ink-900 text-white'
-                    : 'border-ink-300 bg-white text-ink-800 hover:bg-ink-100')
-                }
-              >
-                {copy.views[v]}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <QueryTabs
+        label={copy.viewsLabel}
+        name="view"
+        values={BOOKING_VIEWS}
+        words={copy.views}
+        current={view}
+      />
       <h2 className="sr-only">{copy.views[view]}</h2>
       <ListStatus resource={list} empty={copy.empty(copy.views[view] ?? view)} />
       <Loaded resource={list} reload={reload}>

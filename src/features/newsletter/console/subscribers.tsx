@@ -13,6 +13,7 @@ import { useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
 import { PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
+import { QueryTabs, useQueryChoice } from '~/components/console/tabs';
 import { DataTable, DateCell, td } from '~/components/console/table';
 
 /** The tabs, in the order the owner reads them: the list that matters first. */
@@ -20,7 +21,7 @@ const STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const satisfies rea
 
 export function SubscribersPage() {
   const [params] = useQuery();
-  const status = STATUSES.find((s) => s === params.get('status')) ?? 'confirmed';
+  const status = useQueryChoice('status', STATUSES, 'confirmed');
   const [list, reload] = useResource<SubscriberPage>(
     withQuery('/subscribers', { status, after: params.get('after') }),
   );
@@ -39,26 +40,14 @@ export function SubscribersPage() {
           {copy.suppressionLink}
         </Link>
       </div>
-      <nav aria-label={copy.tabsLabel} className="mt-6">
-        <ul className="flex flex-wrap gap-2">
-          {STATUSES.map((s) => (
-            <li key={s}>
-              <Link
-                to={{ search: `?status=${s}` }}
-                aria-current={s === status ? 'page' : undefined}
-                className={
-                  'block rounded-md px-3 py-2 text-sm font-medium ' +
-                  (s === status
-                    ? 'bg-ink-900 text-white'
-                    : 'bg-white text-ink-700 ring-1 ring-ink-200 hover:bg-ink-100')
-                }
-              >
-                {copy.statuses[s]}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <QueryTabs
+        label={copy.tabsLabel}
+        name="status"
+        values={STATUSES}
+        words={copy.statuses}
+        current={status}
+        className="mt-6"
+      />
       <LoadedList resource={list} reload={reload} empty={copy.empty} count={copy.count} pager={copy}>
         {(data) => (
           <DataTable
