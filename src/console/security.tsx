@@ -4,7 +4,6 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
 import { CONSOLE_PATH } from '~/content/routes';
 import { securityCopy as copy } from '~/content/console';
 import type { PasskeyInfo, SessionInfo } from '~/contract/console';
@@ -12,13 +11,10 @@ import { post } from '~/components/console/http';
 import { Loaded, useResource } from '~/components/console/data';
 import { ConfirmButton } from '~/components/console/dialog';
 import { SubmitButton, TextField } from '~/components/console/fields';
+import { passkeyCeremony } from '~/components/console/passkey';
 import { useAction, useNotify } from '~/components/console/notices';
 import { PageHeading, Section } from '~/components/console/page';
 import { DataTable, DateCell, rowTh, td } from '~/components/console/table';
-
-function isCancelled(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
-}
 
 function AddPasskey({ onAdded }: { onAdded: () => void }) {
   const notify = useNotify();
@@ -30,31 +26,13 @@ function AddPasskey({ onAdded }: { onAdded: () => void }) {
     setBusy(true);
     notify(null);
     try {
-      if (!browserSupportsWebAuthn()) {
-        notify({ tone: 'error', text: copy.unsupported });
-        return;
-      }
-      const options = await post<{
-        challengeId: string;
-        options: Parameters<typeof startRegistration>[0]['optionsJSON'];
-      }>('/passkeys/register/options');
-      if (!options.ok) {
-        if (options.status !== 401) notify({ tone: 'error', text: options.error });
-        return;
-      }
-      let response;
-      try {
-        response = await startRegistration({ optionsJSON: options.data.options });
-      } catch (error) {
-        notify({ tone: 'error', text: isCancelled(error) ? copy.addCancelled : (error as Error).message });
-        return;
-      }
-      const saved = await post<PasskeyInfo>('/passkeys/register', {
-        challengeId: options.data.challengeId,
-        response,
-        name: name.trim(),
-      });
+      const saved = await passkeyCeremony<PasskeyInfo>(
+        'register',
+        { unsupported: copy.unsupported, cancelled: copy.addCancelled },
+        { name: name.trim() },
+      );
       if (!saved.ok) {
+        // A 401 ended the session: the console shows the sign-in page instead.
         if (saved.status !== 401) notify({ tone: 'error', text: saved.error });
         return;
       }

@@ -4,7 +4,6 @@
  * nothing until the owner presses "Sign in": a mail scanner that follows the link uses nothing up.
  */
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
 import { Link, useNavigate } from 'react-router';
 import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, signInCopy as copy } from '~/content/console';
@@ -12,15 +11,11 @@ import type { SignInRequestAnswer, SignedIn } from '~/contract/console';
 import { post } from '~/components/console/http';
 import { useQuery } from '~/components/console/paths';
 import { Field } from '~/components/console/fields';
+import { passkeyCeremony } from '~/components/console/passkey';
 import { type Notice } from '~/components/console/notices';
 import { PageHeading } from '~/components/console/page';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The browser's WebAuthn refusals that mean "cancelled or timed out", not a fault. */
-function isCancelled(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
-}
 
 function Card({ children, labelledBy }: { children: React.ReactNode; labelledBy?: string }) {
   return (
@@ -77,31 +72,9 @@ export function SignInPage({ ended, refresh }: { ended: boolean; refresh: () => 
     setPasskeyNotice(null);
     setPasskeyBusy(true);
     try {
-      if (!browserSupportsWebAuthn()) {
-        setPasskeyNotice({ tone: 'error', text: copy.passkeyUnsupported });
-        return;
-      }
-      const options = await post<{
-        challengeId: string;
-        options: Parameters<typeof startAuthentication>[0]['optionsJSON'];
-      }>('/passkeys/authenticate/options');
-      if (!options.ok) {
-        setPasskeyNotice({ tone: 'error', text: options.error });
-        return;
-      }
-      let response;
-      try {
-        response = await startAuthentication({ optionsJSON: options.data.options });
-      } catch (error) {
-        setPasskeyNotice({
-          tone: 'error',
-          text: isCancelled(error) ? copy.passkeyCancelled : String((error as Error).message),
-        });
-        return;
-      }
-      const answer = await post<SignedIn>('/passkeys/authenticate', {
-        challengeId: options.data.challengeId,
-        response,
+      const answer = await passkeyCeremony<SignedIn>('authenticate', {
+        unsupported: copy.passkeyUnsupported,
+        cancelled: copy.passkeyCancelled,
       });
       if (!answer.ok) {
         setPasskeyNotice({ tone: 'error', text: answer.error });
