@@ -5,7 +5,15 @@
  * in a summary that takes focus; its answer is announced in the console's live regions. The
  * fields' lengths and the range of places are the schema's (EVENT_LIMITS).
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type RefObject,
+} from 'react';
 import { Link, useNavigate } from 'react-router';
 import { eventsCopy as copy } from '~/content/console';
 import type {
@@ -22,94 +30,17 @@ import { useResource } from '~/components/console/data';
 import { Field } from '~/components/console/fields';
 import { useNotify } from '~/components/console/notices';
 import { BackLink, ItemPage, PageHeading } from '~/components/console/page';
-
-type Values = Omit<EventInput, 'capacity'> & { capacity: string };
-type Errors = Partial<Record<keyof EventInput, string>>;
-
-const EMPTY: Values = {
-  title: '',
-  summary: '',
-  startsAt: '',
-  endsAt: '',
-  mode: 'online',
-  place: '',
-  joinUrl: '',
-  capacity: '',
-  registrationOpensAt: '',
-  registrationClosesAt: '',
-};
-
-/** The fields in the order the form shows them (the summary lists errors in this order). */
-const ORDER: (keyof EventInput)[] = [
-  'title',
-  'summary',
-  'startsAt',
-  'endsAt',
-  'mode',
-  'place',
-  'joinUrl',
-  'capacity',
-  'registrationOpensAt',
-  'registrationClosesAt',
-];
-
-const LABELS: Record<keyof EventInput, string> = {
-  title: copy.titleLabel,
-  summary: copy.summaryLabel,
-  startsAt: copy.startsAt,
-  endsAt: copy.endsAt,
-  mode: copy.mode,
-  place: copy.place,
-  joinUrl: copy.joinUrlLabel,
-  capacity: copy.capacityLabel,
-  registrationOpensAt: copy.opensLabel,
-  registrationClosesAt: copy.closesLabel,
-};
-
-/** `YYYY-MM-DDTHH:MM`, as a datetime-local input holds it (a server value may carry seconds). */
-function wallClock(value: string | null | undefined): string {
-  return (value ?? '').slice(0, 16);
-}
-
-function valuesOf(event: EventSummary): Values {
-  return {
-    title: event.title ?? '',
-    summary: event.summary ?? '',
-    startsAt: wallClock(event.startsAt),
-    endsAt: wallClock(event.endsAt),
-    mode: event.mode === 'in-person' ? 'in-person' : 'online',
-    place: event.place ?? '',
-    joinUrl: event.joinUrl ?? '',
-    capacity: String(event.capacity ?? ''),
-    registrationOpensAt: wallClock(event.registrationOpensAt),
-    registrationClosesAt: wallClock(event.registrationClosesAt),
-  };
-}
-
-function inputOf(values: Values): EventInput {
-  const capacity = values.capacity.trim();
-  return {
-    ...values,
-    title: values.title.trim(),
-    summary: values.summary.trim(),
-    place: values.place.trim(),
-    joinUrl: values.joinUrl.trim(),
-    // Left empty, 0: the server answers with its own sentence for the field.
-    capacity: capacity === '' ? 0 : Number(capacity),
-  };
-}
-
-/** The server's field errors, keyed by the form's fields (anything else goes to the summary only). */
-function errorsOf(fieldErrors: Record<string, unknown> | undefined): [Errors, string[]] {
-  const errors: Errors = {};
-  const others: string[] = [];
-  for (const [name, value] of Object.entries(fieldErrors ?? {})) {
-    const text = String(Array.isArray(value) ? (value[0] as unknown) : value);
-    if ((ORDER as string[]).includes(name)) errors[name as keyof EventInput] = text;
-    else others.push(text);
-  }
-  return [errors, others];
-}
+import {
+  EMPTY,
+  errorsOf,
+  inputOf,
+  LABELS,
+  ORDER,
+  valuesOf,
+  wallClock,
+  type Errors,
+  type Values,
+} from './event-form-values';
 
 function ErrorSummary({
   error,
@@ -163,8 +94,11 @@ function ErrorSummary({
   );
 }
 
-/** The form itself, for a new event (`event` absent) or an existing one. */
-function EventForm({ event }: { event?: EventDetail }) {
+/**
+ * The form's state: the values typed, the server's errors and the summary of them (which takes
+ * focus), each field's id, and `submit`, which saves and then opens the event's page.
+ */
+function useEventForm(event: EventDetail | undefined) {
   const navigate = useNavigate();
   const notify = useNotify();
   const [values, setValues] = useState<Values>(() => (event ? valuesOf(event) : EMPTY));
@@ -187,9 +121,6 @@ function EventForm({ event }: { event?: EventDetail }) {
     const value = e.target.value;
     setValues((v) => ({ ...v, [name]: value }));
   };
-
-  const timeChanged =
-    !!event && (values.startsAt !== wallClock(event.startsAt) || values.endsAt !== wallClock(event.endsAt));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -222,8 +153,76 @@ function EventForm({ event }: { event?: EventDetail }) {
     });
   }
 
-  /** What every field shares: its id (the summary links to it) and the server's error for it. */
-  const field = (name: keyof EventInput) => ({ id: ids[name], error: errors[name], validated: true });
+  return { values, setValues, errors, failure, sending, summaryRef, id, ids, set, submit };
+}
+
+type EventFormState = ReturnType<typeof useEventForm>;
+
+/**
+ * One field of the form: its label, hint and the server's error for it, and the input (a
+ * textarea for `rows`) bound to the form's value of `name`, its id the one the summary links to.
+ */
+function EventField({
+  form,
+  name,
+  hint,
+  required,
+  className,
+  rows,
+  ...input
+}: {
+  form: EventFormState;
+  name: Exclude<keyof EventInput, 'mode'>;
+  hint?: string;
+  required?: boolean;
+  className?: string;
+  rows?: number;
+} & Pick<
+  InputHTMLAttributes<HTMLInputElement>,
+  'type' | 'maxLength' | 'min' | 'max' | 'step' | 'inputMode' | 'autoComplete'
+>) {
+  return (
+    <Field
+      id={form.ids[name]}
+      label={LABELS[name]}
+      hint={hint}
+      error={form.errors[name]}
+      validated
+      required={required}
+      className={className}
+    >
+      {(control) =>
+        rows ? (
+          <textarea
+            {...control}
+            name={name}
+            rows={rows}
+            maxLength={input.maxLength}
+            value={form.values[name]}
+            onChange={form.set(name)}
+            className="field-input"
+          />
+        ) : (
+          <input
+            {...control}
+            {...input}
+            name={name}
+            value={form.values[name]}
+            onChange={form.set(name)}
+            className="field-input"
+          />
+        )
+      }
+    </Field>
+  );
+}
+
+/** The form itself, for a new event (`event` absent) or an existing one. */
+function EventForm({ event }: { event?: EventDetail }) {
+  const form = useEventForm(event);
+  const { values, setValues, errors, failure, sending, summaryRef, id, ids, submit } = form;
+  const timeChanged =
+    !!event && (values.startsAt !== wallClock(event.startsAt) || values.endsAt !== wallClock(event.endsAt));
 
   return (
     <>
@@ -249,63 +248,26 @@ function EventForm({ event }: { event?: EventDetail }) {
         aria-label={event ? copy.editTitleFallback : copy.newTitle}
         className="card mt-6 grid gap-x-6 gap-y-1 sm:grid-cols-2"
       >
-        <Field label={copy.titleLabel} required className="sm:col-span-2" {...field('title')}>
-          {(control) => (
-            <input
-              {...control}
-              type="text"
-              name="title"
-              maxLength={EVENT_LIMITS.title}
-              autoComplete="off"
-              value={values.title}
-              onChange={set('title')}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field
-          label={copy.summaryLabel}
+        <EventField
+          form={form}
+          name="title"
+          required
+          className="sm:col-span-2"
+          type="text"
+          maxLength={EVENT_LIMITS.title}
+          autoComplete="off"
+        />
+        <EventField
+          form={form}
+          name="summary"
           hint={copy.summaryHint}
           required
           className="sm:col-span-2"
-          {...field('summary')}
-        >
-          {(control) => (
-            <textarea
-              {...control}
-              name="summary"
-              rows={4}
-              maxLength={EVENT_LIMITS.summary}
-              value={values.summary}
-              onChange={set('summary')}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field label={copy.startsAt} hint={copy.ukTimeHint} required {...field('startsAt')}>
-          {(control) => (
-            <input
-              {...control}
-              type="datetime-local"
-              name="startsAt"
-              value={values.startsAt}
-              onChange={set('startsAt')}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field label={copy.endsAt} hint={copy.ukTimeHint} required {...field('endsAt')}>
-          {(control) => (
-            <input
-              {...control}
-              type="datetime-local"
-              name="endsAt"
-              value={values.endsAt}
-              onChange={set('endsAt')}
-              className="field-input"
-            />
-          )}
-        </Field>
+          rows={4}
+          maxLength={EVENT_LIMITS.summary}
+        />
+        <EventField form={form} name="startsAt" hint={copy.ukTimeHint} required type="datetime-local" />
+        <EventField form={form} name="endsAt" hint={copy.ukTimeHint} required type="datetime-local" />
 
         <ModeField
           id={ids.mode}
@@ -315,77 +277,40 @@ function EventForm({ event }: { event?: EventDetail }) {
         />
 
         {values.mode === 'in-person' ? (
-          <Field label={copy.place} hint={copy.placeHint} required {...field('place')}>
-            {(control) => (
-              <input
-                {...control}
-                type="text"
-                name="place"
-                maxLength={EVENT_LIMITS.place}
-                autoComplete="off"
-                value={values.place}
-                onChange={set('place')}
-                className="field-input"
-              />
-            )}
-          </Field>
+          <EventField
+            form={form}
+            name="place"
+            hint={copy.placeHint}
+            required
+            type="text"
+            maxLength={EVENT_LIMITS.place}
+            autoComplete="off"
+          />
         ) : (
-          <Field label={copy.joinUrlLabel} hint={copy.joinUrlHint} required {...field('joinUrl')}>
-            {(control) => (
-              <input
-                {...control}
-                type="url"
-                name="joinUrl"
-                maxLength={EVENT_LIMITS.joinUrl}
-                inputMode="url"
-                autoComplete="off"
-                value={values.joinUrl}
-                onChange={set('joinUrl')}
-                className="field-input"
-              />
-            )}
-          </Field>
+          <EventField
+            form={form}
+            name="joinUrl"
+            hint={copy.joinUrlHint}
+            required
+            type="url"
+            maxLength={EVENT_LIMITS.joinUrl}
+            inputMode="url"
+            autoComplete="off"
+          />
         )}
-        <Field label={copy.capacityLabel} hint={copy.capacityHint} required {...field('capacity')}>
-          {(control) => (
-            <input
-              {...control}
-              type="number"
-              name="capacity"
-              min={EVENT_LIMITS.capacity.min}
-              max={EVENT_LIMITS.capacity.max}
-              step={1}
-              inputMode="numeric"
-              value={values.capacity}
-              onChange={set('capacity')}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field label={copy.opensLabel} hint={copy.opensHint} {...field('registrationOpensAt')}>
-          {(control) => (
-            <input
-              {...control}
-              type="datetime-local"
-              name="registrationOpensAt"
-              value={values.registrationOpensAt}
-              onChange={set('registrationOpensAt')}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <Field label={copy.closesLabel} hint={copy.closesHint} {...field('registrationClosesAt')}>
-          {(control) => (
-            <input
-              {...control}
-              type="datetime-local"
-              name="registrationClosesAt"
-              value={values.registrationClosesAt}
-              onChange={set('registrationClosesAt')}
-              className="field-input"
-            />
-          )}
-        </Field>
+        <EventField
+          form={form}
+          name="capacity"
+          hint={copy.capacityHint}
+          required
+          type="number"
+          min={EVENT_LIMITS.capacity.min}
+          max={EVENT_LIMITS.capacity.max}
+          step={1}
+          inputMode="numeric"
+        />
+        <EventField form={form} name="registrationOpensAt" hint={copy.opensHint} type="datetime-local" />
+        <EventField form={form} name="registrationClosesAt" hint={copy.closesHint} type="datetime-local" />
 
         <div className="sm:col-span-2">
           {event && timeChanged ? (
