@@ -136,78 +136,81 @@ const isHttps = (url: string) => {
 };
 
 /**
+ * A rule that reads two fields (or one against the clock): `broken` says what is wrong, if
+ * anything, beside `field`. It runs when the fields it `reads` were read without a problem, and
+ * when no rule before it found one on them: of two rules on the same field, the first found is the
+ * one given.
+ */
+type Rule = { reads: (keyof Fields)[]; field: keyof Fields; broken: (event: Fields) => string | undefined };
+
+const RULES: Rule[] = [
+  {
+    reads: ['startsAt', 'endsAt'],
+    field: 'endsAt',
+    broken: ({ startsAt, endsAt }) => {
+      const length = endsAt.getTime() - startsAt.getTime();
+      if (length <= 0) return 'The end must be after the start.';
+      if (length > LONGEST_MS) return 'A masterclass lasts at most 24 hours.';
+      return undefined;
+    },
+  },
+  {
+    reads: ['registrationOpensAt', 'registrationClosesAt'],
+    field: 'registrationClosesAt',
+    broken: ({ registrationOpensAt: opens, registrationClosesAt: closes }) =>
+      opens && closes && opens.getTime() >= closes.getTime()
+        ? 'Registration must close after it opens.'
+        : undefined,
+  },
+  {
+    reads: ['startsAt', 'registrationClosesAt'],
+    field: 'registrationClosesAt',
+    broken: ({ startsAt, registrationClosesAt: closes }) =>
+      closes && closes.getTime() > startsAt.getTime() ? 'Registration must close by the start.' : undefined,
+  },
+  {
+    reads: ['mode', 'place'],
+    field: 'place',
+    broken: ({ mode, place }) => (mode === 'in-person' && !place ? 'Please give the address.' : undefined),
+  },
+  {
+    reads: ['mode', 'joinUrl'],
+    field: 'joinUrl',
+    broken: ({ mode, joinUrl }) =>
+      mode === 'online' && joinUrl && !isHttps(joinUrl)
+        ? 'Please give a joining link that starts with https://.'
+        : undefined,
+  },
+  // Last: the rules above read a start in the past as a start all the same. The time is the
+  // parser's own (the browser's, or the server's when the route reads the body).
+  {
+    reads: ['startsAt'],
+    field: 'startsAt',
+    broken: ({ startsAt }) =>
+      startsAt.getTime() <= Date.now() ? 'The start must be in the future.' : undefined,
+  },
+];
+
+/**
  * The event's details, checked. Out: the times as instants, `place` only in person and
  * `joinUrl` only online (null otherwise, and an empty link null), the registration window's
  * ends null when left empty.
  */
-export const EventInputSchema = fields
-  .superRefine(
-    (event, ctx) => {
-      const length = event.endsAt.getTime() - event.startsAt.getTime();
-      if (length <= 0)
-        ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start.' });
-      else if (length > LONGEST_MS)
-        ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'A masterclass lasts at most 24 hours.' });
-    },
-    { when: when('startsAt', 'endsAt') },
-  )
-  // Both on the closing time: the first found is the one given.
-  .superRefine(
-    (event, ctx) => {
-      const { registrationOpensAt: opens, registrationClosesAt: closes } = event;
-      if (opens && closes && opens.getTime() >= closes.getTime())
-        ctx.addIssue({
-          code: 'custom',
-          path: ['registrationClosesAt'],
-          message: 'Registration must close after it opens.',
-        });
-    },
-    { when: when('registrationOpensAt', 'registrationClosesAt') },
-  )
-  .superRefine(
-    (event, ctx) => {
-      const closes = event.registrationClosesAt;
-      if (closes && closes.getTime() > event.startsAt.getTime())
-        ctx.addIssue({
-          code: 'custom',
-          path: ['registrationClosesAt'],
-          message: 'Registration must close by the start.',
-        });
-    },
-    { when: when('startsAt', 'registrationClosesAt') },
-  )
-  .superRefine(
-    (event, ctx) => {
-      if (event.mode === 'in-person' && !event.place)
-        ctx.addIssue({ code: 'custom', path: ['place'], message: 'Please give the address.' });
-    },
-    { when: when('mode', 'place') },
-  )
-  .superRefine(
-    (event, ctx) => {
-      if (event.mode === 'online' && event.joinUrl && !isHttps(event.joinUrl))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['joinUrl'],
-          message: 'Please give a joining link that starts with https://.',
-        });
-    },
-    { when: when('mode', 'joinUrl') },
-  )
-  // Last: the rules above read a start in the past as a start all the same. The time is the
-  // parser's own (the browser's, or the server's when the route reads the body).
-  .superRefine(
-    (event, ctx) => {
-      if (event.startsAt.getTime() <= Date.now())
-        ctx.addIssue({ code: 'custom', path: ['startsAt'], message: 'The start must be in the future.' });
-    },
-    { when: when('startsAt') },
-  )
-  .transform((event) => ({
-    ...event,
-    place: event.mode === 'in-person' ? event.place : null,
-    joinUrl: event.mode === 'online' && event.joinUrl ? event.joinUrl : null,
-  }));
+export const EventInputSchema = RULES.reduce(
+  (schema, { reads, field, broken }) =>
+    schema.superRefine(
+      (event, ctx) => {
+        const message = broken(event);
+        if (message) ctx.addIssue({ code: 'custom', path: [field], message });
+      },
+      { when: when(...reads) },
+    ),
+  fields,
+).transform((event) => ({
+  ...event,
+  place: event.mode === 'in-person' ? event.place : null,
+  joinUrl: event.mode === 'online' && event.joinUrl ? event.joinUrl : null,
+}));
 
 /** An event's details as the server stores them. */
 export type EventValues = z.output<typeof EventInputSchema>;
