@@ -32,7 +32,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('voice controller against the fake SDK', () => {
+describe('voice controller against the fake SDK: loading', () => {
   it('loads the client with the public key and becomes ready', async () => {
     const { controller, loadClient, states } = setup();
     expect(controller.getState().phase).toBe('initializing');
@@ -72,7 +72,9 @@ describe('voice controller against the fake SDK', () => {
     );
     expect(toasts).toHaveLength(1);
   });
+});
 
+describe('voice controller against the fake SDK: a call', () => {
   it('a full call: start with the assistant and video recording off, call-start, meter, stop, call-end', async () => {
     vi.useFakeTimers();
     const { controller, sdk, toasts, status } = setup();
@@ -158,7 +160,9 @@ describe('voice controller against the fake SDK', () => {
     expect(status()).toBe('Failed to start call: Meeting not found. Please try again.');
     expect(toasts).toHaveLength(1);
   });
+});
 
+describe('voice controller against the fake SDK: stopping, errors and unmounting', () => {
   it('stop while the web call is pending: stops now, and again when start() settles', async () => {
     const answer = deferred<FakeApiAnswer>();
     const { controller, sdk, status, toasts } = setup({ respond: () => answer.promise });
