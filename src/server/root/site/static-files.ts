@@ -151,14 +151,79 @@ function flatten(headers: [string, string][]): string[] {
   return headers.flat();
 }
 
-export function loadStaticSite(opts: {
-  clientDir: string;
-  scriptHashes: Record<string, readonly string[]>;
-  https: boolean;
-}): StaticSite {
-  const security = baseSecurityHeaders(opts.https);
-  const voiceSecurity = baseSecurityHeaders(opts.https, { voice: true });
-  const subresourceSecurity = subresourceSecurityHeaders(opts.https);
+type SiteOptions = { clientDir: string; scriptHashes: Record<string, readonly string[]>; https: boolean };
+
+/** The security headers of the build's files: a page's, a voice page's, and a script's or a style's. */
+type SecurityHeaders = Record<'page' | 'voice' | 'subresource', [string, string][]>;
+
+/**
+ * The entry of one file of the build (`rel`, its path from the build's root): the address it
+ * answers, its headers, its compressed copies and its answer to a conditional request.
+ */
+function fileEntry(
+  opts: SiteOptions,
+  security: SecurityHeaders,
+  file: string,
+  rel: string,
+): { urlPath: string; isHtml: boolean; entry: Entry } {
+  const body = readFileSync(file);
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const isHtml = rel.endsWith('.html');
+  const urlPath = isHtml ? rel.replace(/\/?index\.html$/, '') || '/' : rel;
+  // The AI pages, where the voice consultant runs, alone reach the voice provider and may
+  // use the microphone.
+  const voice = isHtml && isVoicePage(urlPath);
+  const documentHeaders: [string, string][] = SUBRESOURCES.has(extname(file))
+    ? [...security.subresource]
+    : [
+        [
+          'Content-Security-Policy',
+          contentSecurityPolicy({
+            scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
+            voice,
+            https: opts.https,
+          }),
+        ],
+        ...(voice ? security.voice : security.page),
+        ...(isHtml && urlPath === CONSOLE_PATH ? ([['X-Robots-Tag', 'noindex']] as [string, string][]) : []),
+      ];
+  const common: [string, string][] = [
+    ['Content-Type', NAMED_TYPES[rel] ?? CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
+    ['Cache-Control', cacheControl(rel)],
+    ['ETag', etag],
+    ...documentHeaders,
+  ];
+  const br = tryRead(`${file}.br`);
+  const gz = tryRead(`${file}.gz`);
+  const vary: [string, string][] = br || gz ? [['Vary', 'Accept-Encoding']] : [];
+  const status = urlPath === NOT_FOUND_PATH ? 404 : 200;
+  const variant = (data: Buffer, encoding?: string): Variant => {
+    const headers = flatten([
+      ...common,
+      ...vary,
+      ...(encoding ? ([['Content-Encoding', encoding]] as [string, string][]) : []),
+      ['Content-Length', String(data.length)],
+    ]);
+    return { body: data, headers, head: rawHead(status, headers) };
+  };
+  const entry: Entry = {
+    identity: variant(body),
+    br: br ? variant(br, 'br') : undefined,
+    gzip: gz ? variant(gz, 'gzip') : undefined,
+    etag,
+    status,
+    notModified: flatten([...common, ...vary]),
+    notModifiedHead: rawHead(304, flatten([...common, ...vary])),
+  };
+  return { urlPath, isHtml, entry };
+}
+
+export function loadStaticSite(opts: SiteOptions): StaticSite {
+  const security: SecurityHeaders = {
+    page: baseSecurityHeaders(opts.https),
+    voice: baseSecurityHeaders(opts.https, { voice: true }),
+    subresource: subresourceSecurityHeaders(opts.https),
+  };
   const entries = new Map<string, Entry>();
   let notFound: Entry | undefined;
 
@@ -166,57 +231,7 @@ export function loadStaticSite(opts: {
     if (file.endsWith('.br') || file.endsWith('.gz')) continue;
     const rel = '/' + relative(opts.clientDir, file).split(sep).join('/');
     if (rel === '/__spa-fallback.html') continue;
-    const body = readFileSync(file);
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const isHtml = rel.endsWith('.html');
-    const urlPath = isHtml ? rel.replace(/\/?index\.html$/, '') || '/' : rel;
-    // The AI pages, where the voice consultant runs, alone reach the voice provider and may
-    // use the microphone.
-    const voice = isHtml && isVoicePage(urlPath);
-    const documentHeaders: [string, string][] = SUBRESOURCES.has(extname(file))
-      ? [...subresourceSecurity]
-      : [
-          [
-            'Content-Security-Policy',
-            contentSecurityPolicy({
-              scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
-              voice,
-              https: opts.https,
-            }),
-          ],
-          ...(voice ? voiceSecurity : security),
-          ...(isHtml && urlPath === CONSOLE_PATH
-            ? ([['X-Robots-Tag', 'noindex']] as [string, string][])
-            : []),
-        ];
-    const common: [string, string][] = [
-      ['Content-Type', NAMED_TYPES[rel] ?? CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
-      ['Cache-Control', cacheControl(rel)],
-      ['ETag', etag],
-      ...documentHeaders,
-    ];
-    const br = tryRead(`${file}.br`);
-    const gz = tryRead(`${file}.gz`);
-    const vary: [string, string][] = br || gz ? [['Vary', 'Accept-Encoding']] : [];
-    const status = urlPath === NOT_FOUND_PATH ? 404 : 200;
-    const variant = (data: Buffer, encoding?: string): Variant => {
-      const headers = flatten([
-        ...common,
-        ...vary,
-        ...(encoding ? ([['Content-Encoding', encoding]] as [string, string][]) : []),
-        ['Content-Length', String(data.length)],
-      ]);
-      return { body: data, headers, head: rawHead(status, headers) };
-    };
-    const entry: Entry = {
-      identity: variant(body),
-      br: br ? variant(br, 'br') : undefined,
-      gzip: gz ? variant(gz, 'gzip') : undefined,
-      etag,
-      status,
-      notModified: flatten([...common, ...vary]),
-      notModifiedHead: rawHead(304, flatten([...common, ...vary])),
-    };
+    const { urlPath, isHtml, entry } = fileEntry(opts, security, file, rel);
     if (urlPath === NOT_FOUND_PATH) {
       notFound = entry;
       continue;
