@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/kit/db/client';
-import { defaultRetryDelayMs, DEFAULT_MAX_ATTEMPTS } from '../../src/server/kit/mail/outbox-worker';
+import { defaultRetryDelayMs, DEFAULT_MAX_ATTEMPTS } from '../../src/server/kit/mail/outbox-steps';
 import {
   bodies,
   createTestDatabase,

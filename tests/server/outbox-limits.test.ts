@@ -17,6 +17,7 @@ import { CAP_ALERT_KIND, recipientKey } from '../../src/server/kit/mail/outbox-l
 import { createOutboxWorker } from '../../src/server/kit/mail/outbox-worker';
 import type { MailTransport } from '../../src/server/kit/mail/transport';
 import { SECRET, createTestDatabase, postgresUnavailableReason } from './forms-support';
+import { parseMail } from './forms-mime';
 
 const pgUnavailable = await postgresUnavailableReason();
 if (pgUnavailable) console.warn(`Skipping the Postgres outbox limit tests: ${pgUnavailable}`);
@@ -25,7 +26,7 @@ const OWNER_ADDRESS = 'owner@sterling.test';
 
 type Sent = { id: number; kind: string; to: string; subject: string; text: string };
 
-/** A transport that records what it was given; `failOnce` ids fail their first attempt. */
+/** A transport that records what it was given to send; `failOnce` ids fail their first attempt. */
 function recordingTransport() {
   const sent: Sent[] = [];
   const failOnce = new Set<number>();
@@ -36,12 +37,14 @@ function recordingTransport() {
       if (failOnce.delete(outboxId)) {
         throw Object.assign(new Error('try later'), { code: 'EENVELOPE', responseCode: 451 });
       }
+      // What goes to the relay: the message's composed bytes.
+      const mail = parseMail(String(message.raw));
       sent.push({
         id: outboxId,
         kind,
-        to: String(message.to),
-        subject: String(message.subject),
-        text: String(message.text),
+        to: mail.header('to') ?? '',
+        subject: mail.header('subject') ?? '',
+        text: mail.text,
       });
       return {};
     },

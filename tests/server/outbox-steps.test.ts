@@ -1,6 +1,7 @@
 /**
  * The outbox worker's steps, each on its own over PGlite: claim (a lease, an attempt), release,
- * the batched sent marks, a failure's retry and its final failure, and the per-recipient limit.
+ * the batched sent marks, a row held past its hold handed back unsent, a failure's retry and its
+ * final failure, and the per-recipient limit.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/kit/db/client';
 import { enqueueEmails, type OutgoingEmail } from '../../src/server/kit/mail/outbox';
 import { visitorVerdict } from '../../src/server/kit/mail/outbox-limits';
-import { claimDue, markFailure, releaseRows, SentMarks } from '../../src/server/kit/mail/outbox-worker';
+import {
+  claimDue,
+  markFailure,
+  releaseRows,
+  sendOne,
+  SentMarks,
+} from '../../src/server/kit/mail/outbox-steps';
 import { SECRET } from './forms-support';
 
 const log = pino({ level: 'silent' });
@@ -66,6 +73,51 @@ describe('outbox steps on PGlite', () => {
       `select status, sent_at is not null as sent from outbox`,
     );
     expect(statuses).toEqual(rows.map(() => ({ status: 'sent', sent: true })));
+  });
+
+  it("writes a round's marks in one statement when flushed, or once their delay has passed", async () => {
+    await enqueueEmails(database.db, null, [email(), email(), email()]);
+    const rows = await claimDue(database.db, 3, 60_000);
+    const sent = () => query<{ n: number }>(`select count(*)::int as n from outbox where status = 'sent'`);
+    const marks = new SentMarks(database.db, 60_000);
+    void marks.mark(Number(rows[0]!.id));
+    void marks.mark(Number(rows[1]!.id));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await sent()).toEqual([{ n: 0 }]);
+    await marks.flush();
+    expect(await sent()).toEqual([{ n: 2 }]);
+    const soon = new SentMarks(database.db, 20);
+    await soon.mark(Number(rows[2]!.id));
+    expect(await sent()).toEqual([{ n: 3 }]);
+  });
+
+  it('hands back a row that waited past its hold instead of sending it', async () => {
+    await enqueueEmails(database.db, null, [email()]);
+    const [row] = await claimDue(database.db, 1, 60_000);
+    let sends = 0;
+    const outcome = await sendOne(
+      { row: row!, claimedAt: performance.now() - 6_000 },
+      {
+        db: database.db,
+        transport: { send: async () => ((sends += 1), {}), close: () => {} },
+        log,
+        settings: {
+          retry: { maxAttempts: 3, retryDelayMs: () => 0 },
+          limits: { secret: SECRET, hourlyCap: 10 },
+          identity: { from: { name: 'S', address: 's@example.org' }, domain: 'example.org', secret: SECRET },
+          leaseMs: 60_000,
+          holdMs: 5_000,
+        },
+        marks: new SentMarks(database.db),
+        stopping: () => false,
+      },
+    );
+    expect(outcome).toBe('released');
+    expect(sends).toBe(0);
+    // Due again now, the claim not counted as an attempt.
+    expect(await query(`select status, attempts, next_attempt_at <= now() as due from outbox`)).toEqual([
+      { status: 'pending', attempts: 0, due: true },
+    ]);
   });
 
   it('retries a failure after the policy delay, then fails it for good and frees its recipient mark', async () => {

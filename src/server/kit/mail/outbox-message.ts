@@ -1,9 +1,11 @@
 /**
  * What an outbox row is sent as: its message rendered from the stored content, from the site's
  * sender, with a Message-ID derived from the row id (a repeat after a crash is recognisable) and
- * signed. The worker (./outbox-worker.ts) hands it to the transport.
+ * signed; then composed into its MIME bytes, which the worker (./outbox-worker.ts) hands to the
+ * transport.
  */
 import { createHmac } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import { renderEmail } from './layout';
 import type { ClaimedRow } from './outbox';
@@ -46,6 +48,23 @@ export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options 
     })),
     messageId: messageId(identity, id),
     // No visitor value ever becomes a header by accident: only what is listed above.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+/**
+ * The message of `toMail` composed now, by nodemailer's own composer, into the bytes the
+ * transport would have composed at the send, with the envelope nodemailer takes from its From and
+ * To. The transport then only streams them: the worker composes a round's messages while the
+ * round before is being recorded, off the relay's path.
+ */
+export async function composeMail(row: ClaimedRow, identity: SenderIdentity): Promise<Mail.Options> {
+  const node = new MailComposer(toMail(row, identity)).compile();
+  const envelope = node.getEnvelope();
+  return {
+    envelope: { from: envelope.from || identity.from.address, to: envelope.to },
+    raw: await node.build(),
     disableFileAccess: true,
     disableUrlAccess: true,
   };

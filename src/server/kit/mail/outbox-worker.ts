@@ -1,43 +1,44 @@
 /**
  * The outbox's worker: one in every server process sends the rows queued by ./outbox.ts, in
- * named steps:
- *  - claim: due rows, with `FOR UPDATE SKIP LOCKED` (instances sharing one Postgres never claim
- *    the same row), as many as the transport sends at once (one per pooled SMTP connection). A
- *    claim pushes each row's next attempt out by a lease covering the longest ONE message may
- *    take (the transport bounds it); every claimed row goes to the relay straight away;
- *  - send one: a visitor e-mail first passes the visitor-mail limits (./outbox-limits.ts: one
- *    of a kind per recipient a day, an hourly cap over all instances), then the message is sent;
- *  - mark: the row is recorded sent as soon as the relay accepted it (or its failure and next
- *    retry recorded), not at the end of a batch;
- *  - back off: between rounds, idle until woken or polled, or yield to requests.
- * Each step is a function of its own below, given what it needs (tests call them one by one);
- * `createOutboxWorker` is the loop over them, holding only the worker's state (running, the
- * wake signal, who waits for a drain).
- * If the process dies mid-send, the rows in flight fall due again when their lease ends and
- * are sent again: delivery is at least once, and only what was in flight can repeat. The
- * Message-ID is derived from the row id so a repeat is recognisable (./outbox-message.ts).
+ * rounds of one row per pooled SMTP connection, sent side by side (./outbox-steps.ts, `sendOne`:
+ * the visitor-mail limits, the send, the mark). What a round needs is made ready while the round
+ * before is sent, so that a round costs the sends and one statement:
+ *  - claims: due rows are claimed ahead of the rounds, several rounds' worth at once (while sends
+ *    are quick), in the background; the rows to suppressed addresses are dropped with the claim;
+ *  - composing: the next round's messages are rendered and composed into their MIME bytes while
+ *    this round is sent (./outbox-message.ts);
+ *  - marks: a round's sent rows are recorded in one statement once its sends have ended, before
+ *    the next round is handed to the relay, so a crash repeats only what the relay held unanswered.
+ * While requests are queuing mail (a wake within the last second) it claims one round at a time
+ * and pauses three times as long as the round took, so composing mail in this thread never takes
+ * more than about a quarter of it from requests.
+ * A claim's lease covers the longest one message may take and a margin; a row not handed to the
+ * relay within half that margin of its claim goes back. If the process dies, the rows in flight
+ * fall due again when their lease ends and are sent again (the rows claimed ahead too, unsent):
+ * delivery is at least once, and only what was in flight can repeat. The Message-ID is derived
+ * from the row id so a repeat is recognisable (./outbox-message.ts).
  */
-import { sql } from 'drizzle-orm';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { Db, Queryable } from '../db/client';
-import { rowsOf } from '../db/rows';
-import { outbox } from '../db/schema';
-import { suppressionHash, type ClaimedRow } from './outbox';
-import { toMail, type SenderIdentity } from './outbox-message';
+import type { Db } from '../db/client';
+import type { SenderIdentity } from './outbox-message';
+import { DEFAULT_VISITOR_HOURLY_CAP, type VisitorLimits } from './outbox-limits';
 import {
-  DEFAULT_VISITOR_HOURLY_CAP,
-  queueCapAlert,
-  visitorVerdict,
-  type VisitorLimits,
-} from './outbox-limits';
+  claimDue,
+  composeAhead,
+  defaultRetryDelayMs,
+  DEFAULT_MAX_ATTEMPTS,
+  dropSuppressed,
+  errorCode,
+  releaseRows,
+  SendPace,
+  sendOne,
+  SentMarks,
+  type ClaimedItem,
+  type RetryPolicy,
+  type SendStep,
+} from './outbox-steps';
 import type { MailTransport } from './transport';
-
-/** Delay before the retry after failed attempt `attempt` (1-based): 25 s, 75 s, ... ~15 h. */
-export function defaultRetryDelayMs(attempt: number): number {
-  return 25_000 * 3 ** (attempt - 1);
-}
-/** 1 try + 8 retries: the last retry comes about 23 hours after the first failure. */
-export const DEFAULT_MAX_ATTEMPTS = 9;
 
 export type OutboxWorkerOptions = {
   db: Db;
@@ -51,16 +52,15 @@ export type OutboxWorkerOptions = {
   ownerEmail?: string;
   /** Most visitor e-mails sent in any hour, over every instance (VISITOR_MAIL_HOURLY_CAP). */
   visitorHourlyCap?: number;
-  /**
-   * Most rows one claim takes. Never more than the transport sends at once: every claimed row
-   * goes to the relay straight away, so its lease covers one message, not a queue of them.
-   */
+  /** Most rows handed to the relay at once. Never more than the transport sends at once. */
   batchSize?: number;
+  /** Rows claimed ahead of the connections, per connection (0: claim only for a free one). */
+  readAheadPerConnection?: number;
   /** How often to look for due rows when nothing wakes the worker (other instances, retries). */
   pollIntervalMs?: number;
   /**
-   * How long a claimed row stays out of other workers' reach while it is being sent: the
-   * longest one message may take (the transport's `maxSendMs`) and a margin.
+   * How long a claimed row stays out of other workers' reach: the longest one message may take
+   * (the transport's `maxSendMs`) and a margin, half of which a row may wait for a connection.
    */
   leaseMs?: number;
   retryDelayMs?: (attempt: number) => number;
@@ -78,65 +78,21 @@ export type OutboxWorker = {
   wake(): void;
   /** Finishes the messages being sent, hands back the rows not yet sent, and stops. */
   stop(): Promise<void>;
-  /** Resolves when no due row is left (tests). */
+  /** Resolves when no due row is left and nothing is being sent (tests). */
   drain(): Promise<void>;
 };
-
-export function errorCode(error: unknown): string {
-  const e = error as { code?: unknown; responseCode?: unknown } | null;
-  const parts = [typeof e?.code === 'string' ? e.code : 'ERROR'];
-  if (typeof e?.responseCode === 'number') parts.push(String(e.responseCode));
-  return parts
-    .join(' ')
-    .replace(/[^A-Z0-9_ ]/gi, '')
-    .slice(0, 40);
-}
-
-function idList(ids: readonly number[]) {
-  return sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-}
-
-/**
- * The claimed rows whose recipient may be written to. A row to a suppressed address (someone who
- * unsubscribed or was erased) is marked `suppressed` and never sent, whatever queued it: one
- * look-up a round, by primary key.
- */
-export async function dropSuppressed(
-  db: Queryable,
-  secret: string,
-  rows: ClaimedRow[],
-): Promise<ClaimedRow[]> {
-  if (rows.length === 0) return rows;
-  const hashes = new Map(rows.map((row) => [Number(row.id), suppressionHash(secret, row.to_address)]));
-  const found = rowsOf<{ hash: string }>(
-    await db.execute(
-      sql`select hash from suppressions where hash in (${sql.join(
-        [...new Set(hashes.values())].map((h) => sql`${h}`),
-        sql`, `,
-      )})`,
-    ),
-  );
-  if (found.length === 0) return rows;
-  const suppressed = new Set(found.map((f) => f.hash));
-  const dropped = rows
-    .filter((row) => suppressed.has(hashes.get(Number(row.id))!))
-    .map((row) => Number(row.id));
-  await db.execute(
-    sql`update ${outbox} set status = 'suppressed', sent_at = null, last_error = null where id in (${idList(dropped)})`,
-  );
-  return rows.filter((row) => !dropped.includes(Number(row.id)));
-}
 
 // --- Settings ----------------------------------------------------------------------------------
 
 /** What the steps need, resolved once from the worker's options. */
 export type OutboxSettings = {
-  /** Rows one claim takes: as many as the transport sends at once. */
+  /** Rows handed to the relay at once: one per pooled connection, each a lane. */
   inFlight: number;
+  /** Rows claimed ahead of the lanes, while sends are quick enough for them to wait briefly. */
+  readAhead: number;
   leaseMs: number;
+  /** How long after its claim a row may still be handed to the relay: half the lease's margin. */
+  holdMs: number;
   pollIntervalMs: number;
   /** The time rows fall due by; undefined: the database's clock. */
   clock?: () => Date;
@@ -145,15 +101,22 @@ export type OutboxSettings = {
   identity: SenderIdentity;
 };
 
-export type RetryPolicy = { maxAttempts: number; retryDelayMs: (attempt: number) => number };
+/** Rows claimed ahead, per connection: enough for a claim's round trip to hide behind sends. */
+const READ_AHEAD_PER_CONNECTION = 6;
+/** A sent mark waits this long at most for the rest of its round (a slow send in it). */
+const MARK_DELAY_MS = 20;
 
 export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
   const { transport } = options;
+  const inFlight = Math.max(1, Math.min(options.batchSize ?? Infinity, transport.concurrency ?? 1));
+  const maxSendMs = transport.maxSendMs ?? 50_000;
+  const leaseMs = options.leaseMs ?? maxSendMs + 10_000;
+  const holdMs = Math.max(0, (leaseMs - maxSendMs) / 2);
   return {
-    // Every claimed row is handed to the relay at once (one per pooled connection), so a lease
-    // needs to cover only the longest one message can take.
-    inFlight: Math.max(1, Math.min(options.batchSize ?? Infinity, transport.concurrency ?? 1)),
-    leaseMs: options.leaseMs ?? (transport.maxSendMs ?? 50_000) + 10_000,
+    inFlight,
+    readAhead: holdMs > 0 ? inFlight * (options.readAheadPerConnection ?? READ_AHEAD_PER_CONNECTION) : 0,
+    leaseMs,
+    holdMs,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
     clock: options.clock,
     retry: {
@@ -173,180 +136,9 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
   };
 }
 
-// --- Claim -------------------------------------------------------------------------------------
-
-/**
- * Claims up to `limit` due rows, each leased for `leaseMs` (one message's worst case). Due means
- * due by `at` (the worker's clock, when it has one) or else by the database's clock.
- */
-export async function claimDue(
-  db: Queryable,
-  limit: number,
-  leaseMs: number,
-  at?: Date,
-): Promise<ClaimedRow[]> {
-  const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
-  const result = await db.execute(sql`
-    update ${outbox} set attempts = attempts + 1,
-      next_attempt_at = ${now} + ${`${leaseMs} milliseconds`}::interval
-    where id in (
-      select id from ${outbox}
-      where status = 'pending' and next_attempt_at <= ${now}
-      order by next_attempt_at
-      limit ${limit}
-      for update skip locked
-    )
-    returning id::text as id, kind, to_address, audience, message, attempts`);
-  return rowsOf<Omit<ClaimedRow, 'message'> & { message: ClaimedRow['message'] | string }>(result).map(
-    (row) =>
-      typeof row.message === 'string'
-        ? { ...row, message: JSON.parse(row.message) as ClaimedRow['message'] }
-        : (row as ClaimedRow),
-  );
-}
-
-/** Hands rows back untouched (shutting down): due again now, the claim not counted as an attempt. */
-export async function releaseRows(db: Queryable, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.execute(
-    sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null
-        where id in (${idList(ids)}) and status = 'pending'`,
-  );
-}
-
-// --- Send one ----------------------------------------------------------------------------------
-
-/** What `sendOne` needs from the worker. */
-export type SendStep = {
-  db: Db;
-  transport: MailTransport;
-  log: Logger;
-  settings: Pick<OutboxSettings, 'retry' | 'limits' | 'identity'>;
-  /** Records a row sent (batched: `SentMarks`). */
-  markSent(id: number): Promise<void>;
-  /** The worker is stopping: a row not yet handed to the relay goes back. */
-  stopping(): boolean;
-};
-
-/**
- * How one claimed row ended: `alerted` is a held row whose hold queued the owner's cap alert
- * (due now); `unrecorded` was sent but its mark failed (due again when its lease ends).
- */
-export type SendOutcome =
-  'sent' | 'retry' | 'failed' | 'skipped' | 'held' | 'alerted' | 'released' | 'unrecorded';
-
-/** One claimed row: the visitor limits, the send, and its mark (or its failure). */
-export async function sendOne(row: ClaimedRow, step: SendStep): Promise<SendOutcome> {
-  const { db, transport, log, settings } = step;
-  const id = Number(row.id);
-  if (row.audience === 'visitor') {
-    const verdict = await visitorVerdict(db, row, settings.limits);
-    if (!verdict.send) {
-      if (verdict.outcome === 'skipped') {
-        log.info(
-          { outboxId: id, kind: row.kind },
-          'visitor e-mail skipped: its recipient had one of its kind today',
-        );
-        return 'skipped';
-      }
-      return (await queueCapAlert(db, log, settings.limits)) ? 'alerted' : 'held';
-    }
-  }
-  if (step.stopping()) {
-    await releaseRows(db, [id]);
-    return 'released';
-  }
-  let file: string | undefined;
-  try {
-    ({ file } = await transport.send(toMail(row, settings.identity), id, row.kind));
-  } catch (error) {
-    return markFailure(db, log, row, errorCode(error), settings.retry);
-  }
-  try {
-    await step.markSent(id);
-  } catch (error) {
-    // Sent but not recorded: the row falls due again when its lease ends (at least once).
-    log.warn({ outboxId: id, code: errorCode(error) }, 'e-mail sent but not recorded');
-    return 'unrecorded';
-  }
-  if (file) log.info({ outboxId: id, file }, 'e-mail written to file');
-  else log.info({ outboxId: id, kind: row.kind }, 'e-mail sent');
-  return 'sent';
-}
-
-// --- Mark --------------------------------------------------------------------------------------
-
-/**
- * Records e-mails as sent the moment the relay has accepted each one. Marks that arrive while
- * one is being written go together in the next statement: no waiting, fewer statements.
- */
-export class SentMarks {
-  private pending: { id: number; done: (error?: unknown) => void }[] = [];
-  private writing = false;
-
-  constructor(private readonly db: Queryable) {}
-
-  mark(id: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ id, done: (error) => (error ? reject(error) : resolve()) });
-      if (!this.writing) void this.write();
-    });
-  }
-
-  private async write() {
-    this.writing = true;
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      try {
-        await this.db.execute(
-          sql`update ${outbox} set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null
-              where id in (${idList(batch.map((m) => m.id))})`,
-        );
-        for (const m of batch) m.done();
-      } catch (error) {
-        for (const m of batch) m.done(error);
-      }
-    }
-    this.writing = false;
-  }
-}
-
-/**
- * Records a failed send: due again after the policy's delay, or `failed` for good after the
- * last attempt (a visitor e-mail then frees the recipient mark it held: nobody received it).
- */
-export async function markFailure(
-  db: Queryable,
-  log: Logger,
-  row: ClaimedRow,
-  code: string,
-  retry: RetryPolicy,
-): Promise<'retry' | 'failed'> {
-  const id = Number(row.id);
-  const attempts = row.attempts;
-  if (attempts >= retry.maxAttempts) {
-    await db.execute(
-      sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
-    );
-    if (row.audience === 'visitor')
-      await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
-    log.error({ outboxId: id, attempts, code }, 'e-mail delivery failed for good');
-    return 'failed';
-  }
-  const delay = retry.retryDelayMs(attempts);
-  await db.execute(
-    sql`update ${outbox} set last_error = ${code}, sent_at = null, last_attempt_at = now(),
-          next_attempt_at = now() + ${`${delay} milliseconds`}::interval
-        where id = ${id}`,
-  );
-  log.warn({ outboxId: id, attempts, code, retryInMs: delay }, 'e-mail delivery failed, will retry');
-  return 'retry';
-}
-
 // --- Back off ----------------------------------------------------------------------------------
 
-/** What the worker does between rounds. */
+/** What the worker does after a round. */
 export type Pause = { kind: 'idle' } | { kind: 'wait'; ms: number } | { kind: 'yield' };
 
 /**
@@ -359,6 +151,23 @@ export function pauseAfterRound(claimed: number, spentMs: number, sinceWakeMs: n
   if (claimed === 0) return { kind: 'idle' };
   if (sinceWakeMs < 1000) return { kind: 'wait', ms: Math.min(1000, spentMs * 3) };
   return { kind: 'yield' };
+}
+
+/**
+ * How many rows to claim now, given how many wait claimed: none while they fill the next round
+ * and half the read-ahead; else up to a round and the read-ahead. The read-ahead is claimed only
+ * while a row would wait for its round less than half its hold (a slow relay gets one round at a
+ * time), and not while requests are arriving.
+ */
+export function claimRoom(
+  waiting: number,
+  settings: Pick<OutboxSettings, 'inFlight' | 'readAhead' | 'holdMs'>,
+  sendMs: number,
+  requestsArriving: boolean,
+): number {
+  const { inFlight, readAhead, holdMs } = settings;
+  const ahead = !requestsArriving && (readAhead / inFlight) * sendMs < holdMs / 2 ? readAhead : 0;
+  return waiting < inFlight + ahead / 2 ? inFlight + ahead - waiting : 0;
 }
 
 /** The worker's sleep, which a wake ends at once (or, when it is not asleep, skips the next one). */
@@ -397,74 +206,123 @@ export class WakeSignal {
 
 // --- The worker --------------------------------------------------------------------------------
 
-/** A loop over the steps: claim, send each claimed row (limits, send, mark), back off. */
+/** The rounds, with the claims and the composing of the rounds to come (see the top of this file). */
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { db, transport, log } = options;
   const settings = outboxSettings(options);
-  const marks = new SentMarks(db);
+  const marks = new SentMarks(db, MARK_DELAY_MS);
+  const pace = new SendPace();
   const signal = new WakeSignal();
+  /** Claimed rows, oldest first, waiting for their round. */
+  let waiting: ClaimedItem[] = [];
+  let claiming: Promise<number> | undefined;
+  /** How many rows the last claim found (suppressed ones included). */
+  let lastClaimed = 0;
   let running = false;
   let stopping = false;
+  let stopped: () => void = () => {};
+  const stopSignal = new Promise<void>((resolve) => (stopped = resolve));
   let loop: Promise<void> | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
   let idleWaiters: (() => void)[] = [];
   /** When a request last queued mail: while submissions keep coming, sending takes a back seat. */
   let lastWake = 0;
 
-  const step: SendStep = {
-    db,
-    transport,
-    log,
-    settings,
-    markSent: (id) => marks.mark(id),
-    stopping: () => stopping,
-  };
+  const step: SendStep = { db, transport, log, settings, marks, pace, stopping: () => stopping };
+  const idOf = (item: ClaimedItem) => Number(item.row.id);
 
   function settleIdleWaiters() {
     for (const resolve of idleWaiters) resolve();
     idleWaiters = [];
   }
 
-  /** Claims due rows and sends them side by side; returns how many rows it claimed. */
-  async function round(): Promise<number> {
-    const claimed = await claimDue(db, settings.inFlight, settings.leaseMs, settings.clock?.());
-    const rows = await dropSuppressed(db, settings.limits.secret, claimed);
-    if (rows.length < claimed.length) {
-      log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');
+  /** Claims rows for the coming rounds and drops those to suppressed addresses. */
+  async function claim(limit: number): Promise<number> {
+    const claimedAt = performance.now();
+    try {
+      const claimed = await claimDue(db, limit, settings.leaseMs, settings.clock?.());
+      const rows = await dropSuppressed(db, settings.limits.secret, claimed);
+      if (rows.length < claimed.length) {
+        log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');
+      }
+      for (const row of rows) waiting.push({ row, claimedAt });
+      lastClaimed = claimed.length;
+      return claimed.length;
+    } catch (error) {
+      // The database is away (or closing): keep the process up and try again later.
+      if (!stopping) log.warn({ code: errorCode(error) }, 'outbox poll failed');
+      lastClaimed = 0;
+      return 0;
     }
+  }
+
+  /** Starts a claim unless one is under way or the claimed rows are enough; returns it. */
+  function refill(): Promise<number> | undefined {
+    const room = claimRoom(waiting.length, settings, pace.typicalMs(), Date.now() - lastWake < 1000);
+    if (!claiming && room > 0 && !stopping) {
+      claiming = claim(room).finally(() => (claiming = undefined));
+    }
+    return claiming;
+  }
+
+  /** Hands back the rows that waited past their hold (a round stalled): due again now. */
+  function releaseStale() {
+    const before = performance.now() - settings.holdMs;
+    const stale = waiting.filter((item) => item.claimedAt < before);
+    if (stale.length === 0 || stopping) return;
+    waiting = waiting.filter((item) => item.claimedAt >= before);
+    releaseRows(db, stale.map(idOf)).catch((error: unknown) => {
+      log.warn({ code: errorCode(error) }, 'claimed e-mails not handed back');
+    });
+  }
+
+  /**
+   * One round: a row per connection, sent side by side; once every send has ended, their marks
+   * are written together, before the next round is handed to the relay: a crash repeats only what
+   * the relay held unanswered.
+   */
+  async function round(items: ClaimedItem[]): Promise<void> {
     const outcomes = await Promise.all(
-      rows.map((row) =>
-        sendOne(row, step).catch((error: unknown) => {
+      items.map((item) =>
+        sendOne(item, step).catch((error: unknown) => {
           // The database went away mid-way: the row's lease brings it back.
           if (!stopping)
-            log.warn({ outboxId: Number(row.id), code: errorCode(error) }, 'outbox send step failed');
+            log.warn({ outboxId: idOf(item), code: errorCode(error) }, 'outbox send step failed');
           return 'unrecorded' as const;
         }),
       ),
     );
+    await marks.flush();
     // The owner's cap alert was queued: it is due now.
     if (outcomes.includes('alerted')) signal.wake();
-    return claimed.length;
+  }
+
+  /** The rows of the next round, claimed now if none wait; empty when nothing is due. */
+  async function nextRound(): Promise<ClaimedItem[]> {
+    const claim = refill();
+    if (waiting.length === 0) await claim;
+    const items = waiting.splice(0, settings.inFlight);
+    refill();
+    // The round after is composed while this one is sent and recorded.
+    void composeAhead(waiting.slice(0, settings.inFlight), settings.identity);
+    return items;
   }
 
   async function run() {
     while (!stopping) {
-      let claimed = 0;
       const started = performance.now();
-      try {
-        claimed = await round();
-      } catch (error) {
-        // The database is away (or closing): keep the process up and try again later.
-        if (!stopping) log.warn({ code: errorCode(error) }, 'outbox poll failed');
+      const items = await nextRound();
+      if (items.length === 0) {
+        // Nothing due (or only suppressed rows): idle until woken or the next poll.
+        if (lastClaimed === 0) settleIdleWaiters();
+        if (!stopping) await signal.sleep(lastClaimed === 0 ? settings.pollIntervalMs : 0);
+        continue;
       }
-      const pause = pauseAfterRound(claimed, performance.now() - started, Date.now() - lastWake);
-      if (pause.kind === 'idle') {
-        settleIdleWaiters();
-        await signal.sleep(settings.pollIntervalMs);
-      } else if (pause.kind === 'wait') {
-        await new Promise((resolve) => setTimeout(resolve, pause.ms));
-      } else {
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await round(items);
+      const pause = pauseAfterRound(items.length, performance.now() - started, Date.now() - lastWake);
+      if (pause.kind === 'wait') {
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, pause.ms)), stopSignal]);
+      } else await nextTurn();
     }
   }
 
@@ -473,6 +331,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       if (running) return;
       running = true;
       loop = run();
+      if (settings.readAhead > 0) {
+        sweeper = setInterval(releaseStale, Math.max(100, settings.holdMs / 2));
+        sweeper.unref();
+      }
     },
     wake() {
       lastWake = Date.now();
@@ -480,8 +342,17 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     },
     async stop() {
       stopping = true;
+      stopped();
+      clearInterval(sweeper);
       signal.interrupt();
       await loop;
+      await claiming;
+      const left = waiting;
+      waiting = [];
+      await releaseRows(db, left.map(idOf)).catch((error: unknown) => {
+        log.warn({ code: errorCode(error) }, 'claimed e-mails not handed back');
+      });
+      await marks.flush();
       settleIdleWaiters();
       transport.close();
     },

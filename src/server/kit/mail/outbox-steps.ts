@@ -1,0 +1,342 @@
+/**
+ * The outbox worker's steps over the database and the relay, each given what it needs (tests call
+ * them one by one); ./outbox-worker.ts runs them in rounds:
+ *  - claim: due rows, with `FOR UPDATE SKIP LOCKED` (instances sharing one Postgres never claim
+ *    the same row). A claim pushes each row's next attempt out by a lease covering the longest
+ *    ONE message may take and a margin; a row is handed to the relay only within half that
+ *    margin of its claim, or handed back;
+ *  - suppressed: rows to an address on the suppression list are never sent;
+ *  - compose: a row's message rendered and composed into its MIME bytes, ahead of its round;
+ *  - send one: a visitor e-mail first passes the visitor-mail limits (./outbox-limits.ts), then
+ *    the message is sent;
+ *  - mark: a row is recorded sent once the relay accepted it, the marks of a round in one
+ *    statement (`SentMarks`), or its failure and next retry recorded.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Db, Queryable } from '../db/client';
+import { rowsOf } from '../db/rows';
+import { outbox } from '../db/schema';
+import { suppressionHash, type ClaimedRow } from './outbox';
+import { queueCapAlert, visitorVerdict, type VisitorLimits } from './outbox-limits';
+import { composeMail, type SenderIdentity } from './outbox-message';
+import type Mail from 'nodemailer/lib/mailer';
+import type { MailTransport } from './transport';
+
+/** Delay before the retry after failed attempt `attempt` (1-based): 25 s, 75 s, ... ~15 h. */
+export function defaultRetryDelayMs(attempt: number): number {
+  return 25_000 * 3 ** (attempt - 1);
+}
+/** 1 try + 8 retries: the last retry comes about 23 hours after the first failure. */
+export const DEFAULT_MAX_ATTEMPTS = 9;
+
+export type RetryPolicy = { maxAttempts: number; retryDelayMs: (attempt: number) => number };
+
+export function errorCode(error: unknown): string {
+  const e = error as { code?: unknown; responseCode?: unknown } | null;
+  const parts = [typeof e?.code === 'string' ? e.code : 'ERROR'];
+  if (typeof e?.responseCode === 'number') parts.push(String(e.responseCode));
+  return parts
+    .join(' ')
+    .replace(/[^A-Z0-9_ ]/gi, '')
+    .slice(0, 40);
+}
+
+function idList(ids: readonly number[]) {
+  return sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+}
+
+// --- Claim -------------------------------------------------------------------------------------
+
+/**
+ * Claims up to `limit` due rows, each leased for `leaseMs` (one message's worst case and a
+ * margin). Due means due by `at` (the worker's clock, when it has one) or else by the database's.
+ */
+export async function claimDue(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+  at?: Date,
+): Promise<ClaimedRow[]> {
+  const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
+  const result = await db.execute(sql`
+    update ${outbox} set attempts = attempts + 1,
+      next_attempt_at = ${now} + ${`${leaseMs} milliseconds`}::interval
+    where id in (
+      select id from ${outbox}
+      where status = 'pending' and next_attempt_at <= ${now}
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    returning id::text as id, kind, to_address, audience, message, attempts`);
+  return rowsOf<Omit<ClaimedRow, 'message'> & { message: ClaimedRow['message'] | string }>(result).map(
+    (row) =>
+      typeof row.message === 'string'
+        ? { ...row, message: JSON.parse(row.message) as ClaimedRow['message'] }
+        : (row as ClaimedRow),
+  );
+}
+
+/**
+ * Hands rows back untouched (shutting down, or held too long before a connection was free): due
+ * again now, the claim not counted as an attempt. Only while their lease holds.
+ */
+export async function releaseRows(db: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(
+    sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null
+        where id in (${idList(ids)}) and status = 'pending'`,
+  );
+}
+
+/**
+ * The claimed rows whose recipient may be written to. A row to a suppressed address (someone who
+ * unsubscribed or was erased) is marked `suppressed` and never sent, whatever queued it: one
+ * look-up a claim, by primary key.
+ */
+export async function dropSuppressed(
+  db: Queryable,
+  secret: string,
+  rows: ClaimedRow[],
+): Promise<ClaimedRow[]> {
+  if (rows.length === 0) return rows;
+  const hashes = new Map(rows.map((row) => [Number(row.id), suppressionHash(secret, row.to_address)]));
+  const found = rowsOf<{ hash: string }>(
+    await db.execute(
+      sql`select hash from suppressions where hash in (${sql.join(
+        [...new Set(hashes.values())].map((h) => sql`${h}`),
+        sql`, `,
+      )})`,
+    ),
+  );
+  if (found.length === 0) return rows;
+  const suppressed = new Set(found.map((f) => f.hash));
+  const dropped = rows
+    .filter((row) => suppressed.has(hashes.get(Number(row.id))!))
+    .map((row) => Number(row.id));
+  await db.execute(
+    sql`update ${outbox} set status = 'suppressed', sent_at = null, last_error = null where id in (${idList(dropped)})`,
+  );
+  return rows.filter((row) => !dropped.includes(Number(row.id)));
+}
+
+// --- Mark --------------------------------------------------------------------------------------
+
+/**
+ * Records e-mails as sent. A mark is written at the next `flush()`, or `maxDelayMs` after it was
+ * asked for at the latest (0: at once); marks arriving while one statement is written go together
+ * in the next. The worker flushes when a round's sends have all ended: one statement a round.
+ */
+export class SentMarks {
+  private pending: { id: number; done: (error?: unknown) => void }[] = [];
+  private writing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private unsettled = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly maxDelayMs = 0,
+  ) {}
+
+  mark(id: number): Promise<void> {
+    const marked = new Promise<void>((resolve, reject) => {
+      this.pending.push({ id, done: (error) => (error ? reject(error) : resolve()) });
+    });
+    const settled = marked.then(
+      () => {},
+      () => {},
+    );
+    this.unsettled.add(settled);
+    void settled.then(() => this.unsettled.delete(settled));
+    if (this.maxDelayMs === 0) this.write();
+    else this.timer ??= setTimeout(() => this.write(), this.maxDelayMs);
+    return marked;
+  }
+
+  /** Writes the marks asked for so far; resolves once each is written or has failed. */
+  flush(): Promise<void> {
+    if (this.unsettled.size === 0) return Promise.resolve();
+    this.write();
+    return Promise.all(this.unsettled).then(() => {});
+  }
+
+  private write() {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.writing ??= this.writeAll().finally(() => (this.writing = undefined));
+  }
+
+  private async writeAll() {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        await this.db.execute(
+          sql`update ${outbox} set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null
+              where id in (${idList(batch.map((m) => m.id))})`,
+        );
+        for (const m of batch) m.done();
+      } catch (error) {
+        for (const m of batch) m.done(error);
+      }
+    }
+  }
+}
+
+/**
+ * Records a failed send: due again after the policy's delay, or `failed` for good after the
+ * last attempt (a visitor e-mail then frees the recipient mark it held: nobody received it).
+ */
+export async function markFailure(
+  db: Queryable,
+  log: Logger,
+  row: ClaimedRow,
+  code: string,
+  retry: RetryPolicy,
+): Promise<'retry' | 'failed'> {
+  const id = Number(row.id);
+  const attempts = row.attempts;
+  if (attempts >= retry.maxAttempts) {
+    await db.execute(
+      sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
+    );
+    if (row.audience === 'visitor')
+      await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
+    log.error({ outboxId: id, attempts, code }, 'e-mail delivery failed for good');
+    return 'failed';
+  }
+  const delay = retry.retryDelayMs(attempts);
+  await db.execute(
+    sql`update ${outbox} set last_error = ${code}, sent_at = null, last_attempt_at = now(),
+          next_attempt_at = now() + ${`${delay} milliseconds`}::interval
+        where id = ${id}`,
+  );
+  log.warn({ outboxId: id, attempts, code, retryInMs: delay }, 'e-mail delivery failed, will retry');
+  return 'retry';
+}
+
+// --- Send one ----------------------------------------------------------------------------------
+
+/** How long sends take: a moving average, and the sends under way. */
+export class SendPace {
+  private averageMs = 0;
+  private readonly underWay = new Set<{ at: number }>();
+
+  /** A send begins; call what it returns when it ends. */
+  begin(): () => void {
+    const send = { at: performance.now() };
+    this.underWay.add(send);
+    return () => {
+      this.underWay.delete(send);
+      const ms = performance.now() - send.at;
+      this.averageMs = this.averageMs === 0 ? ms : this.averageMs * 0.8 + ms * 0.2;
+    };
+  }
+
+  /** What a send takes now: the average, or longer if a send under way has taken longer. */
+  typicalMs(now = performance.now()): number {
+    let ms = this.averageMs;
+    for (const send of this.underWay) ms = Math.max(ms, now - send.at);
+    return ms;
+  }
+}
+
+/**
+ * A claimed row on its way to the relay: when its claim was asked for (`performance.now()`), and
+ * its message once composed (`composeAhead`).
+ */
+export type ClaimedItem = { row: ClaimedRow; claimedAt: number; mail?: Promise<Mail.Options> };
+
+/** Composes the rows' messages now (while the round before is being recorded). */
+export async function composeAhead(items: readonly ClaimedItem[], identity: SenderIdentity): Promise<void> {
+  for (const item of items) {
+    if (item.mail) continue;
+    item.mail = composeMail(item.row, identity);
+    // A message that cannot be composed fails its send, in `sendOne`.
+    item.mail.catch(() => {});
+  }
+  await Promise.allSettled(items.map((item) => item.mail));
+}
+
+/** What `sendOne` needs from the worker. */
+export type SendStep = {
+  db: Db;
+  transport: MailTransport;
+  log: Logger;
+  settings: {
+    retry: RetryPolicy;
+    limits: VisitorLimits;
+    identity: SenderIdentity;
+    leaseMs: number;
+    /** How long after its claim a row may still be handed to the relay. */
+    holdMs: number;
+  };
+  marks: SentMarks;
+  /** The worker is stopping: a row not yet handed to the relay goes back. */
+  stopping(): boolean;
+  /** How long sends take (the worker claims ahead only while they are quick). */
+  pace?: SendPace;
+};
+
+/**
+ * How one claimed row ended: `alerted` is a held row whose hold queued the owner's cap alert
+ * (due now); `released` went back unsent (stopping, or held past its hand-over time); `sent` is
+ * accepted by the relay, its mark under way (a failed mark is logged: the row falls due again
+ * when its lease ends, at least once).
+ */
+export type SendOutcome = 'sent' | 'retry' | 'failed' | 'skipped' | 'held' | 'alerted' | 'released';
+
+/**
+ * One claimed row: the visitor limits; then, while its hold lasts, the send (of the message
+ * composed ahead, or composed now) and its mark (asked for, not awaited: the round writes its
+ * marks together, before the next round is handed to the relay).
+ */
+export async function sendOne(item: ClaimedItem, step: SendStep): Promise<SendOutcome> {
+  const { row, claimedAt } = item;
+  const { db, transport, log, settings } = step;
+  const id = Number(row.id);
+  if (row.audience === 'visitor') {
+    const verdict = await visitorVerdict(db, row, settings.limits);
+    if (!verdict.send) {
+      if (verdict.outcome === 'skipped') {
+        log.info(
+          { outboxId: id, kind: row.kind },
+          'visitor e-mail skipped: its recipient had one of its kind today',
+        );
+        return 'skipped';
+      }
+      return (await queueCapAlert(db, log, settings.limits)) ? 'alerted' : 'held';
+    }
+  }
+  const age = performance.now() - claimedAt;
+  if (step.stopping() || age > settings.holdMs) {
+    // Handed back while the lease surely holds; later, the lease lapses on its own.
+    if (age < settings.leaseMs - settings.holdMs) await releaseRows(db, [id]);
+    return 'released';
+  }
+  const done = step.pace?.begin();
+  let file: string | undefined;
+  try {
+    const mail = await (item.mail ?? composeMail(row, settings.identity));
+    ({ file } = await transport.send(mail, id, row.kind));
+  } catch (error) {
+    done?.();
+    return markFailure(db, log, row, errorCode(error), settings.retry);
+  }
+  done?.();
+  step.marks.mark(id).then(
+    () => {
+      if (file) log.info({ outboxId: id, file }, 'e-mail written to file');
+      else log.info({ outboxId: id, kind: row.kind }, 'e-mail sent');
+    },
+    (error: unknown) => {
+      // Sent but not recorded: the row falls due again when its lease ends (at least once).
+      log.warn({ outboxId: id, code: errorCode(error) }, 'e-mail sent but not recorded');
+    },
+  );
+  return 'sent';
+}
