@@ -303,8 +303,6 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     if (waiting.length === 0) await claim;
     const items = waiting.splice(0, settings.inFlight);
     refill();
-    // The round after is composed while this one is sent and recorded.
-    void composeAhead(waiting.slice(0, settings.inFlight), settings.identity);
     return items;
   }
 
@@ -318,7 +316,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         if (!stopping) await signal.sleep(lastClaimed === 0 ? settings.pollIntervalMs : 0);
         continue;
       }
-      await round(items);
+      const sending = round(items);
+      // The round after is composed while this one is sent and recorded, once its sends are under
+      // way (composing begins with synchronous work).
+      setImmediate(() => void composeAhead(waiting.slice(0, settings.inFlight), settings.identity));
+      await sending;
       const pause = pauseAfterRound(items.length, performance.now() - started, Date.now() - lastWake);
       if (pause.kind === 'wait') {
         await Promise.race([new Promise((resolve) => setTimeout(resolve, pause.ms)), stopSignal]);
