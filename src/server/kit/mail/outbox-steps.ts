@@ -133,7 +133,7 @@ export async function dropSuppressed(
  */
 export class SentMarks {
   private pending: { id: number; done: (error?: unknown) => void }[] = [];
-  private writing: Promise<void> | undefined;
+  private writing = false;
   private timer: NodeJS.Timeout | undefined;
   private unsettled = new Set<Promise<void>>();
 
@@ -167,10 +167,11 @@ export class SentMarks {
   private write() {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.writing ??= this.writeAll().finally(() => (this.writing = undefined));
+    if (!this.writing) void this.writeAll();
   }
 
   private async writeAll() {
+    this.writing = true;
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
@@ -184,6 +185,7 @@ export class SentMarks {
         for (const m of batch) m.done(error);
       }
     }
+    this.writing = false;
   }
 }
 
@@ -251,7 +253,7 @@ export class SendPace {
  */
 export type ClaimedItem = { row: ClaimedRow; claimedAt: number; mail?: Promise<Mail.Options> };
 
-/** Composes the rows' messages now (while the round before is being recorded). */
+/** Composes the rows' messages now (while the round before them is sent and recorded). */
 export async function composeAhead(items: readonly ClaimedItem[], identity: SenderIdentity): Promise<void> {
   for (const item of items) {
     if (item.mail) continue;

@@ -54,13 +54,11 @@ export type OutboxWorkerOptions = {
   visitorHourlyCap?: number;
   /** Most rows handed to the relay at once. Never more than the transport sends at once. */
   batchSize?: number;
-  /** Rows claimed ahead of the connections, per connection (0: claim only for a free one). */
-  readAheadPerConnection?: number;
   /** How often to look for due rows when nothing wakes the worker (other instances, retries). */
   pollIntervalMs?: number;
   /**
    * How long a claimed row stays out of other workers' reach: the longest one message may take
-   * (the transport's `maxSendMs`) and a margin, half of which a row may wait for a connection.
+   * (the transport's `maxSendMs`) and a margin, half of which a row may wait for its round.
    */
   leaseMs?: number;
   retryDelayMs?: (attempt: number) => number;
@@ -86,9 +84,9 @@ export type OutboxWorker = {
 
 /** What the steps need, resolved once from the worker's options. */
 export type OutboxSettings = {
-  /** Rows handed to the relay at once: one per pooled connection, each a lane. */
+  /** Rows handed to the relay at once, a round: one per pooled connection. */
   inFlight: number;
-  /** Rows claimed ahead of the lanes, while sends are quick enough for them to wait briefly. */
+  /** Rows claimed ahead of the rounds, while sends are quick enough for them to wait briefly. */
   readAhead: number;
   leaseMs: number;
   /** How long after its claim a row may still be handed to the relay: half the lease's margin. */
@@ -114,7 +112,7 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
   const holdMs = Math.max(0, (leaseMs - maxSendMs) / 2);
   return {
     inFlight,
-    readAhead: holdMs > 0 ? inFlight * (options.readAheadPerConnection ?? READ_AHEAD_PER_CONNECTION) : 0,
+    readAhead: holdMs > 0 ? inFlight * READ_AHEAD_PER_CONNECTION : 0,
     leaseMs,
     holdMs,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
