@@ -202,6 +202,108 @@ export class WakeSignal {
   }
 }
 
+// --- The rows claimed ahead ---------------------------------------------------------------------
+
+/**
+ * The rows claimed for the coming rounds, oldest first: claimed in the background, several rounds
+ * at a time while sends are quick (`claimRoom`), those to suppressed addresses dropped; a row
+ * that waits past its hold goes back.
+ */
+export class ClaimsAhead {
+  private waiting: ClaimedItem[] = [];
+  private claiming: Promise<number> | undefined;
+  private stopping = false;
+  /** How many rows the last claim found (suppressed ones included). */
+  lastClaimed = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly settings: OutboxSettings,
+    private readonly pace: SendPace,
+    private readonly requestsArriving: () => boolean,
+  ) {}
+
+  /** The next round's rows, claimed now if none wait; empty when nothing is due. */
+  async take(): Promise<ClaimedItem[]> {
+    const claim = this.refill();
+    if (this.waiting.length === 0) await claim;
+    const items = this.waiting.splice(0, this.settings.inFlight);
+    this.refill();
+    return items;
+  }
+
+  /** The rows of the round after the next, as far as they are claimed. */
+  next(): ClaimedItem[] {
+    return this.waiting.slice(0, this.settings.inFlight);
+  }
+
+  /** Hands back the rows that waited past their hold (a round stalled): due again now. */
+  releaseStale() {
+    const before = performance.now() - this.settings.holdMs;
+    const stale = this.waiting.filter((item) => item.claimedAt < before);
+    if (stale.length === 0 || this.stopping) return;
+    this.waiting = this.waiting.filter((item) => item.claimedAt >= before);
+    void this.handBack(stale);
+  }
+
+  /** No more claims (the worker is stopping). */
+  stop() {
+    this.stopping = true;
+  }
+
+  /** Once the claim under way has ended, hands back every row claimed and not taken. */
+  async close(): Promise<void> {
+    this.stop();
+    await this.claiming;
+    const left = this.waiting;
+    this.waiting = [];
+    await this.handBack(left);
+  }
+
+  /** Starts a claim unless one is under way or the rows waiting are enough; returns it. */
+  private refill(): Promise<number> | undefined {
+    const room = claimRoom(
+      this.waiting.length,
+      this.settings,
+      this.pace.typicalMs(),
+      this.requestsArriving(),
+    );
+    if (!this.claiming && room > 0 && !this.stopping) {
+      this.claiming = this.claim(room).finally(() => (this.claiming = undefined));
+    }
+    return this.claiming;
+  }
+
+  private async claim(limit: number): Promise<number> {
+    const { db, log, settings } = this;
+    const claimedAt = performance.now();
+    try {
+      const claimed = await claimDue(db, limit, settings.leaseMs, settings.clock?.());
+      const rows = await dropSuppressed(db, settings.limits.secret, claimed);
+      if (rows.length < claimed.length) {
+        log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');
+      }
+      for (const row of rows) this.waiting.push({ row, claimedAt });
+      this.lastClaimed = claimed.length;
+    } catch (error) {
+      // The database is away (or closing): keep the process up and try again later.
+      if (!this.stopping) log.warn({ code: errorCode(error) }, 'outbox poll failed');
+      this.lastClaimed = 0;
+    }
+    return this.lastClaimed;
+  }
+
+  private async handBack(items: readonly ClaimedItem[]) {
+    await releaseRows(
+      this.db,
+      items.map((item) => Number(item.row.id)),
+    ).catch((error: unknown) => {
+      this.log.warn({ code: errorCode(error) }, 'claimed e-mails not handed back');
+    });
+  }
+}
+
 // --- The worker --------------------------------------------------------------------------------
 
 /** The rounds, with the claims and the composing of the rounds to come (see the top of this file). */
@@ -211,11 +313,6 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const marks = new SentMarks(db, MARK_DELAY_MS);
   const pace = new SendPace();
   const signal = new WakeSignal();
-  /** Claimed rows, oldest first, waiting for their round. */
-  let waiting: ClaimedItem[] = [];
-  let claiming: Promise<number> | undefined;
-  /** How many rows the last claim found (suppressed ones included). */
-  let lastClaimed = 0;
   let running = false;
   let stopping = false;
   let stopped: () => void = () => {};
@@ -225,53 +322,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let idleWaiters: (() => void)[] = [];
   /** When a request last queued mail: while submissions keep coming, sending takes a back seat. */
   let lastWake = 0;
+  const ahead = new ClaimsAhead(db, log, settings, pace, () => Date.now() - lastWake < 1000);
 
   const step: SendStep = { db, transport, log, settings, marks, pace, stopping: () => stopping };
-  const idOf = (item: ClaimedItem) => Number(item.row.id);
 
   function settleIdleWaiters() {
     for (const resolve of idleWaiters) resolve();
     idleWaiters = [];
-  }
-
-  /** Claims rows for the coming rounds and drops those to suppressed addresses. */
-  async function claim(limit: number): Promise<number> {
-    const claimedAt = performance.now();
-    try {
-      const claimed = await claimDue(db, limit, settings.leaseMs, settings.clock?.());
-      const rows = await dropSuppressed(db, settings.limits.secret, claimed);
-      if (rows.length < claimed.length) {
-        log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');
-      }
-      for (const row of rows) waiting.push({ row, claimedAt });
-      lastClaimed = claimed.length;
-      return claimed.length;
-    } catch (error) {
-      // The database is away (or closing): keep the process up and try again later.
-      if (!stopping) log.warn({ code: errorCode(error) }, 'outbox poll failed');
-      lastClaimed = 0;
-      return 0;
-    }
-  }
-
-  /** Starts a claim unless one is under way or the claimed rows are enough; returns it. */
-  function refill(): Promise<number> | undefined {
-    const room = claimRoom(waiting.length, settings, pace.typicalMs(), Date.now() - lastWake < 1000);
-    if (!claiming && room > 0 && !stopping) {
-      claiming = claim(room).finally(() => (claiming = undefined));
-    }
-    return claiming;
-  }
-
-  /** Hands back the rows that waited past their hold (a round stalled): due again now. */
-  function releaseStale() {
-    const before = performance.now() - settings.holdMs;
-    const stale = waiting.filter((item) => item.claimedAt < before);
-    if (stale.length === 0 || stopping) return;
-    waiting = waiting.filter((item) => item.claimedAt >= before);
-    releaseRows(db, stale.map(idOf)).catch((error: unknown) => {
-      log.warn({ code: errorCode(error) }, 'claimed e-mails not handed back');
-    });
   }
 
   /**
@@ -285,7 +342,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         sendOne(item, step).catch((error: unknown) => {
           // The database went away mid-way: the row's lease brings it back.
           if (!stopping)
-            log.warn({ outboxId: idOf(item), code: errorCode(error) }, 'outbox send step failed');
+            log.warn({ outboxId: Number(item.row.id), code: errorCode(error) }, 'outbox send step failed');
           return 'unrecorded' as const;
         }),
       ),
@@ -295,29 +352,20 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     if (outcomes.includes('alerted')) signal.wake();
   }
 
-  /** The rows of the next round, claimed now if none wait; empty when nothing is due. */
-  async function nextRound(): Promise<ClaimedItem[]> {
-    const claim = refill();
-    if (waiting.length === 0) await claim;
-    const items = waiting.splice(0, settings.inFlight);
-    refill();
-    return items;
-  }
-
   async function run() {
     while (!stopping) {
       const started = performance.now();
-      const items = await nextRound();
+      const items = await ahead.take();
       if (items.length === 0) {
         // Nothing due (or only suppressed rows): idle until woken or the next poll.
-        if (lastClaimed === 0) settleIdleWaiters();
-        if (!stopping) await signal.sleep(lastClaimed === 0 ? settings.pollIntervalMs : 0);
+        if (ahead.lastClaimed === 0) settleIdleWaiters();
+        if (!stopping) await signal.sleep(ahead.lastClaimed === 0 ? settings.pollIntervalMs : 0);
         continue;
       }
       const sending = round(items);
       // The round after is composed while this one is sent and recorded, once its sends are under
       // way (composing begins with synchronous work).
-      setImmediate(() => void composeAhead(waiting.slice(0, settings.inFlight), settings.identity));
+      setImmediate(() => void composeAhead(ahead.next(), settings.identity));
       await sending;
       const pause = pauseAfterRound(items.length, performance.now() - started, Date.now() - lastWake);
       if (pause.kind === 'wait') {
@@ -332,7 +380,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       running = true;
       loop = run();
       if (settings.readAhead > 0) {
-        sweeper = setInterval(releaseStale, Math.max(100, settings.holdMs / 2));
+        sweeper = setInterval(() => ahead.releaseStale(), Math.max(100, settings.holdMs / 2));
         sweeper.unref();
       }
     },
@@ -342,16 +390,12 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     },
     async stop() {
       stopping = true;
+      ahead.stop();
       stopped();
       clearInterval(sweeper);
       signal.interrupt();
       await loop;
-      await claiming;
-      const left = waiting;
-      waiting = [];
-      await releaseRows(db, left.map(idOf)).catch((error: unknown) => {
-        log.warn({ code: errorCode(error) }, 'claimed e-mails not handed back');
-      });
+      await ahead.close();
       await marks.flush();
       settleIdleWaiters();
       transport.close();
