@@ -6,6 +6,7 @@
  */
 import { z } from '~/lib/zod';
 import { choiceOf, pageCursor } from './query';
+import type { ConsoleRole } from './roles';
 import { route } from './route';
 
 export const OWNER_API = '/api/owner';
@@ -32,6 +33,10 @@ export type SignedIn = { email: string };
 /** GET /api/owner/session */
 export type SessionInfo = {
   email: string;
+  /** The name the console gives the person (configured, or the address's local part). */
+  name: string;
+  /** What they may use (src/contract/roles.ts). */
+  role: ConsoleRole;
   /** Sentences for a banner: configuration left at its default in production. */
   configWarnings: string[];
   passkeys: number;
@@ -56,7 +61,7 @@ export type Overview = {
 };
 
 export const overviewRoutes = {
-  view: route<Overview>()({ method: 'GET', path: '/overview' }),
+  view: route<Overview>()({ method: 'GET', path: '/overview', role: 'helper' }),
 };
 
 // --- Inbox -------------------------------------------------------------------------------------
@@ -152,6 +157,8 @@ export const auditRoutes = {
   page: route<AuditPage>()({
     method: 'GET',
     path: '/audit',
+    // A helper reads their own entries only (the area narrows it).
+    role: 'helper',
     // `next` of the previous page (an entry's id); anything else: the first page.
     query: z.object({
       after: z

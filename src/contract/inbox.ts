@@ -57,15 +57,25 @@ const submission = z.object({ id: z.string().regex(UUID_PATTERN) });
 const one = { params: submission, notFound: NO_SUCH_SUBMISSION } as const;
 
 export const inboxRoutes = {
-  list: route<SubmissionPage>()({ method: 'GET', path: '/submissions', query: inboxQuery }),
-  detail: route<SubmissionDetail>()({ method: 'GET', path: '/submissions/:id', ...one }),
+  list: route<SubmissionPage>()({ method: 'GET', path: '/submissions', query: inboxQuery, role: 'helper' }),
+  detail: route<SubmissionDetail>()({ method: 'GET', path: '/submissions/:id', ...one, role: 'helper' }),
   /** Moves a delivered submission to spam (409 if it is there already, or gone). */
-  markSpam: route<{ ok: true }>()({ method: 'POST', path: '/submissions/:id/mark-spam', ...one }),
+  markSpam: route<{ ok: true }>()({
+    method: 'POST',
+    path: '/submissions/:id/mark-spam',
+    ...one,
+    role: 'helper',
+  }),
 };
 
 export const spamRoutes = {
   /** "Not spam": delivers it, exactly once (409 if it is not held). */
-  release: route<ReleaseAnswer>()({ method: 'POST', path: '/submissions/:id/release', ...one }),
+  release: route<ReleaseAnswer>()({
+    method: 'POST',
+    path: '/submissions/:id/release',
+    ...one,
+    role: 'helper',
+  }),
   /** Removes a submission held as spam, with everything that hangs off it. */
   delete: route<{ ok: true }>()({ method: 'POST', path: '/submissions/:id/delete', ...one }),
 };

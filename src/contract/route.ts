@@ -32,6 +32,11 @@ export type RouteSpec = {
   status?: 200 | 202;
   /** A file (CSV, JSON) the server sends as an attachment; the console links to it. */
   download?: true;
+  /**
+   * The role the route needs (src/contract/roles.ts): 'helper' opens it to a helper too. Left out,
+   * it is the owner's alone, so a new route is the owner's until it says otherwise.
+   */
+  role?: 'owner' | 'helper';
 };
 
 /** A declared route: its spec, and its answer's type (never a value). */

@@ -69,20 +69,27 @@ export const signInRoutes = {
   }),
 };
 
+/** Each person's own session and passkeys: a helper's too (decision 032). */
 export const securityRoutes = {
-  session: route<SessionInfo>()({ method: 'GET', path: '/session' }),
+  session: route<SessionInfo>()({ method: 'GET', path: '/session', role: 'helper' }),
   /** Ends this session. */
-  signOut: route<{ ok: true }>()({ method: 'POST', path: '/sign-out' }),
+  signOut: route<{ ok: true }>()({ method: 'POST', path: '/sign-out', role: 'helper' }),
   /** Ends every session of the owner, this one included. */
-  signOutEverywhere: route<{ ok: true; ended: number }>()({ method: 'POST', path: '/sign-out-everywhere' }),
-  passkeys: route<{ passkeys: PasskeyInfo[] }>()({ method: 'GET', path: '/passkeys' }),
+  signOutEverywhere: route<{ ok: true; ended: number }>()({
+    method: 'POST',
+    path: '/sign-out-everywhere',
+    role: 'helper',
+  }),
+  passkeys: route<{ passkeys: PasskeyInfo[] }>()({ method: 'GET', path: '/passkeys', role: 'helper' }),
   registerOptions: route<PasskeyChallenge<PublicKeyCredentialCreationOptionsJSON>>()({
     method: 'POST',
     path: '/passkeys/register/options',
+    role: 'helper',
   }),
   register: route<PasskeyInfo>()({
     method: 'POST',
     path: '/passkeys/register',
+    role: 'helper',
     body: passkeyAnswer.extend({
       // Trimmed and cut to 60 characters; none, empty or not text: named by its day.
       name: z
@@ -97,6 +104,7 @@ export const securityRoutes = {
   removePasskey: route<{ ok: true }>()({
     method: 'POST',
     path: '/passkeys/:id/delete',
+    role: 'helper',
     // A credential's id is base64url.
     params: z.object({ id: z.string().regex(/^[\w-]+$/) }),
     notFound: NO_SUCH_PASSKEY,

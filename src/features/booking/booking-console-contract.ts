@@ -75,11 +75,16 @@ const rescheduleBody = z.object(
   { error: RESCHEDULE_DATE_REFUSED },
 );
 
-const act = { params: booking, notFound: NO_SUCH_BOOKING } as const;
+/** A helper answers bookings too (decision 032). */
+const act = { params: booking, notFound: NO_SUCH_BOOKING, role: 'helper' } as const;
 
 export const bookingRoutes = {
-  list: route<BookingList>()({ method: 'GET', path: '/bookings', query: viewQuery }),
-  rescheduleOptions: route<RescheduleOptions>()({ method: 'GET', path: '/bookings/reschedule-options' }),
+  list: route<BookingList>()({ method: 'GET', path: '/bookings', query: viewQuery, role: 'helper' }),
+  rescheduleOptions: route<RescheduleOptions>()({
+    method: 'GET',
+    path: '/bookings/reschedule-options',
+    role: 'helper',
+  }),
   confirm: route<BookingActAnswer>()({
     method: 'POST',
     path: '/bookings/:id/confirm',

@@ -82,8 +82,9 @@ const INVALID = 'Please correct the highlighted fields.';
 const event = { params: z.object({ id: z.string().regex(UUID_PATTERN) }), notFound: NOT_FOUND } as const;
 
 export const eventsRoutes = {
-  list: route<EventList>()({ method: 'GET', path: '/events' }),
-  detail: route<EventDetail>()({ method: 'GET', path: '/events/:id', ...event }),
+  // A helper reads the masterclasses; changing one is the owner's (decision 032).
+  list: route<EventList>()({ method: 'GET', path: '/events', role: 'helper' }),
+  detail: route<EventDetail>()({ method: 'GET', path: '/events/:id', ...event, role: 'helper' }),
   /** Saves a draft; 400 `{error, fieldErrors}` for what the owner must correct. */
   create: route<EventSummary>()({
     method: 'POST',

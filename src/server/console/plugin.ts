@@ -6,7 +6,8 @@
  * Logs carry record ids and counts, never an address or a visitor's words.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../kit/config';
+import type { ConsoleRole } from '~/contract/roles';
+import { consoleUserOf, type Config } from '../kit/config';
 import type { Db } from '../kit/db/client';
 import type { Links } from '../kit/http/links';
 import { jsonOnly, sameOriginOnly, send } from '../kit/http/request-checks';
@@ -26,7 +27,12 @@ export type ConsoleOptions = {
   clock?: () => Date;
   /** The console's areas, registered inside the session scope (the composition root's list). */
   areas: readonly ConsoleArea[];
+  /** Filled with every route registered under /api/owner, as Fastify registers it, with its role. */
+  routeList?: ConsoleRouteInfo[];
 };
+
+/** A route of the console as registered: its method, its URL, and the role it needs (none: open). */
+export type ConsoleRouteInfo = { method: string; url: string; role: ConsoleRole | undefined };
 
 export const UNAUTHORISED = 'Please sign in to the console.';
 
@@ -37,6 +43,13 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
 
   // Every console request: same origin (a GET too: nothing of the console is for another site).
   app.addHook('onRequest', sameOriginOnly(config));
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') {
+        options.routeList?.push({ method, url: route.url, role: route.config?.consoleRole });
+      }
+    }
+  });
 
   // --- Signing in (no session needed) -----------------------------------------------------------
   await app.register(async (open) => {
@@ -52,8 +65,9 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
         if (reply.sent) return refused;
       }
       const session = await currentSession(db, config, request, clock());
-      if (!session) return send(reply, 401, { error: UNAUTHORISED });
-      request.owner = session;
+      const user = session && consoleUserOf(config, session.email);
+      if (!session || !user) return send(reply, 401, { error: UNAUTHORISED });
+      request.owner = { ...session, role: user.role, name: user.name };
     });
     const routes = ownerRoutes(owned);
     for (const area of options.areas) area(routes, services);

@@ -14,6 +14,8 @@ import { clearCookie, endAllSessions, endSession } from './sessions';
 export const securityArea: ConsoleArea = (routes, { config, db, clock }) => {
   routes.on(securityRoutes.session, async ({ owner }) => ({
     email: owner.email,
+    name: owner.name,
+    role: owner.role,
     configWarnings: configWarnings(config),
     passkeys: (await listPasskeys(db, owner.email)).length,
   }));

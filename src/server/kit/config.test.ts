@@ -197,6 +197,39 @@ describe('who may sign in to the console, and what a production server was not t
     );
   });
 
+  it('gives each address a role: OWNER_EMAIL and OWNER_EMAILS owners, HELPER_EMAILS helpers, with names', () => {
+    const c = loadConfig({
+      ...base,
+      OWNER_EMAIL: 'owner@example.com',
+      OWNER_NAME: 'Sam \u202eSterling',
+      OWNER_EMAILS: 'partner@example.com, "Grace Hopper" <Grace@Example.com>',
+      HELPER_EMAILS: 'Ada <ada@example.com>, bob.smith@example.com',
+    });
+    expect(c.consoleUsers).toEqual([
+      { email: 'owner@example.com', role: 'owner', name: 'Sam Sterling' },
+      { email: 'partner@example.com', role: 'owner', name: 'Partner' },
+      { email: 'grace@example.com', role: 'owner', name: 'Grace Hopper' },
+      { email: 'ada@example.com', role: 'helper', name: 'Ada' },
+      { email: 'bob.smith@example.com', role: 'helper', name: 'Bob.smith' },
+    ]);
+    expect(c.ownerEmails).toEqual(c.consoleUsers.map((u) => u.email));
+    expect(loadConfig(base).consoleUsers).toEqual([
+      { email: 'owner@example.com', role: 'owner', name: 'Owner' },
+    ]);
+  });
+
+  it('refuses an address that is both an owner and a helper, and a HELPER_EMAILS entry that is no address', () => {
+    expect(() =>
+      loadConfig({ ...base, OWNER_EMAILS: 'ada@example.com', HELPER_EMAILS: 'Ada@example.com' }),
+    ).toThrow(/HELPER_EMAILS: ada@example.com is an owner .* and a helper: list it in one of them/);
+    expect(() =>
+      loadConfig({ ...base, OWNER_EMAIL: 'me@example.com', HELPER_EMAILS: 'me@example.com' }),
+    ).toThrow(/is an owner/);
+    expect(() => loadConfig({ ...base, HELPER_EMAILS: 'Ada <not-an-address>' })).toThrow(
+      /HELPER_EMAILS: "Ada <not-an-address>" is not an e-mail address/,
+    );
+  });
+
   it('lists SMTP_URL, OWNER_EMAIL, MAIL_FROM and PUBLIC_URL when left unset or empty', () => {
     expect(loadConfig({ ...base, MAIL_FROM: ' ' }).essentialsAtDefault).toEqual([
       'SMTP_URL',

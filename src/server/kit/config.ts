@@ -22,6 +22,7 @@ import {
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { ConsoleRole } from '~/contract/roles';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const boolFlag = z.preprocess(
@@ -47,6 +48,50 @@ const urlWithProtocol = (protocols: string[]) =>
         `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
       )
       .optional(),
+  );
+
+/** One person of the console as configured: an address, and the name given with it, if any. */
+type Listed = { email: string; name: string | undefined };
+
+/** Control and bidirectional formatting characters: never part of a name shown in the console. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}]/gu;
+
+/** `Ada Lovelace <ada@example.com>` or `ada@example.com`: the address lower-cased, the name trimmed. */
+function listedPerson(entry: string): Listed | undefined {
+  const named = /^(.*?)\s*<([^<>]*)>$/.exec(entry);
+  const email = (named ? named[2]! : entry).trim().toLowerCase();
+  if (!z.email().safeParse(email).success) return undefined;
+  const name = named?.[1]
+    ?.replace(UNPRINTABLE, '')
+    .replace(/^"(.*)"$/, '$1')
+    .trim()
+    .slice(0, 60);
+  return { email, name: name || undefined };
+}
+
+/** A comma-separated list of the console's people (OWNER_EMAILS, HELPER_EMAILS). */
+const peopleList = () =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        const list: Listed[] = [];
+        for (const entry of value.split(',').map((e) => e.trim())) {
+          if (entry === '') continue;
+          const person = listedPerson(entry);
+          if (!person) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${entry}" is not an e-mail address (write ada@example.com, or Ada <ada@example.com>)`,
+            });
+            return z.NEVER;
+          }
+          list.push(person);
+        }
+        return list;
+      }),
   );
 
 /** What a production server must be told; left unset, the site runs but mail does not reach anyone real. */
@@ -84,25 +129,15 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.email({ message: 'must be an e-mail address' }).default(ESSENTIAL_DEFAULTS.OWNER_EMAIL!),
   ),
-  /** Further addresses that may sign in to the owner's console, comma-separated (OWNER_EMAIL always may). */
-  OWNER_EMAILS: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .default('')
-      .transform((value, ctx) => {
-        const list = value
-          .split(',')
-          .map((entry) => entry.trim().toLowerCase())
-          .filter((entry) => entry !== '');
-        const bad = list.find((entry) => !z.email().safeParse(entry).success);
-        if (bad !== undefined) {
-          ctx.addIssue({ code: 'custom', message: `"${bad}" is not an e-mail address` });
-          return z.NEVER;
-        }
-        return list;
-      }),
-  ),
+  /** The name the console gives OWNER_EMAIL in its bar and audit log (default: the address's local part). */
+  OWNER_NAME: z.preprocess(emptyToUndefined, z.string().optional()),
+  /**
+   * Further owners of the console, comma-separated, each an address or `Name <address>`
+   * (OWNER_EMAIL always is one).
+   */
+  OWNER_EMAILS: peopleList(),
+  /** Helpers: they may read and answer leads and bookings, nothing more (decision 032). Same form. */
+  HELPER_EMAILS: peopleList(),
   REDIS_URL: urlWithProtocol(['redis:', 'rediss:']),
   /** `false`, or the reverse proxies' addresses and CIDR ranges (parseTrustProxy). */
   TRUST_PROXY: z.preprocess(
@@ -157,8 +192,13 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   ownerEmail: string;
-  /** Every address that may sign in to the console, lower-cased: OWNER_EMAIL and OWNER_EMAILS. */
+  /**
+   * Every address that may sign in to the console, lower-cased: OWNER_EMAIL, OWNER_EMAILS and
+   * HELPER_EMAILS (helpers included: their addresses are protected as the owners' are).
+   */
   ownerEmails: readonly string[];
+  /** Each of those addresses with its role and the name the console gives it (decision 032). */
+  consoleUsers: readonly ConsoleUser[];
   /**
    * The settings a production server must have that were left unset or at their default value
    * (SMTP_URL, OWNER_EMAIL, MAIL_FROM, PUBLIC_URL): warned of at start and shown in the console.
@@ -177,6 +217,54 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+/** One person who may sign in to the console. */
+export type ConsoleUser = { email: string; role: ConsoleRole; name: string };
+
+/** The console's person of `email` (lower-cased), if that address may sign in. */
+export function consoleUserOf(config: Pick<Config, 'consoleUsers'>, email: string): ConsoleUser | undefined {
+  return config.consoleUsers.find((user) => user.email === email);
+}
+
+/** The name of an address the configuration names none for: its local part, first letter capital. */
+export function nameOfAddress(email: string): string {
+  const local = email.split('@')[0] ?? email;
+  return local.charAt(0).toUpperCase() + local.slice(1);
+}
+
+/**
+ * The console's people: OWNER_EMAIL, always an owner; each address of OWNER_EMAILS an owner and
+ * each of HELPER_EMAILS a helper. An address in both lists (OWNER_EMAIL in HELPER_EMAILS too)
+ * stops start-up: which role was meant cannot be guessed.
+ */
+function consoleUsersOf(e: {
+  OWNER_EMAIL: string;
+  OWNER_NAME?: string;
+  OWNER_EMAILS: Listed[];
+  HELPER_EMAILS: Listed[];
+}) {
+  const users = new Map<string, ConsoleUser>();
+  const add = (person: Listed, role: ConsoleRole) => {
+    const known = users.get(person.email);
+    if (known && known.role !== role) {
+      throw new ConfigError(
+        `Invalid configuration:\n  HELPER_EMAILS: ${person.email} is an owner (OWNER_EMAIL or OWNER_EMAILS) and a helper: list it in one of them`,
+      );
+    }
+    if (!known || (!known.name && person.name))
+      users.set(person.email, { email: person.email, role, name: person.name ?? '' });
+  };
+  add(
+    {
+      email: e.OWNER_EMAIL.toLowerCase(),
+      name: e.OWNER_NAME?.replace(UNPRINTABLE, '').trim().slice(0, 60) || undefined,
+    },
+    'owner',
+  );
+  for (const person of e.OWNER_EMAILS) add(person, 'owner');
+  for (const person of e.HELPER_EMAILS) add(person, 'helper');
+  return [...users.values()].map((user) => ({ ...user, name: user.name || nameOfAddress(user.email) }));
+}
 
 /** The shortest secret accepted from DATA_DIR/.app-secret, in bytes (APP_SECRET's own minimum). */
 const MIN_SECRET_BYTES = 32;
@@ -337,6 +425,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
+  const consoleUsers = consoleUsersOf(e);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -349,7 +438,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     ownerEmail: e.OWNER_EMAIL,
-    ownerEmails: [...new Set([e.OWNER_EMAIL.toLowerCase(), ...e.OWNER_EMAILS])],
+    ownerEmails: consoleUsers.map((user) => user.email),
+    consoleUsers,
     essentialsAtDefault: ESSENTIALS.filter((name) => {
       const value = {
         SMTP_URL: e.SMTP_URL,

@@ -13,7 +13,7 @@ import { formHandlers } from './forms/dispatch-table';
 import { formsApi } from './forms/endpoint';
 import { createLinks, type Links } from '../kit/http/links';
 import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './forms/rate-limit';
-import { consoleApi } from '../console/plugin';
+import { consoleApi, type ConsoleRouteInfo } from '../console/plugin';
 import { PERSONAL_DATA } from './personal-data';
 import { consoleAreas } from './console-areas';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
@@ -46,6 +46,8 @@ declare module 'fastify' {
       retention: RetentionSweeper;
       consoleJobs: ConsoleJobs;
       retentionRuns: RetentionRunner;
+      /** Every route of the console, with the role it needs (filled as Fastify registers them). */
+      consoleRoutes: ConsoleRouteInfo[];
     };
   }
 }
@@ -83,7 +85,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     wakeOutbox,
     retentionRuns,
   });
-  app.decorate('services', { database, outbox, links, retention, consoleJobs, retentionRuns });
+  const consoleRoutes: ConsoleRouteInfo[] = [];
+  app.decorate('services', { database, outbox, links, retention, consoleJobs, retentionRuns, consoleRoutes });
 
   app.addHook('onClose', async () => {
     // Together: the chores under way may be waiting on a retention run, which the runner's stop
@@ -121,6 +124,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     limiter,
     clientKey: (request) => links.hashAddress(rateLimitSubject(request.ip)),
     wakeOutbox,
+    routeList: consoleRoutes,
   });
   outbox.start();
 }

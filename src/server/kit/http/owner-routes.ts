@@ -11,6 +11,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OWNER_API } from '~/contract/console';
+import { mayUse, ROLE_REFUSED, roleOf, type ConsoleRole } from '~/contract/roles';
 import type { AnswerOf, BodyOf, ParamsOf, QueryOf, Route } from '~/contract/route';
 import type { z } from '~/lib/zod';
 import type { Config } from '../config';
@@ -18,12 +19,16 @@ import type { Db } from '../db/client';
 import type { Links } from './links';
 import { Refusal, send } from './request-checks';
 
-/** The signed-in owner of the request's session. */
-export type OwnerIdentity = { id: string; email: string };
+/** The signed-in person of the request's session: an owner or a helper (decision 032). */
+export type OwnerIdentity = { id: string; email: string; role: ConsoleRole; name: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
     owner?: OwnerIdentity;
+  }
+  interface FastifyContextConfig {
+    /** A console route's role, as declared (the owner's when it names none); none on an open route. */
+    consoleRole?: ConsoleRole;
   }
 }
 
@@ -98,19 +103,27 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, refuse: (err
   return result.data;
 }
 
-/** Registers typed routes on `app` (a scope whose hooks have checked the session). */
-export const ownerRoutes = (app: FastifyInstance): OwnerRoutes => typedRoutes(app);
+/**
+ * Registers typed routes on `app` (a scope whose hooks have checked the session). Each route
+ * needs its declared role (the owner's when it names none): a helper asking for an owner's route
+ * is refused with 403 and ROLE_REFUSED before anything else runs.
+ */
+export const ownerRoutes = (app: FastifyInstance): OwnerRoutes => typedRoutes(app, true);
 
 /** Registers typed routes that need no session (signing in) on `app`. */
-export const openRoutes = (app: FastifyInstance): OpenRoutes => typedRoutes(app);
+export const openRoutes = (app: FastifyInstance): OpenRoutes => typedRoutes(app, false);
 
-function typedRoutes(app: FastifyInstance): OwnerRoutes {
+function typedRoutes(app: FastifyInstance, needsSession: boolean): OwnerRoutes {
   return {
     on(route, handler, options) {
       app.route({
         method: route.method,
         url: `${OWNER_API}${route.path}`,
+        config: needsSession ? { consoleRole: roleOf(route) } : {},
         handler: async (request, reply) => {
+          if (needsSession && !mayUse(request.owner?.role ?? 'helper', route)) {
+            throw new Refusal(403, { error: ROLE_REFUSED });
+          }
           await options?.before?.(request);
           const params = parse(route.params, request.params, (error) =>
             route.notFound
