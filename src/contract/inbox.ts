@@ -19,6 +19,10 @@ const refused = (what: string) => ({ error: `The ${what} filter is not valid.` }
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
+// Control characters and half a surrogate pair: PostgreSQL cannot compare text holding a NUL.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const SEARCHABLE = /^(?:[^\u0000-\u001f\u007f\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A UK date `YYYY-MM-DD` PostgreSQL can store. */
@@ -45,6 +49,7 @@ export const inboxFilters = z.object({
     z
       .string()
       .max(MAX_QUERY, { error: `Please search for at most ${MAX_QUERY} characters.` })
+      .regex(SEARCHABLE, { error: 'Please search for letters, digits and punctuation only.' })
       .optional(),
   ),
 });

@@ -5,7 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Config } from '../kit/config';
 import { apiErrorHandler } from '../kit/http/request-checks';
 import { attachStaticFastPath } from './site/fast-static';
@@ -54,8 +59,26 @@ export async function buildApp({ config, logger, services }: AppOptions): Promis
     https: config.https,
   });
 
+  // What differs for pages: a GET or HEAD outside /api/ that matches nothing is the site's
+  // HTML 404; anything else is a JSON 404.
+  const notFound = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
+      reply.hijack();
+      site.serveNotFound(request.raw, reply.raw);
+      return;
+    }
+    void reply.code(404).send({ error: 'Not found.' });
+  };
+
   const app = Fastify<Server>({
     logger: logger ?? { level: config.logLevel, serializers: requestSerializers },
+    // The router's own refusals, before any route runs: a path segment longer than a parameter
+    // may be (no id is that long) names nothing, and a path that cannot be decoded cannot be read.
+    frameworkErrors: (error, request, reply) => {
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return notFound(request, reply as FastifyReply);
+      void (reply as FastifyReply).code(400).send({ error: 'The address could not be read.' });
+    },
     // Only the listed proxies' X-Forwarded-For is believed (TRUST_PROXY, config.ts).
     trustProxy: config.trustProxy,
     bodyLimit: 32 * 1024,
@@ -118,17 +141,7 @@ export async function buildApp({ config, logger, services }: AppOptions): Promis
   // The database, the outbox worker and the jobs; the form endpoint, the console and /readyz.
   await registerServices(app, config, services);
 
-  // What differs for pages: a GET or HEAD outside /api/ that matches nothing is the site's
-  // HTML 404; anything else is a JSON 404.
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
-      reply.hijack();
-      site.serveNotFound(request.raw, reply.raw);
-      return;
-    }
-    void reply.code(404).send({ error: 'Not found.' });
-  });
+  app.setNotFoundHandler(notFound);
 
   return app;
 }
