@@ -15,7 +15,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { startPgliteThread } from './bench-pglite-thread.mjs';
 
 /** The rows travel as one JSON parameter: the same statement for any number of submissions. */
 const INSERT = {
@@ -44,50 +44,14 @@ const INSERT = {
 /** At most this many submissions in one statement. */
 const MAX_BATCH = 200;
 
-if (isMainThread) await serve();
-else await runPglite();
-
-/** PGlite's thread: one statement at a time, in the order they arrive. */
-async function runPglite() {
-  const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('@electric-sql/pglite/contrib/btree_gin'),
-  ]);
-  // The search index's operator classes: the schema's indexes need them to take a row.
-  const db = await PGlite.create(workerData.dir, { extensions: { pg_trgm, btree_gin } });
-  parentPort.on('message', ({ id, sql, params }) => {
-    db.query(sql, params).then(
-      (result) => parentPort.postMessage({ id, rows: result.rows }),
-      (error) => parentPort.postMessage({ id, error: String(error?.message ?? error) }),
-    );
-  });
-  parentPort.postMessage({ ready: true });
-}
+await serve();
 
 /** A `query({ text }, params)` on PGlite's thread. */
 async function pgliteQuery(dir) {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { dir } });
-  const pending = new Map();
-  let next = 0;
-  await new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  worker.on('message', ({ id, rows, error }) => {
-    const call = pending.get(id);
-    pending.delete(id);
-    if (error) call.reject(new Error(error));
-    else call.resolve({ rows });
-  });
+  const thread = await startPgliteThread(dir);
   return {
-    query: ({ text }, params) =>
-      new Promise((resolve, reject) => {
-        next += 1;
-        pending.set(next, { resolve, reject });
-        worker.postMessage({ id: next, sql: text, params });
-      }),
-    close: () => worker.terminate(),
+    query: async ({ text }, params) => ({ rows: await thread.query(text, params) }),
+    close: () => thread.close(),
   };
 }
 

@@ -6,7 +6,10 @@
  * (a Message-ID seen twice) and the rows recorded sent afterwards. Beside each run, its anchor
  * (decision 027): as many processes, each a bare pooled nodemailer transport
  * (scripts/bench-mail-anchor.mjs) with the worker's connections, send the same number of the
- * same message to a sink of the same kind; the run's ratio is its rate over theirs.
+ * same message to a sink of the same kind; the run's ratio is its rate over theirs. And its
+ * second anchor (decision 029, addendum): as many bare outboxes (scripts/bench-outbox-anchor.mjs)
+ * drain the same rows queued again on the same database, with the worker's claim and one mark
+ * statement a round; `outboxRatio` is the run's rate over theirs, the figure the target judges.
  */
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -165,34 +168,62 @@ function anchorMail() {
   };
 }
 
-/** The anchor of a run: `instances` bare pooled transports sending `count` e-mails between them. */
-async function bareSend({ instances, count }) {
+/**
+ * `instances` processes of an anchor `script` (plain node, none of the bench's loaders) sending
+ * `count` e-mails between them to a sink of their own; answers their e-mails a second.
+ */
+async function runAnchor({ script, instances, count, message }) {
   const sink = await startSink();
   try {
-    const mail = anchorMail();
     await Promise.all(
       Array.from({ length: instances }, (_, i) => {
-        // Plain node, none of the bench's loaders: the anchor runs nothing but nodemailer.
-        const child = fork(new URL('./bench-mail-anchor.mjs', import.meta.url), {
+        const child = fork(new URL(script, import.meta.url), {
           execArgv: [],
           stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         });
         const share = Math.floor(count / instances) + (i < count % instances ? 1 : 0);
-        child.send({ smtpUrl: sink.url, count: share, connections: SMTP_CONNECTIONS, mail });
+        child.send({ smtpUrl: sink.url, count: share, connections: SMTP_CONNECTIONS, ...message });
         return new Promise((resolve, reject) => {
           child.once('message', resolve);
           child.once('exit', (code) =>
-            code ? reject(new Error(`mail anchor exited (${code})`)) : resolve(),
+            code ? reject(new Error(`${script} exited (${code})`)) : resolve(),
           );
         });
       }),
     );
-    const { unique, seconds } = sink.figures();
-    if (unique < count) throw new Error(`mail anchor delivered ${unique} of ${count}`);
+    const { total, unique, seconds } = sink.figures();
+    if (unique < count || total > unique) {
+      throw new Error(`${script} delivered ${unique} of ${count} (${total - unique} twice)`);
+    }
     return Math.round((unique - 1) / seconds);
   } finally {
     await sink.close();
   }
+}
+
+/** The first anchor of a run: `instances` bare pooled transports sending `count` e-mails between them. */
+function bareSend({ instances, count }) {
+  return runAnchor({ script: './bench-mail-anchor.mjs', instances, count, message: { mail: anchorMail() } });
+}
+
+/**
+ * The second anchor (decision 029, addendum): `instances` bare outboxes draining the same
+ * `count` rows, queued again on the run's database, with the worker's claim and one mark a round.
+ */
+async function bareOutbox({ instances, count, db }) {
+  await withDb(db, async (q) => {
+    await q('delete from outbox');
+    await q(SEED, [JSON.stringify(ownerMessage()), OWNER, count]);
+  });
+  const rate = await runAnchor({
+    script: './bench-outbox-anchor.mjs',
+    instances,
+    count,
+    message: { mail: anchorMail(), databaseUrl: db.databaseUrl, dataDir: db.dataDir },
+  });
+  const sent = await withDb(db, async (q) => (await q(SENT)).rows[0].n);
+  if (sent !== count) throw new Error(`the bare outbox recorded ${sent} of ${count} sent`);
+  return rate;
 }
 
 /**
@@ -225,6 +256,7 @@ async function drain({ label, db, instances, count, serverArgs, basePort }) {
     const sent = await withDb(dbOf, async (q) => (await q(SENT)).rows[0].n);
     const emailsPerS = Math.round((unique - 1) / seconds);
     const bareEmailsPerS = await bareSend({ instances, count });
+    const bareOutboxEmailsPerS = await bareOutbox({ instances, count, db: dbOf });
     return {
       run: label,
       instances,
@@ -233,6 +265,8 @@ async function drain({ label, db, instances, count, serverArgs, basePort }) {
       emailsPerS,
       bareEmailsPerS,
       ratio: Math.round((emailsPerS / bareEmailsPerS) * 100) / 100,
+      bareOutboxEmailsPerS,
+      outboxRatio: Math.round((emailsPerS / bareOutboxEmailsPerS) * 100) / 100,
       seconds: Math.round(seconds * 10) / 10,
       duplicates: total - unique,
       recordedSent: sent,

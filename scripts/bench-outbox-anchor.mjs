@@ -1,0 +1,66 @@
+/**
+ * The outbox's second anchor (decision 029, addendum): the work every durable outbox must do for
+ * an e-mail, with none of the server's code. It claims due rows sixteen at a time with the
+ * worker's claim statement (a lease, `for update skip locked`), sends them in rounds of as many
+ * as the pool has connections through a pooled nodemailer transport, and records each round sent
+ * in one statement before the next round goes: what a crash must not lose (an e-mail accepted by
+ * the relay while the one before it is unrecorded) is what this order guarantees. No limits, no
+ * suppression look-up, no rendering (the message is made once), no retries, no claims ahead.
+ *
+ * Started by scripts/bench-outbox.mjs as a process of its own with plain `node`, like the server
+ * whose worker it stands beside, on the same seeded database (Postgres through one `pg` client,
+ * or PGlite on a thread of its own as the server runs it), and given by message `{ smtpUrl,
+ * databaseUrl | dataDir, connections, mail }`; answers `done` once no row is due.
+ */
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import { startPgliteThread } from './bench-pglite-thread.mjs';
+
+/** Rows a claim takes. */
+const CLAIM_SIZE = 16;
+
+const CLAIM = `
+  update outbox set attempts = attempts + 1, next_attempt_at = now() + interval '15 seconds'
+  where id in (
+    select id from outbox
+    where status = 'pending' and next_attempt_at <= now()
+    order by next_attempt_at
+    limit $1
+    for update skip locked
+  )
+  returning id::text as id, message->>'subject' as subject`;
+const MARK = `
+  update outbox set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null
+  where id = any($1::bigint[])`;
+
+async function open({ databaseUrl, dataDir }) {
+  if (!databaseUrl) return startPgliteThread(join(dataDir, 'pglite'));
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  return {
+    query: async (sql, params) => (await client.query(sql, params)).rows,
+    close: () => client.end(),
+  };
+}
+
+process.once('message', async ({ smtpUrl, databaseUrl, dataDir, connections, mail }) => {
+  const db = await open({ databaseUrl, dataDir });
+  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: connections });
+  for (;;) {
+    const rows = await db.query(CLAIM, [CLAIM_SIZE]);
+    if (rows.length === 0) break;
+    for (let i = 0; i < rows.length; i += connections) {
+      const round = rows.slice(i, i + connections);
+      await Promise.all(
+        round.map((row) =>
+          transport.sendMail({ ...mail, subject: row.subject, messageId: `<anchor.${row.id}@example.com>` }),
+        ),
+      );
+      await db.query(MARK, [round.map((row) => row.id)]);
+    }
+  }
+  transport.close();
+  await db.close();
+  process.send('done', () => process.exit(0));
+});
