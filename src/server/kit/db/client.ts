@@ -65,7 +65,14 @@ export async function openDatabase({
       import('drizzle-orm/node-postgres'),
       import('drizzle-orm/node-postgres/migrator'),
     ]);
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, idleTimeoutMillis: 30_000 });
+    // A connection that cannot be had within 5 s (the server unreachable, every client busy) is
+    // an outage answered 503 (./unavailable.ts), not a request left waiting for the OS's timeout.
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: poolSize,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: 5_000,
+    });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = drizzlePg(pool) as unknown as Db;

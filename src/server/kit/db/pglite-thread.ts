@@ -8,6 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Results, Transaction } from '@electric-sql/pglite';
+import { databaseStopped } from './unavailable';
 
 export type ThreadSettings = { dir: string; postgresqlconf: string[] };
 
@@ -90,7 +91,8 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
   }
 
   await new Promise<void>((resolve, reject) => {
-    const exited = (code: number) => fail(new Error(`The database thread exited (${code}) while starting.`));
+    const exited = (code: number) =>
+      fail(databaseStopped(`The database thread exited (${code}) while starting.`));
     // Once started, the listeners below report what happens to the thread.
     const settle = () => {
       worker.off('error', fail);
@@ -121,8 +123,8 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
     if (reply.ok) call.resolve(reply.value);
     else call.reject(toError(reply.error));
   });
-  worker.on('error', (error) => stop(new Error(`The database thread failed: ${error.message}`)));
-  worker.on('exit', (code) => stop(new Error(`The database thread exited (${code}).`)));
+  worker.on('error', (error) => stop(databaseStopped(`The database thread failed: ${error.message}`)));
+  worker.on('exit', (code) => stop(databaseStopped(`The database thread exited (${code}).`)));
 
   function call<T>(request: DistributiveOmit<ThreadRequest, 'id'>): Promise<T> {
     if (stopped) return Promise.reject(stopped);
@@ -169,7 +171,7 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
     async close() {
       if (stopped) return;
       await call({ op: 'close' }).catch(() => {});
-      stop(new Error('The database is closed.'));
+      stop(databaseStopped('The database is closed.'));
       await worker.terminate();
     },
   } satisfies PgliteThread;

@@ -4,8 +4,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { isDatabaseUnavailable, outageLog, RETRY_AFTER_SECONDS } from '../db/unavailable';
 
 export const SERVER_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
+/** A database out of reach (decision 031): nothing was stored, and trying again soon will do. */
+export const UNAVAILABLE_MESSAGE =
+  'The database cannot be reached just now. Please try again in a few seconds.';
+const logOutage = outageLog();
 
 export function send(reply: FastifyReply, status: number, payload: object) {
   return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
@@ -83,6 +88,11 @@ export function apiErrorHandler(
   if (status === 400)
     return send(reply, 400, { error: 'The request could not be read. Please send valid JSON.' });
   if (status < 500) return send(reply, status, { error: 'The request could not be accepted.' });
+  if (isDatabaseUnavailable(error)) {
+    logOutage(request.log, error.code);
+    reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    return send(reply, 503, { error: UNAVAILABLE_MESSAGE });
+  }
   // The error itself may quote submitted values (a constraint's detail): log its kind only.
   request.log.error({ code: error.code, name: error.name }, 'request failed');
   return send(reply, 500, { error: SERVER_ERROR_MESSAGE });

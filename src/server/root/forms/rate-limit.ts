@@ -105,17 +105,37 @@ export async function redisRateLimiter(url: string, log: Logger, prefix = 'rl:')
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
   // Connection errors are reported by `hit`; ioredis reconnects by itself.
   redis.on('error', () => {});
+  // An outage is logged when it starts and when it ends, never once per request (decision 031).
+  let unavailableSince: number | undefined;
+  let letThrough = 0;
   return {
     async hit(key, max, windowMs) {
+      // Once it has failed, no request waits on it again until its connection is back.
+      if (unavailableSince !== undefined && redis.status !== 'ready') {
+        letThrough += 1;
+        return { allowed: true, retryAfterMs: 0 };
+      }
       try {
         const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs))) as [
           number,
           number,
         ];
+        if (unavailableSince !== undefined) {
+          log.info(
+            { unavailableMs: Date.now() - unavailableSince, letThrough },
+            'rate limit store available again',
+          );
+          unavailableSince = undefined;
+        }
         return { allowed: count <= max, retryAfterMs: ttl };
       } catch (error) {
         // A lead matters more than a perfect count: with Redis away, let the request through.
-        log.warn({ code: (error as { code?: string }).code ?? 'REDIS' }, 'rate limit store unavailable');
+        if (unavailableSince === undefined) {
+          log.warn({ code: (error as { code?: string }).code ?? 'REDIS' }, 'rate limit store unavailable');
+          unavailableSince = Date.now();
+          letThrough = 0;
+        }
+        letThrough += 1;
         return { allowed: true, retryAfterMs: 0 };
       }
     },

@@ -1,0 +1,68 @@
+/**
+ * A database that cannot be reached (Postgres restarting, its network gone, PGlite's thread
+ * stopped) is an outage, not a fault of the request: the API answers it 503 with Retry-After, and
+ * the form in the browser keeps every value and says to try again (decision 031). Everything
+ * else a statement throws stays a 500.
+ */
+
+/** The code of the error PGlite's thread gives once it has stopped. */
+export const DATABASE_STOPPED = 'EDATABASESTOPPED';
+
+/** An error saying the database is gone (PGlite's thread stopped or closed). */
+export function databaseStopped(message: string): Error {
+  return Object.assign(new Error(message), { code: DATABASE_STOPPED });
+}
+
+// Node's socket errors, on connecting or mid-query.
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  DATABASE_STOPPED,
+]);
+// PostgreSQL's: shutting down or starting (57P01-57P03), too many connections (53300), and the
+// connection exceptions (class 08).
+const SQLSTATES = /^(57P0[1-3]|53300|08\d{3})$/;
+// What node-postgres throws without a code when a connection ends, or none can be had in time.
+const PG_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client has encountered a connection error)/;
+
+/** True when `error` (or an error it wraps, as drizzle's query errors do) says the database is out of reach. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATES.test(code))) return true;
+    if (typeof message === 'string' && PG_MESSAGES.test(message)) return true;
+    e = cause;
+  }
+  return false;
+}
+
+/** Seconds a client is asked to wait before trying again. */
+export const RETRY_AFTER_SECONDS = 5;
+
+type WarnLog = { warn(details: object, message: string): void };
+
+/**
+ * An outage is logged when its first request is refused, then at most every `everyMs` while
+ * requests go on being refused (with how many were), never once per request.
+ */
+export function outageLog(everyMs = 30_000, now: () => number = Date.now) {
+  let loggedAt = -Infinity;
+  let refused = 0;
+  return (log: WarnLog, code: unknown) => {
+    refused += 1;
+    if (now() - loggedAt < everyMs) return;
+    log.warn(
+      { code: typeof code === 'string' ? code : undefined, refused },
+      'database unavailable: answered 503',
+    );
+    loggedAt = now();
+    refused = 0;
+  };
+}
