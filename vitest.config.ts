@@ -22,6 +22,8 @@ export default defineConfig({
           // Server integration: a real build, real PGlite/Postgres, a real SMTP peer.
           name: 'server',
           include: ['src/**/*.int.test.ts', 'tests/server/**/*.test.ts'],
+          // Every app's log goes to a sink this run checks for e-mail addresses (decision 033).
+          globalSetup: ['tests/server/log-sink-setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -20,6 +20,7 @@ import { Field } from '~/components/console/fields';
 import { Badge, PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
 import { DataTable, DateCell, td } from '~/components/console/table';
+import { DownloadLink } from '~/components/console/download';
 
 const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
 const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];
@@ -165,13 +166,12 @@ export function InboxPage() {
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
       <Filters key={params.toString()} params={params} onApply={(next) => setParams(next)} />
       <p className="mt-2">
-        <a
+        <DownloadLink
           href={withQuery(`${OWNER_API}/exports/submissions.csv`, { ...query, after: null })}
-          download
           className="text-link"
         >
           {copy.download}
-        </a>
+        </DownloadLink>
       </p>
       <LoadedList resource={list} reload={reload} count={copy.count} pager={copy}>
         {(data) => (

@@ -14,6 +14,7 @@ import { page, useQuery } from '~/components/console/paths';
 import { Loaded, useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
 import { ConfirmButton } from '~/components/console/dialog';
+import { DownloadLink } from '~/components/console/download';
 import { Field } from '~/components/console/fields';
 import { useAction } from '~/components/console/notices';
 import { Badge, PageHeading } from '~/components/console/page';
@@ -76,13 +77,12 @@ function Person({ email }: { email: string }) {
           <p className="mt-1 text-ink-700">{data.suppressed ? copy.suppressed : copy.notSuppressed}</p>
           {data.total > 0 ? (
             <div className="mt-4 flex flex-wrap gap-3">
-              <a
+              <DownloadLink
                 href={withQuery(`${OWNER_API}/people/export.json`, { email })}
-                download
                 className="btn btn-secondary"
               >
                 {copy.download}
-              </a>
+              </DownloadLink>
               <ConfirmButton
                 label={copy.erase}
                 title={copy.eraseTitle}

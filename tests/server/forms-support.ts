@@ -7,7 +7,6 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { buildApp, requestSerializers } from '../../src/server/root/app';
@@ -16,6 +15,7 @@ import { FORM_TOKEN_TTL_SECONDS } from '../../src/server/root/forms/fill-time';
 import { loadConfig } from '../../src/server/kit/config';
 import type { ServicesOptions } from '../../src/server/root/services';
 import { parseMail, type ParsedMail } from './forms-mime';
+import { sinkStream, suiteLogger } from './log-sink';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -184,15 +184,13 @@ export async function until<T>(
   }
 }
 
-/** A logger for makeFormsApp that keeps every line it writes, with the app's own serializers. */
+/**
+ * A logger for makeFormsApp that keeps every line it writes, with the app's own serializers (and
+ * writes it to the suite's log sink too, log-sink.ts).
+ */
 export function logCapture() {
   const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      lines.push(String(chunk));
-      cb();
-    },
-  });
+  const stream = sinkStream((line) => lines.push(line));
   return { lines, logger: { level: 'trace', stream, serializers: requestSerializers } };
 }
 
@@ -223,7 +221,7 @@ export async function makeFormsApp(
   });
   const app = await buildApp({
     config,
-    logger: opts.logger ?? false,
+    logger: opts.logger ?? suiteLogger(),
     services: { ...opts.services, outbox: { pollIntervalMs: 50, ...opts.services?.outbox } },
   });
   await app.ready();

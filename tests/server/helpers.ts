@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/server/root/app';
 import { loadConfig } from '../../src/server/kit/config';
+import { suiteLogger } from './log-sink';
 
 export async function makeTestApp(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'site-test-'));
@@ -14,7 +15,7 @@ export async function makeTestApp(env: Record<string, string> = {}) {
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await buildApp({ config, logger: false });
+  const app = await buildApp({ config, logger: suiteLogger() });
   await app.ready();
   return { app, config, dataDir };
 }

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { SECRET } from './forms-support';
+import { toSink } from './log-sink';
 
 export type SpawnedServer = {
   child: ChildProcess;
@@ -28,6 +29,7 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
   const ready = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {
+      toSink(chunk);
       out += String(chunk);
       const m = /Site ready at (http:\/\/\S+)/.exec(out);
       if (m) {

@@ -1,5 +1,6 @@
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvStream, GROUP, safeCell } from '../kit/http/csv';
+import { CSV_CUT_ROW, csvStream, ExportFailed, GROUP, safeCell } from '../kit/http/csv';
 import { isoUtc } from './exports';
 
 async function text(stream: NodeJS.ReadableStream): Promise<string> {
@@ -17,6 +18,15 @@ describe('safeCell: a cell no spreadsheet runs as a formula', () => {
     expect(safeCell('Ada Lovelace')).toBe('Ada Lovelace');
     expect(safeCell('a=b')).toBe('a=b');
     expect(safeCell(" '=already")).toBe(" '=already");
+  });
+
+  it('prefixes every line of a cell that a formula would start, after LF, CR or CRLF', () => {
+    expect(safeCell("Please call me back.\n=cmd|' /C calc'!A0\nfakeid;contact;2026-01-01")).toBe(
+      "Please call me back.\n'=cmd|' /C calc'!A0\nfakeid;contact;2026-01-01",
+    );
+    expect(safeCell('a\r+1\r\n-2\n@x\n\tt\n\r=y')).toBe("a\r'+1\r\n'-2\n'@x\n'\tt\n'\r'=y");
+    expect(safeCell('=a\n=b')).toBe("'=a\n'=b");
+    expect(safeCell('two\nlines')).toBe('two\nlines');
   });
 
   it('writes nothing for null and undefined, ISO time for a date, JSON for an object', () => {
@@ -37,6 +47,46 @@ describe('csvStream', () => {
     })();
     const out = await text(csvStream(['A', 'B'], rows));
     expect(out).toBe('\uFEFFA,B\r\nplain,"comma, ""quote""\nnewline"\r\n\'=cmd,\r\n');
+  });
+
+  it('quotes every cell with a bare LF or CR, so no spreadsheet reads its lines as rows', async () => {
+    const message = "Please call me back.\n=cmd|' /C calc'!A0\nfakeid;contact;2026-01-01";
+    const rows = (async function* () {
+      yield [['id-1', message, 'carriage\rreturn', 'plain']];
+    })();
+    const out = await text(csvStream(['Id', 'Message', 'Notes', 'Other'], rows));
+    expect(out).toBe(
+      '\uFEFFId,Message,Notes,Other\r\n' +
+        `id-1,"Please call me back.\n'=cmd|' /C calc'!A0\nfakeid;contact;2026-01-01","carriage\rreturn",plain\r\n`,
+    );
+    const parsed = parse(out, { bom: true }) as string[][];
+    expect(parsed).toHaveLength(2);
+    expect(parsed[1]).toEqual([
+      'id-1',
+      "Please call me back.\n'=cmd|' /C calc'!A0\nfakeid;contact;2026-01-01",
+      'carriage\rreturn',
+      'plain',
+    ]);
+    for (const line of out.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/))
+      expect(line).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it("ends a file whose rows stopped with the cut row, and fails with the cause's code only", async () => {
+    const rows = (async function* () {
+      yield [['a', '1']];
+      throw Object.assign(new Error('Failed query: select ... params: ada@example.org'), { code: '57014' });
+    })();
+    const stream = csvStream(['A', 'B'], rows);
+    const chunks: string[] = [];
+    const failure = await new Promise<unknown>((resolve) => {
+      stream.on('data', (chunk: Buffer) => chunks.push(String(chunk)));
+      stream.on('error', resolve);
+      stream.on('end', () => resolve(null));
+    });
+    expect(failure).toBeInstanceOf(ExportFailed);
+    expect(failure).toMatchObject({ code: '57014', rows: 1 });
+    expect(String((failure as Error).message)).not.toContain('example.org');
+    expect(chunks.join('')).toBe(`\uFEFFA,B\r\na,1\r\n${CSV_CUT_ROW}\r\n`);
   });
 
   it('writes a batch larger than a group whole and in order, neutralising every group', async () => {

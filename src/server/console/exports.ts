@@ -83,20 +83,30 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
   };
   // Started now, so the database reads the next batch while this one is written.
   let next: Promise<string[]> | undefined = batch(query.after);
-  while (next) {
-    const lines: string[] = await next;
-    const last: unknown[] | undefined =
-      lines.length === BATCH ? (JSON.parse(lines[BATCH - 1]!) as unknown[]) : undefined;
-    // The JSON timestamp keeps the microseconds the cursor needs.
-    next = last ? batch({ at: `${String(last[2])}+00:00`, id: String(last[0]) }) : undefined;
-    for (let start = 0; start < lines.length; start += GROUP) {
-      const rows: unknown[][] = [];
-      for (let i = start; i < Math.min(start + GROUP, lines.length); i += 1) {
-        const row = JSON.parse(lines[i]!) as unknown[];
-        row[2] = isoUtc(row[2] as string);
-        rows.push(row);
+  try {
+    yield* rowsOf();
+  } finally {
+    // A download left or cut before its end leaves the batch asked for ahead: its failure (the
+    // pool closed meanwhile) is nobody's to answer, and must not end the process.
+    next?.catch(() => {});
+  }
+
+  async function* rowsOf(): AsyncGenerator<unknown[][]> {
+    while (next) {
+      const lines: string[] = await next;
+      const last: unknown[] | undefined =
+        lines.length === BATCH ? (JSON.parse(lines[BATCH - 1]!) as unknown[]) : undefined;
+      // The JSON timestamp keeps the microseconds the cursor needs.
+      next = last ? batch({ at: `${String(last[2])}+00:00`, id: String(last[0]) }) : undefined;
+      for (let start = 0; start < lines.length; start += GROUP) {
+        const rows: unknown[][] = [];
+        for (let i = start; i < Math.min(start + GROUP, lines.length); i += 1) {
+          const row = JSON.parse(lines[i]!) as unknown[];
+          row[2] = isoUtc(row[2] as string);
+          rows.push(row);
+        }
+        yield rows;
       }
-      yield rows;
     }
   }
 }

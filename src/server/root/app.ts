@@ -13,6 +13,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from '../kit/config';
 import { apiErrorHandler } from '../kit/http/request-checks';
+import { safeError } from '../kit/log-safe';
 import { attachStaticFastPath } from './site/fast-static';
 import { registerServices, type ServicesOptions } from './services';
 import { baseSecurityHeaders, contentSecurityPolicy } from './site/security-headers';
@@ -35,8 +36,13 @@ declare module 'fastify' {
   }
 }
 
-/** Request logs carry the method, the path without its query (tokens live there) and the request id: no address, no body. */
+/**
+ * Request logs carry the method, the path without its query (tokens live there) and the request
+ * id: no address, no body. An error is logged by its kind, code and stack frames, never its
+ * message (a database error's holds the SQL's parameters: src/server/kit/log-safe.ts).
+ */
 export const requestSerializers = {
+  err: safeError,
   req(req: { method: string; url: string; id: string }) {
     return { id: req.id, method: req.method, path: req.url.split('?')[0] };
   },

@@ -22,6 +22,7 @@ import { page } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
 import { ConfirmButton } from '~/components/console/dialog';
+import { DownloadLink } from '~/components/console/download';
 import { Field, SubmitButton, TextField } from '~/components/console/fields';
 import { useAction, useNotify } from '~/components/console/notices';
 import { Badge, DetailRow, IfAny, ItemPage, PageHeading, Section } from '~/components/console/page';
@@ -257,15 +258,14 @@ function Actions({ event, reload }: { event: EventDetail; reload: () => void }) 
           }
         />
       )}
-      <a
+      <DownloadLink
         ref={downloadLink}
         href={`${OWNER_API}/exports/events/${encodeURIComponent(event.id)}/attendees.csv`}
-        download
         className="btn btn-secondary"
         aria-describedby="event-download-note"
       >
         {copy.download}
-      </a>
+      </DownloadLink>
       <span id="event-download-note" className="text-sm text-ink-600">
         ({copy.downloadNote})
       </span>

@@ -15,6 +15,7 @@ import { PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
 import { QueryTabs, useQueryChoice } from '~/components/console/tabs';
 import { DataTable, DateCell, td } from '~/components/console/table';
+import { DownloadLink } from '~/components/console/download';
 
 /** The tabs, in the order the owner reads them: the list that matters first. */
 const STATUSES = ['confirmed', 'pending', 'unsubscribed'] as const satisfies readonly SubscriberStatus[];
@@ -30,9 +31,9 @@ export function SubscribersPage() {
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
       <p className="mt-2 text-ink-700">{copy.intro}</p>
       <div className="mt-4 flex flex-wrap gap-3">
-        <a href={`${OWNER_API}/exports/subscribers.csv`} download className="btn btn-primary">
+        <DownloadLink href={`${OWNER_API}/exports/subscribers.csv`} className="btn btn-primary">
           {copy.download}
-        </a>
+        </DownloadLink>
         <Link to={{ pathname: page('inbox'), search: '?form=bitcoin_guide' }} className="btn btn-secondary">
           {copy.guideLeads}
         </Link>

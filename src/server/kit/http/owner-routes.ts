@@ -8,7 +8,6 @@
  * and the schema's message (and, for a body, the message of each field that failed, unless the
  * route says its body is no form).
  */
-import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OWNER_API } from '~/contract/console';
 import { mayUse, ROLE_REFUSED, roleOf, type ConsoleRole } from '~/contract/roles';
@@ -17,6 +16,7 @@ import type { z } from '~/lib/zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Links } from './links';
+import { RunningDownloads, type FileAnswer } from './downloads';
 import { Refusal, send } from './request-checks';
 
 /** The signed-in person of the request's session: an owner or a helper (decision 032). */
@@ -42,8 +42,7 @@ export type OwnerInput<R extends Route> = {
   reply: FastifyReply;
 };
 
-/** A download's answer: the file's name, type and content, sent as an attachment. */
-export type FileAnswer = { name: string; type: string; body: Readable | string };
+export type { FileAnswer };
 
 type Answer<R extends Route> = R extends { download: true } ? FileAnswer : AnswerOf<R>;
 
@@ -114,6 +113,7 @@ export const ownerRoutes = (app: FastifyInstance): OwnerRoutes => typedRoutes(ap
 export const openRoutes = (app: FastifyInstance): OpenRoutes => typedRoutes(app, false);
 
 function typedRoutes(app: FastifyInstance, needsSession: boolean): OwnerRoutes {
+  const downloads = new RunningDownloads();
   return {
     on(route, handler, options) {
       app.route({
@@ -142,23 +142,25 @@ function typedRoutes(app: FastifyInstance, needsSession: boolean): OwnerRoutes {
               ...(route.fieldErrors !== false && Object.keys(fields).length ? { fieldErrors: fields } : {}),
             });
           });
-          const answer = await handler({
-            params,
-            query,
-            body,
-            owner: request.owner,
-            request,
-            reply,
-          } as OwnerInput<typeof route>);
+          const answer = () =>
+            handler({
+              params,
+              query,
+              body,
+              owner: request.owner,
+              request,
+              reply,
+            } as OwnerInput<typeof route>);
+          // A download is one at a time per owner, and cut if it fails (downloads.ts).
           if (route.download) {
-            const file = answer as FileAnswer;
-            return reply
-              .header('content-type', file.type)
-              .header('content-disposition', `attachment; filename="${file.name}"`)
-              .header('x-content-type-options', 'nosniff')
-              .send(file.body);
+            return downloads.send(
+              request.owner?.email ?? '',
+              request,
+              reply,
+              answer as () => Promise<FileAnswer>,
+            );
           }
-          return send(reply, route.status ?? 200, answer as object);
+          return send(reply, route.status ?? 200, (await answer()) as object);
         },
       });
     },

@@ -5,6 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { isDatabaseUnavailable, outageLog, RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { errorCode, errorKind } from '../log-safe';
 
 export const SERVER_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
 /** A database out of reach (decision 031): nothing was stored, and trying again soon will do. */
@@ -94,6 +95,6 @@ export function apiErrorHandler(
     return send(reply, 503, { error: UNAVAILABLE_MESSAGE });
   }
   // The error itself may quote submitted values (a constraint's detail): log its kind only.
-  request.log.error({ code: error.code, name: error.name }, 'request failed');
+  request.log.error({ code: errorCode(error), name: errorKind(error) }, 'request failed');
   return send(reply, 500, { error: SERVER_ERROR_MESSAGE });
 }
