@@ -237,19 +237,6 @@ export const deliveriesCopy = {
   submission: 'Submission',
 };
 
-export const auditCopy = {
-  title: 'Audit log',
-  intro: 'Every sign-in and every action taken in this console, newest first.',
-  at: 'Time',
-  actor: 'Who',
-  action: 'Action',
-  target: 'Target',
-  empty: 'Nothing has been recorded yet.',
-  older: 'Older',
-  newest: 'Newest',
-  tableLabel: 'Audit log, newest first',
-};
-
 export const securityCopy = {
   title: 'Security',
   passkeysHeading: 'Passkeys',

@@ -147,29 +147,7 @@ export const deliveryRoutes = {
   }),
 };
 
-// --- Audit log ---------------------------------------------------------------------------------
-
-/** GET /api/owner/audit?after= : newest first, 50 a page. */
-export type AuditEntry = { id: number; at: string; actor: string; action: string; target: string | null };
-export type AuditPage = { items: AuditEntry[]; next: string | null };
-
-export const auditRoutes = {
-  page: route<AuditPage>()({
-    method: 'GET',
-    path: '/audit',
-    // A helper reads their own entries only (the area narrows it).
-    role: 'helper',
-    // `next` of the previous page (an entry's id); anything else: the first page.
-    query: z.object({
-      after: z
-        .string()
-        .regex(/^\d{1,18}$/)
-        .transform(Number)
-        .optional()
-        .catch(undefined),
-    }),
-  }),
-};
+// --- Audit log: src/contract/audit.ts ------------------------------------------------------
 
 // --- Personal data (suppressions, exports, people, retention) ----------------------------------
 

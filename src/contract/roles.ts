@@ -21,11 +21,11 @@ export const roleLabels: Record<ConsoleRole, string> = {
 export const ROLE_REFUSED = 'Only the owner may do this. You are signed in as a helper.';
 
 /** The role a route needs: its own, or the owner's when it names none. */
-export function roleOf(route: Pick<RouteSpec, 'role'>): ConsoleRole {
+export function roleOf(route: RouteSpec): ConsoleRole {
   return route.role ?? 'owner';
 }
 
 /** Whether `role` may use `route`: the owner may use every route, a helper only a helper's. */
-export function mayUse(role: ConsoleRole, route: Pick<RouteSpec, 'role'>): boolean {
+export function mayUse(role: ConsoleRole, route: RouteSpec): boolean {
   return role === 'owner' || roleOf(route) === 'helper';
 }

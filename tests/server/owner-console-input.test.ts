@@ -105,8 +105,7 @@ describe.each(drivers)('the console refuses what it cannot read, on $name', (dri
         400,
         'The page is not valid.',
       ],
-      // The audit log reads the first page for a cursor that is not one.
-      ['/api/owner/audit?after=garbage', 200],
+      ['/api/owner/audit?after=garbage', 400, 'The page is not valid.'],
     ];
     for (const [url, status, error] of answers) {
       const res = await owner('GET', url);

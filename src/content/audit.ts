@@ -1,0 +1,124 @@
+/**
+ * The audit log in words: each kind of entry a person can filter by, and the sentence of each
+ * action ("Ada confirmed booking BK-K7WC6H"). An action is `<area>.<verb>`; its kind is the one
+ * that lists its area. An action with no words here is still shown, by its code.
+ */
+
+/** The kinds of the audit log's filter: a label and the areas (an action's part before its dot). */
+export const AUDIT_KINDS = {
+  security: { label: 'Signing in and security', areas: ['sign-in', 'sign-out', 'passkey'] },
+  leads: { label: 'Leads and spam', areas: ['submission'] },
+  bookings: { label: 'Bookings', areas: ['booking'] },
+  events: { label: 'Masterclasses', areas: ['event'] },
+  emails: { label: 'E-mails', areas: ['delivery', 'digest'] },
+  exports: { label: 'Exports', areas: ['export'] },
+  people: { label: 'People and the suppression list', areas: ['person', 'suppression'] },
+  retention: { label: 'Retention', areas: ['retention'] },
+} as const;
+
+export type AuditKind = keyof typeof AUDIT_KINDS;
+export const AUDIT_KIND_KEYS = Object.keys(AUDIT_KINDS) as [AuditKind, ...AuditKind[]];
+
+/** The kind of an action, by its area; undefined for an area no kind lists. */
+export function kindOfAction(action: string): AuditKind | undefined {
+  const area = action.split('.')[0] ?? action;
+  return AUDIT_KIND_KEYS.find((kind) => (AUDIT_KINDS[kind].areas as readonly string[]).includes(area));
+}
+
+/** The name of the site itself, for what it did on its own (the daily digest). */
+export const SYSTEM_NAME = 'The site';
+/** Who acted through a link e-mailed to them (their own confirmation lifts a suppression). */
+export const VISITOR_NAME = 'A visitor';
+
+type Detail = Readonly<Record<string, unknown>> | null;
+
+/** A record id as a sentence names it: a UUID by its first 8 characters, anything else whole. */
+const shortId = (target: string | null) =>
+  target && /^[0-9a-f]{8}-[0-9a-f-]{27}$/i.test(target) ? target.slice(0, 8) : (target ?? '');
+
+const numberIn = (detail: Detail, key: string): number | undefined =>
+  typeof detail?.[key] === 'number' ? detail[key] : undefined;
+
+const counted = (n: number | undefined, one: string, many: string) =>
+  n === undefined ? '' : ` (${n} ${n === 1 ? one : many})`;
+
+/** Every number in the detail, added up (an erasure's counts of rows by kind). */
+const total = (detail: Detail) =>
+  Object.values(detail ?? {}).reduce<number>((sum, v) => sum + (typeof v === 'number' ? v : 0), 0);
+
+const FORM_NAMES: Record<string, string> = {
+  contact: 'contact messages',
+  booking: 'strategy session requests',
+  bitcoin_guide: 'guide downloads',
+  newsletter: 'newsletter sign-ups',
+  masterclass: 'masterclass registrations',
+};
+
+/** What each action did, after the name of who did it. */
+const WORDS: Record<string, (target: string | null, detail: Detail) => string> = {
+  'sign-in.link-sent': () => 'asked for a sign-in link',
+  'sign-in.link': () => 'signed in with an e-mail link',
+  'sign-in.passkey': () => 'signed in with a passkey',
+  'sign-out': () => 'signed out',
+  'sign-out.everywhere': (_, d) =>
+    `signed out everywhere${counted(numberIn(d, 'ended'), 'session ended', 'sessions ended')}`,
+  'passkey.register': () => 'added a passkey',
+  'passkey.remove': () => 'removed a passkey',
+  'submission.mark-spam': (t) => `moved submission ${shortId(t)} to spam`,
+  'submission.release': (t, d) =>
+    `released submission ${shortId(t)} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,
+  'submission.delete': (t) => `deleted spam submission ${shortId(t)}`,
+  'booking.confirm': (t) => `confirmed booking ${t ?? ''}`,
+  'booking.decline': (t) => `declined booking ${t ?? ''}`,
+  'booking.cancel': (t) => `cancelled booking ${t ?? ''}`,
+  'booking.reschedule': (t) => `moved booking ${t ?? ''}`,
+  'event.create': (t) => `created masterclass ${shortId(t)}`,
+  'event.update': (t, d) =>
+    `changed masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,
+  'event.publish': (t) => `published masterclass ${shortId(t)}`,
+  'event.cancel': (t, d) =>
+    `cancelled masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,
+  'event.message': (t, d) =>
+    `e-mailed the people of masterclass ${shortId(t)}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
+  'delivery.retry': (t) => `sent e-mail ${t ?? ''} again`,
+  'digest.spam': (_, d) => `sent the daily spam digest${counted(numberIn(d, 'held'), 'held', 'held')}`,
+  'export.submissions': (t) =>
+    `exported ${t && FORM_NAMES[t] ? `the ${FORM_NAMES[t]}` : 'the submissions'} as CSV`,
+  'export.attendees': (t) => `exported the attendees of masterclass ${shortId(t)} as CSV`,
+  'export.subscribers': () => 'exported the newsletter subscribers as CSV',
+  'person.export': () => 'downloaded everything held about one person',
+  'person.erase': (_, d) => `erased one person${counted(total(d), 'record', 'records')}`,
+  'suppression.lift': () => 'lifted an address from the suppression list',
+  'retention.run': (t) => `started retention run ${t ?? ''}`.trimEnd(),
+};
+
+/** "Ada confirmed booking BK-K7WC6H": who, then what they did, in words. */
+export function auditSentence(who: string, action: string, target: string | null, detail: Detail): string {
+  const words = WORDS[action];
+  if (words) return `${who} ${words(target, detail).trimEnd()}`;
+  return `${who}: ${action}${target ? ` (${target})` : ''}`;
+}
+
+export const auditCopy = {
+  title: 'Audit log',
+  intro: 'Every sign-in and every action taken in this console, newest first.',
+  helperIntro: 'Your own sign-ins and actions in this console, newest first.',
+  at: 'Time',
+  what: 'What happened',
+  target: 'Record',
+  filtersHeading: 'Filter the audit log',
+  person: 'Who',
+  anyone: 'Anyone',
+  system: 'The site itself',
+  kind: 'Kind',
+  anyKind: 'Any kind',
+  from: 'From',
+  to: 'To',
+  apply: 'Apply',
+  clear: 'Clear filters',
+  empty: 'Nothing has been recorded yet.',
+  emptyFiltered: 'Nothing matches these filters.',
+  older: 'Older',
+  newest: 'Newest',
+  tableLabel: 'Audit log, newest first',
+};
