@@ -2,7 +2,8 @@
  * People: everything held about one person, found by the e-mail address they typed, in every
  * table and .eml file. "Download" gives it as one JSON file (a subject access request);
  * "Erase" deletes it all, after saying exactly what, and keeps the address only as a keyed hash
- * on the suppression list.
+ * on the suppression list. An address of the console's own cannot be erased: the screen says why
+ * in place of the button (and the server refuses it with the same sentence).
  */
 import type { FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -75,6 +76,11 @@ function Person({ email }: { email: string }) {
             {data.total === 0 ? copy.nothing : copy.held(data.total)}
           </p>
           <p className="mt-1 text-ink-700">{data.suppressed ? copy.suppressed : copy.notSuppressed}</p>
+          {data.cannotErase ? (
+            <p className="mt-3 rounded-lg bg-brand-50 p-3 text-ink-900" data-testid="person-cannot-erase">
+              {data.cannotErase}
+            </p>
+          ) : null}
           {data.total > 0 ? (
             <div className="mt-4 flex flex-wrap gap-3">
               <DownloadLink
@@ -83,20 +89,22 @@ function Person({ email }: { email: string }) {
               >
                 {copy.download}
               </DownloadLink>
-              <ConfirmButton
-                label={copy.erase}
-                title={copy.eraseTitle}
-                text={copy.eraseText(data.email, data.total)}
-                disabled={busy !== null}
-                className="btn bg-danger-700 text-white hover:bg-ink-900"
-                onConfirm={() =>
-                  void run(
-                    'erase',
-                    () => post<ErasureAnswer>('/people/erase', { email }),
-                    (answer) => copy.erased(answer.erased),
-                  ).then((done) => done && reload())
-                }
-              />
+              {data.cannotErase ? null : (
+                <ConfirmButton
+                  label={copy.erase}
+                  title={copy.eraseTitle}
+                  text={copy.eraseText(data.email, data.total)}
+                  disabled={busy !== null}
+                  className="btn bg-danger-700 text-white hover:bg-ink-900"
+                  onConfirm={() =>
+                    void run(
+                      'erase',
+                      () => post<ErasureAnswer>('/people/erase', { email }),
+                      (answer) => copy.erased(answer.erased),
+                    ).then((done) => done && reload())
+                  }
+                />
+              )}
             </div>
           ) : null}
           {data.sections.map((section) => (

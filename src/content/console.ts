@@ -302,6 +302,16 @@ export const suppressionCopy = {
   reason: 'Reason',
   since: 'Since',
   reasons: { erased: 'Erased', unsubscribed: 'Unsubscribed' } as Record<string, string>,
+  /** Beside the hash of one of the console's own addresses. */
+  consoleAddress: 'A console address: e-mailed all the same',
+  lift: 'Lift',
+  liftTitle: 'Lift this suppression?',
+  liftText:
+    'The address behind this hash may be e-mailed again: the forms will send it what anyone asks for with it (a guide, a newsletter confirmation, a booking confirmation), and your own e-mails to it will go. Do this only when the person has asked to hear from you again, or the address is your own. The lifting is recorded in the audit log.',
+  liftConfirm: 'Lift the suppression',
+  lifted: 'The suppression is lifted: the address may be e-mailed again.',
+  notOnList: 'This hash is not on the suppression list (it may have been lifted already).',
+  actions: 'Action',
   empty: 'Nobody is on the suppression list.',
   tableLabel: 'Suppressed address hashes, newest first',
   older: 'Older',
@@ -331,6 +341,8 @@ export const peopleCopy = {
   textRemoved: 'text removed',
   download: 'Download (JSON)',
   erase: 'Erase',
+  consoleAddress:
+    'This address signs in to the console, so it cannot be erased or put on the suppression list: its lead notifications and sign-in e-mails would stop. If it must go, take it out of the console’s settings first.',
   eraseTitle: 'Erase this person?',
   eraseText: (email: string, n: number) =>
     `Every record about ${email} (${n} in all: submissions, consents, bookings, newsletter, e-mails and their files) will be deleted, and the address kept only as a keyed hash on the suppression list so that nothing is e-mailed to it again. This cannot be undone.`,

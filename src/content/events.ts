@@ -72,7 +72,7 @@ export const registrationForm = {
   closed: { title: 'Registration has closed', text: 'Registration for this masterclass has closed.' },
   registered: {
     heading: "You're registered",
-    text: 'A confirmation e-mail with a calendar file is on its way. It has a link to cancel if your plans change.',
+    text: 'A confirmation e-mail with a calendar file is on its way. It has a link to cancel if your plans change. If your address once asked us to delete its details or stop writing, we e-mail you first to confirm it.',
   },
   waitlisted: {
     heading: "You're on the waitlist",

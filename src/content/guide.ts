@@ -8,11 +8,11 @@ export const guideForm = {
   submit: 'Download Free Guide',
   submitting: 'Processing...',
   downloading: 'Your guide is downloading!',
-  downloadingDetail: 'A copy of the link is on its way to your inbox.',
+  downloadingDetail: 'If it does not open, use the direct link below.',
   failed: 'Failed to submit request. Please try again.',
   thanks: {
     heading: 'Thank You',
-    text: 'Your Wealth Building Guide is opening in a new tab, and we have e-mailed you the link too. If it did not open, use the direct link below.',
+    text: 'Your Wealth Building Guide is opening in a new tab. If it did not open, use the direct link below. We also e-mail you the link, once a day at most; if your address once asked us to delete its details or stop writing, we e-mail you first to confirm it.',
     link: 'Download the guide (PDF)',
   },
 };

@@ -21,7 +21,8 @@ export const PUBLIC_PAGES = [
 
 /**
  * Small pages reached from e-mail links (newsletter confirm/unsubscribe, booking actions, a
- * masterclass registration's cancel link: REGISTRATION_CANCEL_PATH in src/features/events/events-api.ts).
+ * masterclass registration's cancel link: REGISTRATION_CANCEL_PATH in src/features/events/events-api.ts;
+ * a suppressed address's confirmation: ADDRESS_CONFIRM_PATH in src/content/address-confirm.ts).
  */
 export const UTILITY_PAGES: readonly Page[] = [
   { path: '/booking/respond', module: 'booking-respond' },
@@ -29,6 +30,7 @@ export const UTILITY_PAGES: readonly Page[] = [
   { path: '/newsletter/confirm', module: 'newsletter-confirm' },
   { path: '/newsletter/unsubscribe', module: 'newsletter-unsubscribe' },
   { path: '/masterclass/cancel', module: 'masterclass-cancel' },
+  { path: '/email/confirm', module: 'address-confirm' },
 ];
 
 /**

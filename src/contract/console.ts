@@ -151,17 +151,34 @@ export const deliveryRoutes = {
 
 // --- Personal data (suppressions, exports, people, retention) ----------------------------------
 
-/** GET /api/owner/suppressions?after= : hashes only (never an address), newest first. */
+/**
+ * GET /api/owner/suppressions?after= : hashes only (never an address), newest first. `console`:
+ * the hash of one of the console's own addresses, which the outbox writes to all the same (it
+ * got there before such addresses were refused); lifting it tidies the list.
+ */
 export type SuppressionPage = {
-  items: { hash: string; reason: string; createdAt: string }[];
+  items: { hash: string; reason: string; createdAt: string; console?: true }[];
   next: string | null;
 };
+
+/** POST /api/owner/suppressions/lift {hash}: the address may be e-mailed again (audited). */
+export type SuppressionLifted = { ok: true; reason: string };
+
+/** A keyed hash as the list holds it: 43 base64url characters (HMAC-SHA256). */
+const suppressionHashInput = z
+  .string({ error: 'Name the hash of the suppression to lift.' })
+  .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'That is not a hash of the suppression list.' });
 
 export const suppressionRoutes = {
   page: route<SuppressionPage>()({
     method: 'GET',
     path: '/suppressions',
     query: z.object({ after: pageCursor() }),
+  }),
+  lift: route<SuppressionLifted>()({
+    method: 'POST',
+    path: '/suppressions/lift',
+    body: z.object({ hash: suppressionHashInput }),
   }),
 };
 

@@ -37,6 +37,11 @@ export type PersonView = {
   /** Records held (the .eml files, copies of e-mails listed already, are not counted). */
   total: number;
   sections: PersonSection[];
+  /**
+   * Present when the address is one of the console's own (an owner's or a helper's): why it can
+   * be neither erased nor suppressed. The screen shows it in place of "Erase".
+   */
+  cannotErase?: string;
 };
 
 /**

@@ -185,22 +185,26 @@ describe.each(drivers)('personal data on $name', (driver) => {
     };
     expect(suppressions.items.some((s) => s.reason === 'erased' && !s.hash.includes('@'))).toBe(true);
 
-    // Suppressed: the guide form still answers as always, and nothing is written to them.
+    // Suppressed: the guide form still answers as always, and the guide is not written to them;
+    // the one e-mail they get asks them to confirm the address (decision 030).
     const again = await t.post(bodies.guide({ email, firstName: 'Ada' }));
     expect(again.statusCode).toBe(200);
     expect(again.json()).toHaveProperty('id');
     await t.app.services.outbox.drain();
-    const rows = await t.query<{ status: string }>(
-      `select status from outbox where lower(to_address) = '${lower}'`,
+    const rows = await t.query<{ kind: string; status: string }>(
+      `select kind, status from outbox where lower(to_address) = '${lower}' order by id`,
     );
-    expect(rows.map((r) => r.status)).toEqual(['suppressed']);
+    expect(rows.map((r) => `${r.kind} ${r.status}`)).toEqual([
+      'guide.visitor suppressed',
+      'address.confirm sent',
+    ]);
     const toThem = readdirSync(mailDir).filter((f) =>
       /^To: .*$/m
         .exec(readFileSync(join(mailDir, f), 'utf8'))?.[0]
         ?.toLowerCase()
         .includes(lower),
     );
-    expect(toThem).toEqual([]);
+    expect(toThem).toEqual([expect.stringMatching(/-address\.confirm\.eml$/)]);
 
     const audit = (await call('GET', '/api/owner/audit')).json() as {
       items: { action: string; target: string | null }[];

@@ -7,7 +7,9 @@
  * Erasing deletes every row in one transaction (a submission's rows go with it by the foreign
  * keys' cascade), runs what erasing causes (a freed masterclass place is given on), and keeps the
  * address only as a keyed hash on the suppression list, so the outbox never writes to it again;
- * then the .eml files of the deleted e-mails are removed.
+ * then the .eml files of the deleted e-mails are removed. The console's own addresses (OWNER_EMAIL,
+ * OWNER_EMAILS and every other address that may sign in) are never erased nor suppressed: the
+ * refusal is a 409 with a sentence (decision 030).
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,14 +18,28 @@ import { peopleCopy } from '~/content/console';
 import { peopleRoutes, type ErasureAnswer, type PersonView } from '~/contract/people';
 import type { Db, Queryable, Tx } from '../kit/db/client';
 import { submissions, suppressions } from '../kit/db/schema';
-import { suppressionHash } from '../kit/mail/outbox';
+import { isConsoleAddress, suppressionHash } from '../kit/mail/outbox';
 import { emlFileName } from '../kit/mail/transport';
 import { audit } from '../kit/audit';
+import { Refusal } from '../kit/http/request-checks';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 import type { ErasureContext, Person, PersonalDataRegistry } from '../kit/personal-data';
 
-/** The registry and where the .eml files are: what every function here needs. */
-export type PeopleContext = { registry: PersonalDataRegistry; secret: string; mailDir: string };
+/**
+ * The registry, where the .eml files are, and the console's own addresses (lower-cased), which
+ * can be neither erased nor suppressed: what every function here needs.
+ */
+export type PeopleContext = {
+  registry: PersonalDataRegistry;
+  secret: string;
+  mailDir: string;
+  consoleAddresses: readonly string[];
+};
+
+/** The refusal to erase one of the console's own addresses. */
+export function consoleAddressRefusal(): Refusal {
+  return new Refusal(409, { error: peopleCopy.consoleAddress });
+}
 
 export type PersonRecords = {
   email: string;
@@ -86,6 +102,8 @@ export async function erasePerson(
   write?: (tx: Tx, counts: Record<string, number>) => Promise<void>,
 ): Promise<ErasureAnswer> {
   const { registry } = ctx;
+  // Suppressed, an owner's address would lose every lead notification and sign-in e-mail.
+  if (isConsoleAddress(ctx.consoleAddresses, email)) throw consoleAddressRefusal();
   const { counts, files } = await db.transaction(async (tx) => {
     const person = await personOf(tx, email);
     for (const data of registry) await data.rows?.lock?.(tx, person);
@@ -139,7 +157,15 @@ export function personView(ctx: PeopleContext, person: PersonRecords): PersonVie
     title: peopleCopy.emlFiles,
     items: person.emlFiles.map((f) => ({ text: f.name, code: true })),
   });
-  return { email: person.email, suppressed: person.suppressed, total, sections };
+  return {
+    email: person.email,
+    suppressed: person.suppressed,
+    total,
+    sections,
+    ...(isConsoleAddress(ctx.consoleAddresses, person.email)
+      ? { cannotErase: peopleCopy.consoleAddress }
+      : {}),
+  };
 }
 
 /** The subject access file: every row that names the person, and their e-mails as sent. */
@@ -167,7 +193,12 @@ export function subjectAccessJson(ctx: PeopleContext, person: PersonRecords, now
 export const peopleArea =
   (registry: PersonalDataRegistry): ConsoleArea =>
   (routes, { config, db, links, clock, wakeOutbox }) => {
-    const ctx: PeopleContext = { registry, secret: config.appSecret, mailDir: join(config.dataDir, 'mail') };
+    const ctx: PeopleContext = {
+      registry,
+      secret: config.appSecret,
+      mailDir: join(config.dataDir, 'mail'),
+      consoleAddresses: config.ownerEmails,
+    };
     routes.on(peopleRoutes.find, async ({ query }) =>
       personView(ctx, await findPerson(db, ctx, query.email)),
     );

@@ -3,7 +3,7 @@
  * the consents given with them, and the e-mails of the outbox. Declared as every feature declares
  * its own (src/server/kit/personal-data.ts); the composition root lists them with the features'.
  */
-import { eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { formTypeLabels, type FormType } from '~/contract/console';
 import { peopleCopy, retentionCopy } from '~/content/console';
 import type { RetentionPeriods } from '~/content/retention';
@@ -81,21 +81,26 @@ export const consentsData = definePersonalData<typeof consentRecords.$inferSelec
   },
 });
 
-/** E-mails to the person's address, and the ones their submissions produced (the owner's copies). */
+/**
+ * The e-mails their submissions produced (theirs and the owner's copies), and the e-mails to their
+ * address that belong to no submission (a sign-in link). An e-mail to their address about someone
+ * else's submission is that person's: a notification to an address that was once the owner's
+ * stays when that address is erased (decision 030).
+ */
 export const emailsData = definePersonalData<typeof outbox.$inferSelect>({
   key: 'emails',
   title: peopleCopy.emails,
   noun: 'e-mails',
   rows: {
-    find: (q, { email, submissionIds }) =>
-      q
+    find: (q, { email, submissionIds }) => {
+      const toThemAlone = and(sql`lower(${outbox.toAddress}) = ${email}`, isNull(outbox.submissionId));
+      return q
         .select()
         .from(outbox)
         .where(
-          submissionIds.length
-            ? or(sql`lower(${outbox.toAddress}) = ${email}`, inArray(outbox.submissionId, submissionIds))
-            : sql`lower(${outbox.toAddress}) = ${email}`,
-        ),
+          submissionIds.length ? or(toThemAlone, inArray(outbox.submissionId, submissionIds)) : toThemAlone,
+        );
+    },
     show: (e) => ({
       text: `${e.kind} ${e.status}`,
       at: e.createdAt.toISOString(),

@@ -24,6 +24,7 @@ import { openDatabase, type Database } from '../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
 import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox-worker';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
+import { addressConfirmEmail } from '../kit/mail/address-confirm';
 
 export type ServicesOptions = {
   /** The registry of personal data (default: every feature's, src/server/root/personal-data.ts). */
@@ -65,6 +66,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     secret: config.appSecret,
     brand: site.brand,
     ownerEmail: config.ownerEmail,
+    consoleAddresses: config.ownerEmails,
+    confirmAddress: (heldId, to) => addressConfirmEmail(links, heldId, to),
     visitorHourlyCap: config.visitorMailHourlyCap,
     ...options.outbox,
   });

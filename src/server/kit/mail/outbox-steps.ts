@@ -17,7 +17,8 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { outbox } from '../db/schema';
-import { suppressionHash, type ClaimedRow } from './outbox';
+import { ADDRESS_CONFIRM_KIND } from './address-confirm';
+import { outboxRows, suppressionHash, type ClaimedRow, type OutgoingEmail } from './outbox';
 import { queueCapAlert, visitorVerdict, type VisitorLimits } from './outbox-limits';
 import { composeMail, type SenderIdentity } from './outbox-message';
 import type Mail from 'nodemailer/lib/mailer';
@@ -94,14 +95,28 @@ export async function releaseRows(db: Queryable, ids: readonly number[]): Promis
 }
 
 /**
+ * What the suppression list does not stop: the hashes of the console's own addresses (the outbox
+ * writes to those whatever the list says), and what a held visitor e-mail leads to: `confirm`
+ * makes the e-mail that asks the suppressed address to confirm it is theirs (decision 030).
+ */
+export type SuppressionPolicy = {
+  exempt?: ReadonlySet<string>;
+  confirm?: (heldId: number, to: string) => Promise<OutgoingEmail>;
+};
+
+/**
  * The claimed rows whose recipient may be written to. A row to a suppressed address (someone who
  * unsubscribed or was erased) is marked `suppressed` and never sent, whatever queued it: one
- * look-up a claim, by primary key.
+ * look-up a claim, by primary key. Two things pass: a row to one of the console's own addresses
+ * (`policy.exempt`), and the address confirmation itself, a visitor e-mail limited like the rest.
+ * For each address whose visitor e-mails were held back here, one confirmation is queued (with the
+ * `policy.confirm` e-mail), on the held row's submission so that it goes with it.
  */
 export async function dropSuppressed(
   db: Queryable,
   secret: string,
   rows: ClaimedRow[],
+  policy: SuppressionPolicy = {},
 ): Promise<ClaimedRow[]> {
   if (rows.length === 0) return rows;
   const hashes = new Map(rows.map((row) => [Number(row.id), suppressionHash(secret, row.to_address)]));
@@ -115,12 +130,29 @@ export async function dropSuppressed(
   );
   if (found.length === 0) return rows;
   const suppressed = new Set(found.map((f) => f.hash));
-  const dropped = rows
-    .filter((row) => suppressed.has(hashes.get(Number(row.id))!))
-    .map((row) => Number(row.id));
+  const held = rows.filter((row) => {
+    const hash = hashes.get(Number(row.id))!;
+    return suppressed.has(hash) && !policy.exempt?.has(hash) && row.kind !== ADDRESS_CONFIRM_KIND;
+  });
+  if (held.length === 0) return rows;
+  const dropped = held.map((row) => Number(row.id));
   await db.execute(
     sql`update ${outbox} set status = 'suppressed', sent_at = null, last_error = null where id in (${idList(dropped)})`,
   );
+  if (policy.confirm) {
+    const firstOfEach = new Map<string, ClaimedRow>();
+    for (const row of held) {
+      const hash = hashes.get(Number(row.id))!;
+      if (row.audience === 'visitor' && !firstOfEach.has(hash)) firstOfEach.set(hash, row);
+    }
+    for (const row of firstOfEach.values()) {
+      const [confirm] = outboxRows([await policy.confirm(Number(row.id), row.to_address)]);
+      await db.execute(sql`
+        insert into ${outbox} (submission_id, kind, to_address, audience, message)
+        select submission_id, ${confirm!.kind}, ${confirm!.toAddress}, 'visitor', ${JSON.stringify(confirm!.message)}::jsonb
+        from ${outbox} where id = ${Number(row.id)}`);
+    }
+  }
   return rows.filter((row) => !dropped.includes(Number(row.id)));
 }
 

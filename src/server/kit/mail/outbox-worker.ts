@@ -37,7 +37,9 @@ import {
   type ClaimedItem,
   type RetryPolicy,
   type SendStep,
+  type SuppressionPolicy,
 } from './outbox-steps';
+import { suppressionHash, type OutgoingEmail } from './outbox';
 import type { MailTransport } from './transport';
 
 export type OutboxWorkerOptions = {
@@ -50,6 +52,16 @@ export type OutboxWorkerOptions = {
   brand: string;
   /** Receives the alert when the hourly visitor-mail cap holds e-mails back. */
   ownerEmail?: string;
+  /**
+   * The console's own addresses (`config.ownerEmails`): written to whatever the suppression list
+   * says (decision 030).
+   */
+  consoleAddresses?: readonly string[];
+  /**
+   * The e-mail that asks a suppressed address to confirm it is theirs, queued when a visitor
+   * e-mail to it is held back (./address-confirm.ts). Absent: nothing is queued.
+   */
+  confirmAddress?: (heldId: number, to: string) => Promise<OutgoingEmail>;
   /** Most visitor e-mails sent in any hour, over every instance (VISITOR_MAIL_HOURLY_CAP). */
   visitorHourlyCap?: number;
   /** Most rows handed to the relay at once. Never more than the transport sends at once. */
@@ -97,6 +109,7 @@ export type OutboxSettings = {
   retry: RetryPolicy;
   limits: VisitorLimits;
   identity: SenderIdentity;
+  suppression: SuppressionPolicy;
 };
 
 /** Rows claimed ahead, per connection: enough for a claim's round trip to hide behind sends. */
@@ -130,6 +143,10 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
       from: { name: options.brand, address: options.mailFrom },
       domain: options.mailFrom.split('@')[1] ?? 'localhost',
       secret: options.secret,
+    },
+    suppression: {
+      exempt: new Set((options.consoleAddresses ?? []).map((a) => suppressionHash(options.secret, a))),
+      confirm: options.confirmAddress,
     },
   };
 }
@@ -280,7 +297,7 @@ export class ClaimsAhead {
     const claimedAt = performance.now();
     try {
       const claimed = await claimDue(db, limit, settings.leaseMs, settings.clock?.());
-      const rows = await dropSuppressed(db, settings.limits.secret, claimed);
+      const rows = await dropSuppressed(db, settings.limits.secret, claimed, settings.suppression);
       if (rows.length < claimed.length) {
         log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');
       }

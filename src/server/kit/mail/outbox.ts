@@ -71,6 +71,16 @@ export function suppressionHash(secret: string, address: string): string {
   return createHmac('sha256', secret).update(`suppress:${address.trim().toLowerCase()}`).digest('base64url');
 }
 
+/**
+ * Whether `address` is one of the console's own (`config.ownerEmails`, lower-cased): such an
+ * address is never erased nor suppressed, and the outbox writes to it whatever the list says, so
+ * that no mistake can cut the owners off from their notifications and sign-in links.
+ */
+export function isConsoleAddress(consoleAddresses: readonly string[], address: string): boolean {
+  const wanted = address.trim().toLowerCase();
+  return consoleAddresses.some((a) => a.trim().toLowerCase() === wanted);
+}
+
 /** A row queued before messages were stored as content: its parts were rendered already. */
 type RenderedMessage = Omit<StoredMessage, 'content'> & { html: string; text: string };
 

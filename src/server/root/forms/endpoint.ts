@@ -26,6 +26,7 @@ import { apiErrorHandler, jsonOnly, Refusal, sameOriginOnly, send } from '../../
 import type { Links } from '../../kit/http/links';
 import { rateLimitSubject, type RateLimiter } from './rate-limit';
 import { createSubmissions, type SubmissionRow } from './submissions';
+import { addressConfirmRoute } from './address-confirm';
 
 export type FormsApiOptions = {
   config: Config;
@@ -89,6 +90,8 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
 
   const ctx: ServerContext = { config, db: database.db, links, log: app.log, wakeOutbox };
   for (const handler of Object.values(handlers)) handler.routes?.(app, ctx);
+  // The link that lets a suppressed address be written to again (decision 030).
+  addressConfirmRoute(app, ctx);
 }
 
 // --- The steps --------------------------------------------------------------------------------
