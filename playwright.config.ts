@@ -28,6 +28,8 @@ export const OWNER_SERVER_ENV = {
   PUBLIC_URL: OWNER_BASE_URL,
   OWNER_EMAIL,
   OWNER_EMAILS: 'partner@example.com',
+  /** A helper (decision 032): reads and answers leads and bookings, nothing more. */
+  HELPER_EMAILS: 'Ada <helper@example.com>',
 };
 const OWNER_SPECS = /owner-.*\.spec\.ts$/;
 

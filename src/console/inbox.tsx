@@ -21,6 +21,8 @@ import { Badge, PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
 import { DataTable, DateCell, td } from '~/components/console/table';
 import { DownloadLink } from '~/components/console/download';
+import { IfMayUse } from '~/components/console/role';
+import { submissionExportRoutes } from '~/contract/inbox';
 
 const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
 const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];
@@ -165,14 +167,16 @@ export function InboxPage() {
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
       <Filters key={params.toString()} params={params} onApply={(next) => setParams(next)} />
-      <p className="mt-2">
-        <DownloadLink
-          href={withQuery(`${OWNER_API}/exports/submissions.csv`, { ...query, after: null })}
-          className="text-link"
-        >
-          {copy.download}
-        </DownloadLink>
-      </p>
+      <IfMayUse route={submissionExportRoutes.csv}>
+        <p className="mt-2">
+          <DownloadLink
+            href={withQuery(`${OWNER_API}/exports/submissions.csv`, { ...query, after: null })}
+            className="text-link"
+          >
+            {copy.download}
+          </DownloadLink>
+        </p>
+      </IfMayUse>
       <LoadedList resource={list} reload={reload} count={copy.count} pager={copy}>
         {(data) => (
           <DataTable label={copy.tableLabel} minWidth="min-w-[40rem]" columns={columns}>

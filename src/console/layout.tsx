@@ -7,7 +7,18 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, consoleNav } from '~/content/console';
-import type { SessionInfo } from '~/contract/console';
+import { ownersOnlyCopy } from '~/content/console-roles';
+import { deliveryRoutes, overviewRoutes, suppressionRoutes, type SessionInfo } from '~/contract/console';
+import { auditRoutes } from '~/contract/audit';
+import { inboxRoutes } from '~/contract/inbox';
+import { peopleRoutes, retentionRoutes } from '~/contract/people';
+import { mayUse, roleLabels, type ConsoleRole } from '~/contract/roles';
+import type { RouteSpec } from '~/contract/route';
+import { securityRoutes } from '~/contract/security';
+import { bookingRoutes } from '~/features/booking/booking-console-contract';
+import { eventsRoutes } from '~/features/events/events-console-contract';
+import { subscriberRoutes } from '~/features/newsletter/newsletter-console-contract';
+import { RoleProvider } from '~/components/console/role';
 import { AuditPage } from './audit';
 import { BookingsPage } from '~/features/booking/console/bookings-board';
 import { DeliveriesPage } from './deliveries';
@@ -61,7 +72,8 @@ export function ConsoleLayout({
           <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-2 text-sm">
             <p className="min-w-0 break-all text-ink-700">
               <span className="sr-only">{consoleCopy.signedInAs} </span>
-              {session.email}
+              <span className="font-medium text-ink-900">{session.name}</span>{' '}
+              <span>({roleLabels[session.role]})</span> <span className="text-ink-600">{session.email}</span>
             </p>
             <a href="/" className="text-link">
               {consoleCopy.viewSite}
@@ -76,12 +88,18 @@ export function ConsoleLayout({
             </button>
           </div>
         </div>
-        <ConsoleNav subPath={subPath} />
+        <ConsoleNav subPath={subPath} role={session.role} />
       </div>
       <div className="mx-auto max-w-6xl px-4 py-8">
-        <NoticeProvider resetKey={location.key} initial={noticeOf(location.state)}>
-          <CurrentPage subPath={subPath} session={session} refresh={refresh} onSignedOut={onSignedOut} />
-        </NoticeProvider>
+        <RoleProvider role={session.role}>
+          <NoticeProvider resetKey={location.key} initial={noticeOf(location.state)}>
+            {mayUse(session.role, routeOfPage(subPath)) ? (
+              <CurrentPage subPath={subPath} session={session} refresh={refresh} onSignedOut={onSignedOut} />
+            ) : (
+              <OwnersOnly />
+            )}
+          </NoticeProvider>
+        </RoleProvider>
       </div>
     </>
   );
@@ -98,7 +116,7 @@ function currentNavItem(subPath: string) {
  * The console's pages. On a wide screen, a row of links; on a narrow one, a "Menu" button that
  * names the current page and opens the list (a disclosure: Escape or a link closes it).
  */
-function ConsoleNav({ subPath }: { subPath: string }) {
+function ConsoleNav({ subPath, role }: { subPath: string; role: ConsoleRole }) {
   const [open, setOpen] = useState(false);
   const [openedAt, setOpenedAt] = useState(subPath);
   const listId = useId();
@@ -146,21 +164,23 @@ function ConsoleNav({ subPath }: { subPath: string }) {
         id={listId}
         className={`${open ? 'mt-1 flex' : 'hidden'} flex-col gap-y-0.5 md:mt-0 md:flex md:flex-row md:flex-wrap md:gap-x-1 md:gap-y-0`}
       >
-        {consoleNav.map((item) => (
-          <li key={item.path}>
-            <NavLink
-              to={page(item.path)}
-              end={item.path === ''}
-              onClick={() => setOpen(false)}
-              className={({ isActive }) =>
-                'block rounded-md px-3 py-2 text-sm font-medium ' +
-                (isActive ? 'bg-ink-900 text-white' : 'text-ink-700 hover:bg-ink-100 hover:text-ink-900')
-              }
-            >
-              {item.label}
-            </NavLink>
-          </li>
-        ))}
+        {consoleNav
+          .filter((item) => mayUse(role, routeOfPage(item.path)))
+          .map((item) => (
+            <li key={item.path}>
+              <NavLink
+                to={page(item.path)}
+                end={item.path === ''}
+                onClick={() => setOpen(false)}
+                className={({ isActive }) =>
+                  'block rounded-md px-3 py-2 text-sm font-medium ' +
+                  (isActive ? 'bg-ink-900 text-white' : 'text-ink-700 hover:bg-ink-100 hover:text-ink-900')
+                }
+              >
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
       </ul>
     </nav>
   );
@@ -214,6 +234,49 @@ function CurrentPage({
     default:
       return <NotFound />;
   }
+}
+
+/**
+ * The route whose data a page shows (for a page that changes something, the change's): a page the
+ * signed-in person's role may not use is neither in the navigation nor shown (decision 032).
+ */
+function routeOfPage(subPath: string): RouteSpec {
+  if (/^inbox\/[^/]+$/.test(subPath)) return inboxRoutes.detail;
+  if (subPath === 'events/new') return eventsRoutes.create;
+  if (/^events\/[^/]+\/edit$/.test(subPath)) return eventsRoutes.update;
+  if (/^events\/[^/]+$/.test(subPath)) return eventsRoutes.detail;
+  const pages: Record<string, RouteSpec> = {
+    '': overviewRoutes.view,
+    inbox: inboxRoutes.list,
+    spam: inboxRoutes.list,
+    bookings: bookingRoutes.list,
+    events: eventsRoutes.list,
+    deliveries: deliveryRoutes.list,
+    subscribers: subscriberRoutes.list,
+    suppressions: suppressionRoutes.page,
+    people: peopleRoutes.find,
+    retention: retentionRoutes.view,
+    audit: auditRoutes.page,
+    security: securityRoutes.session,
+  };
+  // A page the console does not have: its "not found", for anyone.
+  return pages[subPath] ?? securityRoutes.session;
+}
+
+/** What a helper sees at the address of an owner's page. */
+function OwnersOnly() {
+  const copy = ownersOnlyCopy;
+  return (
+    <>
+      <PageHeading title={copy.title}>{copy.title}</PageHeading>
+      <p className="mt-2 text-ink-700">{copy.text}</p>
+      <p className="mt-4">
+        <Link to={CONSOLE_PATH} className="text-link">
+          {copy.back}
+        </Link>
+      </p>
+    </>
+  );
 }
 
 function NotFound() {

@@ -1,10 +1,11 @@
 /** The overview: new leads by form, what waits for the owner, and whether mail is getting through. */
 import { Link } from 'react-router';
 import { overviewCopy as copy } from '~/content/console';
-import { formTypeLabels, type Overview } from '~/contract/console';
+import { deliveryRoutes, formTypeLabels, type Overview } from '~/contract/console';
 import { page } from '~/components/console/paths';
 import { Loaded, useResource } from '~/components/console/data';
 import { Banner, PageHeading } from '~/components/console/page';
+import { IfMayUse } from '~/components/console/role';
 import { TableBox, td, th } from '~/components/console/table';
 
 function Tile({ label, value, to, action }: { label: string; value: number; to: string; action: string }) {
@@ -35,11 +36,13 @@ export function OverviewPage() {
           return (
             <>
               <Banner heading={copy.mailWarningsHeading} items={data.mailWarnings}>
-                <p className="mt-2">
-                  <Link to={page('deliveries')} className="text-link">
-                    {copy.openDeliveries}
-                  </Link>
-                </p>
+                <IfMayUse route={deliveryRoutes.list}>
+                  <p className="mt-2">
+                    <Link to={page('deliveries')} className="text-link">
+                      {copy.openDeliveries}
+                    </Link>
+                  </p>
+                </IfMayUse>
               </Banner>
               <Banner heading={copy.configWarningsHeading} items={data.configWarnings} />
 

@@ -17,6 +17,8 @@ import { page } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
 import { ConfirmButton } from '~/components/console/dialog';
+import { IfMayUse } from '~/components/console/role';
+import { spamRoutes } from '~/contract/inbox';
 import { useAction } from '~/components/console/notices';
 import { Badge, DetailRow, IfAny, ItemPage, Section } from '~/components/console/page';
 
@@ -97,21 +99,23 @@ export function HeldActions({
       >
         {copy.notSpam}
       </button>
-      <ConfirmButton
-        label={copy.delete}
-        title={copy.confirmDeleteTitle}
-        text={copy.confirmDeleteText}
-        className={`btn btn-secondary${size}`}
-        describedBy={describedBy}
-        disabled={busy !== null}
-        onConfirm={() =>
-          void run(
-            `delete-${id}`,
-            () => post(`${base}/delete`),
-            () => (onDeleted ? null : copy.deleted),
-          ).then((done) => done && (onDeleted ?? reload)())
-        }
-      />
+      <IfMayUse route={spamRoutes.delete}>
+        <ConfirmButton
+          label={copy.delete}
+          title={copy.confirmDeleteTitle}
+          text={copy.confirmDeleteText}
+          className={`btn btn-secondary${size}`}
+          describedBy={describedBy}
+          disabled={busy !== null}
+          onConfirm={() =>
+            void run(
+              `delete-${id}`,
+              () => post(`${base}/delete`),
+              () => (onDeleted ? null : copy.deleted),
+            ).then((done) => done && (onDeleted ?? reload)())
+          }
+        />
+      </IfMayUse>
     </>
   );
 }

@@ -17,6 +17,8 @@ import { test as base, expect, gotoHydrated } from './support/fixtures';
 export { OWNER_EMAIL };
 /** A further address that may sign in (OWNER_EMAILS): the test that ends every session uses it. */
 export const SECOND_OWNER = 'partner@example.com';
+/** The helper of HELPER_EMAILS (named Ada there): may read and answer leads and bookings only. */
+export const HELPER = 'helper@example.com';
 export const MAIL_DIR = join(OWNER_DATA_DIR, 'mail');
 
 /**
@@ -95,12 +97,18 @@ export async function signIn(page: Page, path = '/owner', email = OWNER_EMAIL): 
  * test takes it as its page (`async ({ ownerPage: page }) => ...`) and opens the console page
  * it needs with `openConsole`. It is signed in after the file's `beforeEach` hooks have run.
  */
-export const test = base.extend<{ ownerPage: Page }>({
+export const test = base.extend<{ ownerPage: Page; helperPage: Page }>({
   ownerPage: async ({ page }, use) => {
     // Its own client address (the owner server trusts the loopback proxy): the console's sign-in
     // attempts are limited per client, and every test that takes this page signs in.
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': ownerClientAddress() });
     await signIn(page);
+    await use(page);
+  },
+  /** The same, signed in as the helper (HELPER). */
+  helperPage: async ({ page }, use) => {
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': ownerClientAddress() });
+    await signIn(page, '/owner', HELPER);
     await use(page);
   },
 });

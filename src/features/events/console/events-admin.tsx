@@ -17,11 +17,13 @@ import type {
   EventMessageAnswer,
   EventSummary,
 } from '../events-console-contract';
+import { eventsRoutes } from '../events-console-contract';
 import { post } from '~/components/console/http';
 import { page } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
 import { ConfirmButton } from '~/components/console/dialog';
+import { IfMayUse } from '~/components/console/role';
 import { DownloadLink } from '~/components/console/download';
 import { Field, SubmitButton, TextField } from '~/components/console/fields';
 import { useAction, useNotify } from '~/components/console/notices';
@@ -104,11 +106,13 @@ export function EventsPage() {
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>
       <p className="mt-2 text-ink-700">{copy.intro}</p>
-      <p className="mt-4">
-        <Link to={page('events/new')} className="btn btn-primary">
-          {copy.newEvent}
-        </Link>
-      </p>
+      <IfMayUse route={eventsRoutes.create}>
+        <p className="mt-4">
+          <Link to={page('events/new')} className="btn btn-primary">
+            {copy.newEvent}
+          </Link>
+        </p>
+      </IfMayUse>
       <LoadedList resource={list} reload={reload} empty={copy.empty} count={copy.count}>
         {(data) => (
           <DataTable label={copy.tableLabel} minWidth="min-w-[44rem]" columns={listColumns}>
@@ -408,18 +412,22 @@ export function EventPage({ id }: { id: string }) {
             ) : event.past ? (
               <p className="mt-4 text-ink-700">{copy.pastNote}</p>
             ) : null}
-            <Actions event={event} reload={reload} />
+            <IfMayUse route={eventsRoutes.update}>
+              <Actions event={event} reload={reload} />
+            </IfMayUse>
           </Section>
 
           <AttendeeTable list="attendees" rows={event.attendees} />
           <AttendeeTable list="waitlist" rows={event.waitlist} />
           {event.cancelled.length > 0 ? <AttendeeTable list="cancelled" rows={event.cancelled} /> : null}
 
-          {event.status === 'published' ? (
-            <MessageForm event={event} />
-          ) : event.status === 'draft' ? (
-            <p className="mt-8 text-ink-700">{copy.messageAfterPublish}</p>
-          ) : null}
+          <IfMayUse route={eventsRoutes.message}>
+            {event.status === 'published' ? (
+              <MessageForm event={event} />
+            ) : event.status === 'draft' ? (
+              <p className="mt-8 text-ink-700">{copy.messageAfterPublish}</p>
+            ) : null}
+          </IfMayUse>
         </>
       )}
     </ItemPage>
