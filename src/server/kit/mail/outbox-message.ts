@@ -7,7 +7,6 @@
 import { createHmac } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
-import { withoutBidiControls } from '~/lib/bidi';
 import { renderEmail } from './layout';
 import type { ClaimedRow } from './outbox';
 
@@ -37,8 +36,7 @@ export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options 
     from: identity.from,
     to: row.to_address,
     replyTo: message.replyTo,
-    // A visitor's name in a subject cannot turn the rest of it around (decision 031).
-    subject: withoutBidiControls(message.subject),
+    subject: message.subject,
     text,
     html,
     headers: message.headers,
