@@ -6,6 +6,7 @@ import type { ConsentVersion } from '~/content/consents';
 import { EMAIL_PATTERN } from './patterns';
 import { z } from './zod';
 import { sanitizeText } from './sanitize';
+import { withoutBidiControls } from './bidi';
 
 export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address.';
 
@@ -25,11 +26,14 @@ type TextRules = { required: string; max: number; tooLong?: string; multiline?: 
 
 /** A string with a required message and a maximum length, free of the control characters it may not hold. */
 function rawText({ required, max, tooLong, multiline = false }: TextRules) {
-  return z
+  const checked = z
     .string({ error: required })
     .max(max, tooLong ?? `Please keep this under ${max} characters.`)
     .regex(multiline ? MULTI_LINE : SINGLE_LINE, CONTROL_MESSAGE)
     .refine(wellFormed, CONTROL_MESSAGE);
+  // A name, a company, a one-line answer: shown as a name or in a subject, where a bidirectional
+  // control would turn the text around (decision 031). A message keeps them: it is read as text.
+  return multiline ? checked : checked.overwrite(withoutBidiControls);
 }
 
 /** Trimmed text with a required message and a maximum length. */

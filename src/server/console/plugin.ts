@@ -6,6 +6,7 @@
  * Logs carry record ids and counts, never an address or a visitor's words.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withoutBidiControls } from '~/lib/bidi';
 import type { ConsoleRole } from '~/contract/roles';
 import { consoleUserOf, type Config } from '../kit/config';
 import type { Db } from '../kit/db/client';
@@ -36,6 +37,17 @@ export type ConsoleRouteInfo = { method: string; url: string; role: ConsoleRole 
 
 export const UNAUTHORISED = 'Please sign in to the console.';
 
+/** `value` with the bidirectional controls taken out of every string in it (the same value if none). */
+function withoutControls(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return withoutBidiControls(value);
+  if (typeof value !== 'object' || value === null || depth > 20) return value;
+  if (Array.isArray(value)) return value.map((item) => withoutControls(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, withoutControls(item, depth + 1)]),
+  );
+}
+
 export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) {
   const { config, db, links, wakeOutbox } = options;
   const clock = options.clock ?? (() => new Date());
@@ -43,6 +55,9 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
 
   // Every console request: same origin (a GET too: nothing of the console is for another site).
   app.addHook('onRequest', sameOriginOnly(config));
+  // Every answer shows what visitors typed without bidirectional controls: a name or a subject
+  // cannot turn the text around it on the owner's screen (decision 031). Files are not answers.
+  app.addHook('preSerialization', async (_request, _reply, payload) => withoutControls(payload));
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') {

@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
+import { withoutBidiControls } from '~/lib/bidi';
 import { renderEmail } from './layout';
 import type { ClaimedRow } from './outbox';
 
@@ -36,7 +37,8 @@ export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options 
     from: identity.from,
     to: row.to_address,
     replyTo: message.replyTo,
-    subject: message.subject,
+    // A visitor's name in a subject cannot turn the rest of it around (decision 031).
+    subject: withoutBidiControls(message.subject),
     text,
     html,
     headers: message.headers,

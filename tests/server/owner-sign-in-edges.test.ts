@@ -1,0 +1,72 @@
+/**
+ * Signing in as the owner and as a stranger look the same from outside (decision 031), on PGlite
+ * and PostgreSQL: the same answer, sent before anything is looked up or written, so its time
+ * cannot tell an owner's address from another. Proved without timing: the database is held (a
+ * transaction that keeps PGlite to itself; on Postgres, a lock on the outbox) while the owner asks
+ * for a link, and the answer still arrives; the link's e-mail is queued once the hold ends.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_IN_SENT } from '../../src/server/console/sign-in';
+import { type FormsTestApp, makeFormsApp, OWNER, testDrivers, until } from './forms-support';
+import { apiCall } from './owner-session';
+
+const drivers = await testDrivers('sign_in_edges');
+
+describe.each(drivers)('the sign-in answer tells nobody who the owner is, on $name', (driver) => {
+  let t: FormsTestApp;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const db = await driver.env();
+    drop = db.drop;
+    t = await makeFormsApp(db.env);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await drop?.();
+  });
+
+  const links = async () =>
+    (await t.query<{ n: number }>(`select count(*)::int as n from outbox where kind = 'owner.sign-in'`))[0]!.n;
+
+  it('answers an owner and a stranger alike, the owner before the link is written', async () => {
+    const before = await links();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const isHeld = new Promise<void>((resolve) => (holding = resolve));
+    const hold = t.app.services.database.db.transaction(async (tx) => {
+      if (driver.name === 'PostgreSQL') await tx.execute(sql`lock table outbox in share mode`);
+      holding();
+      await held;
+    });
+    await isHeld;
+
+    const bound = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 5_000).unref());
+    const owner = await Promise.race([
+      apiCall(t.app, 'POST', '/api/owner/sign-in', { body: { email: OWNER } }),
+      bound,
+    ]);
+    release();
+    await hold;
+    expect(owner, 'the owner was answered while nothing could be written').not.toBe('held');
+    if (owner === 'held') return;
+    const stranger = await apiCall(t.app, 'POST', '/api/owner/sign-in', {
+      body: { email: 'stranger@example.org' },
+    });
+
+    for (const res of [owner, stranger]) {
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ message: SIGN_IN_SENT });
+    }
+    const names = (res: typeof owner) =>
+      Object.keys(res.headers)
+        .filter((name) => name !== 'date')
+        .sort();
+    expect(names(owner)).toEqual(names(stranger));
+    expect(owner.headers['content-length']).toBe(stranger.headers['content-length']);
+
+    await until(async () => (await links()) === before + 1);
+  });
+});
