@@ -111,7 +111,14 @@ const NOT_OBJECTS: unknown[] = [[], 'text', 5, null, true];
 /** An id of each shape the routes take, to reach the body of a route with a path parameter. */
 const ID_CANDIDATES = ['00000000-0000-4000-8000-000000000000', '123456', 'BK-AAAAAA', 'abc'];
 
-type Case = { what: string; path: string; query: string; body?: unknown; raw?: string; expect: 'refused' | 'notFound' | 'any' };
+type Case = {
+  what: string;
+  path: string;
+  query: string;
+  body?: unknown;
+  raw?: string;
+  expect: 'refused' | 'notFound' | 'any';
+};
 
 function casesOf(method: 'GET' | 'POST', url: string, route: Declared): Case[] {
   const names = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
@@ -132,7 +139,8 @@ function casesOf(method: 'GET' | 'POST', url: string, route: Declared): Case[] {
         return value;
       }
     })();
-    const parses = route.params?.safeParse(Object.fromEntries(names.map((n) => [n, decoded]))).success ?? true;
+    const parses =
+      route.params?.safeParse(Object.fromEntries(names.map((n) => [n, decoded]))).success ?? true;
     cases.push({
       what: `path ${value}`,
       path: pathWith(value),
@@ -159,7 +167,13 @@ function casesOf(method: 'GET' | 'POST', url: string, route: Declared): Case[] {
       });
     }
   }
-  cases.push({ what: 'query malformed', path: basePath, query: '?%=%&a=%ZZ&&=', body: baseBody, expect: 'any' });
+  cases.push({
+    what: 'query malformed',
+    path: basePath,
+    query: '?%=%&a=%ZZ&&=',
+    body: baseBody,
+    expect: 'any',
+  });
 
   if (method === 'POST') {
     const bodyKeys = keysOf(route.body);
@@ -168,7 +182,13 @@ function casesOf(method: 'GET' | 'POST', url: string, route: Declared): Case[] {
     // Missing: no field at all; not an object; each field wrong-typed or oversized; unknown.
     cases.push({ what: 'body {}', path: basePath, query: '', body: {}, expect: expectOf({}) });
     for (const body of NOT_OBJECTS) {
-      cases.push({ what: `body ${JSON.stringify(body)}`, path: basePath, query: '', body, expect: expectOf(body) });
+      cases.push({
+        what: `body ${JSON.stringify(body)}`,
+        path: basePath,
+        query: '',
+        body,
+        expect: expectOf(body),
+      });
     }
     for (const key of [...bodyKeys, 'unknown']) {
       for (const value of WRONG_TYPES) {
@@ -183,7 +203,13 @@ function casesOf(method: 'GET' | 'POST', url: string, route: Declared): Case[] {
       }
     }
     cases.push({ what: 'body not JSON', path: basePath, query: '', raw: '{"a":', expect: 'refused' });
-    cases.push({ what: 'body too large', path: basePath, query: '', raw: JSON.stringify({ a: 'x'.repeat(40_000) }), expect: 'any' });
+    cases.push({
+      what: 'body too large',
+      path: basePath,
+      query: '',
+      raw: JSON.stringify({ a: 'x'.repeat(40_000) }),
+      expect: 'any',
+    });
   }
   return cases;
 }
@@ -245,11 +271,15 @@ describe.each(drivers)('every console route refuses at the edge, on $name', (dri
         const status = res.statusCode;
         const error = status >= 400 ? (res.json() as { error?: unknown }).error : undefined;
         if (status >= 500) failures.push(label);
-        else if (c.expect === 'refused' && status !== 400 && status !== 413) failures.push(`expected 400: ${label}`);
+        else if (c.expect === 'refused' && status !== 400 && status !== 413)
+          failures.push(`expected 400: ${label}`);
         else if (c.expect === 'notFound' && status !== 404) failures.push(`expected 404: ${label}`);
         else if (status >= 400 && (typeof error !== 'string' || !/^[A-Z].*[.!?]$/.test(error)))
           failures.push(`no sentence: ${label}`);
-        else if (typeof error === 'string' && (error === SERVER_ERROR_MESSAGE || /^Invalid|expected|received/.test(error)))
+        else if (
+          typeof error === 'string' &&
+          (error === SERVER_ERROR_MESSAGE || /^Invalid|expected|received/.test(error))
+        )
           failures.push(`not a clear sentence: ${label}`);
       }
     }
