@@ -57,3 +57,15 @@ export const retentionRuns = pgTable('retention_runs', {
   /** The run's last sign of life while under way, so any instance can tell a run going on from one that died. */
   aliveAt: timestamp('alive_at', { withTimezone: true }),
 });
+
+/**
+ * The newest sign-in link e-mailed to each owner address (by the keyed hash a link names it by):
+ * a link e-mailed before it is refused, so asking again ends every older link still unused
+ * (decision 031). A link made on the server's machine (`npm run owner:link`) is not e-mailed and
+ * is not ended by one that is.
+ */
+export const ownerSignInLinks = pgTable('owner_sign_in_links', {
+  ownerKey: text('owner_key').primaryKey(),
+  tokenId: text('token_id').notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+});
