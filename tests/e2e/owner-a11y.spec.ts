@@ -31,6 +31,12 @@ const PAGES = [
   ['/owner/security', 'Security'],
 ] as const;
 
+/** The pages as a helper sees them (decision 032): their own audit log, and an owner's page. */
+const HELPER_PAGES = [
+  ['/owner/audit', 'Audit log'],
+  ['/owner/people', 'For the owner only'],
+] as const;
+
 async function noSidewaysScroll(page: Page, what: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, what).toBeLessThanOrEqual(0);
@@ -39,7 +45,12 @@ async function noSidewaysScroll(page: Page, what: string) {
 /** A contact message from a person of its own: the pages of one person and one submission show it. */
 async function aPerson(request: APIRequestContext, label: string): Promise<string> {
   const tag = uniqueTag(label);
-  await sendContact(request, { firstName: 'Axe', lastName: tag, email: `${tag}@example.org`, message: 'Hello' });
+  await sendContact(request, {
+    firstName: 'Axe',
+    lastName: tag,
+    email: `${tag}@example.org`,
+    message: 'Hello',
+  });
   return tag;
 }
 
@@ -56,6 +67,16 @@ for (const width of [1280, 375]) {
 
     for (const [path, heading] of PAGES) {
       test(`${path} has no violations and no sideways scroll`, async ({ ownerPage: page }) => {
+        await gotoHydrated(page, path);
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();
+        await expect(page.getByText('Loading…')).toHaveCount(0);
+        await expectNoAxeViolations(page);
+        await noSidewaysScroll(page, path);
+      });
+    }
+
+    for (const [path, heading] of HELPER_PAGES) {
+      test(`${path} as a helper has no violations and no sideways scroll`, async ({ helperPage: page }) => {
         await gotoHydrated(page, path);
         await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();
         await expect(page.getByText('Loading…')).toHaveCount(0);
