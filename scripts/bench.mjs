@@ -23,7 +23,9 @@
  *     the server's peak RSS; then on the same database a whole-inbox CSV export (rows/s, peak
  *     RSS), person look-ups and erasures, and a retention run with forms arriving meanwhile;
  *     each request beside the same SQL statements replayed by a bare client, and the export
- *     beside a bare cursor, on a copy of the same database (scripts/bench-console.ts).
+ *     beside a bare cursor, on a copy of the same database; and a second full export with a
+ *     public page, /api/events/next and a contact form asked meanwhile, their p99 judged
+ *     absolutely (<= 50 ms, decision 033) (scripts/bench-console.ts).
  * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 15 minutes.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
