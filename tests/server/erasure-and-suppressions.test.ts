@@ -6,7 +6,8 @@
  * - an address once on the list before that refusal existed is written to all the same;
  * - erasing an address that was the owner's before OWNER_EMAIL changed removes that person's rows
  *   only: the notifications it received about other people's submissions (rows and .eml files) stay;
- * - the owner lifts a suppression (audited); a hash not on the list is 404, a malformed one 400.
+ * - the owner lifts a suppression (audited); a hash not on the list is 404, a malformed one 400;
+ * - retention never moves a console address that unsubscribed from the newsletter onto the list.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { peopleCopy } from '../../src/content/console';
 import { suppressionHash } from '../../src/server/kit/mail/outbox';
 import { emlFileName } from '../../src/server/kit/mail/transport';
 import { apiCall, asOwner, type OwnerCall, signInOwner } from './owner-session';
-import { bodies, type FormsTestApp, makeFormsApp, OWNER, SECRET, testDrivers } from './forms-support';
+import { bodies, type FormsTestApp, makeFormsApp, OWNER, SECRET, testDrivers, until } from './forms-support';
 
 const drivers = await testDrivers('erasure');
 const PARTNER = 'Partner.Owner@Sterling.test';
@@ -95,6 +96,27 @@ describe.each(drivers)('owners’ addresses, erasure and the suppression list on
     expect(lifted.statusCode).toBe(200);
     expect(lifted.json()).toEqual({ ok: true, reason: 'erased' });
     expect(await count(`suppressions where hash = '${hash}'`)).toBe(0);
+  });
+
+  it('retention moves unsubscribed readers onto the list, but never an owner who tried the newsletter', async () => {
+    const reader = `reader.${Date.now()}@example.org`;
+    for (const email of [PARTNER, reader]) {
+      expect((await t.post(bodies.newsletter({ email }))).statusCode).toBe(200);
+    }
+    await t.query(
+      `update newsletter_subscribers set status = 'unsubscribed' where email in ('${PARTNER.toLowerCase()}', '${reader}')`,
+    );
+    const started = await owner('POST', '/api/owner/retention/run');
+    expect(started.statusCode).toBe(202);
+    await until(
+      async () =>
+        ((await owner('GET', '/api/owner/retention')).json() as { running: number | null }).running === null,
+    );
+    const onList = async (address: string) =>
+      count(`suppressions where hash = '${suppressionHash(SECRET, address)}'`);
+    expect(await onList(reader)).toBe(1);
+    expect(await onList(PARTNER)).toBe(0);
+    expect(await count(`newsletter_subscribers where email = '${PARTNER.toLowerCase()}'`)).toBe(0);
   });
 
   it('erasing an address that was once the owner’s leaves the notifications about other people', async () => {

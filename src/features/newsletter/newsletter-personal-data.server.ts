@@ -6,7 +6,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { peopleCopy, retentionCopy } from '~/content/console';
 import { rowsOf } from '~/server/kit/db/rows';
-import { suppressionHash } from '~/server/kit/mail/outbox';
+import { isConsoleAddress, suppressionHash } from '~/server/kit/mail/outbox';
 import { definePersonalData } from '~/server/kit/personal-data';
 import { newsletterSubscribers } from './tables.server';
 
@@ -27,7 +27,7 @@ export const newsletterPersonalData = definePersonalData<typeof newsletterSubscr
     {
       count: 'unsubscribed',
       describe: () => retentionCopy.unsubscribed,
-      async sweep(db, { batchSize, secret, deleteSubmissions }) {
+      async sweep(db, { batchSize, secret, consoleAddresses, deleteSubmissions }) {
         const people = rowsOf<{ email: string }>(
           await db.execute(
             sql`select email from newsletter_subscribers where status = 'unsubscribed' limit ${batchSize}`,
@@ -39,13 +39,17 @@ export const newsletterPersonalData = definePersonalData<typeof newsletterSubscr
             people.map((p) => sql`${p.email}`),
             sql`, `,
           );
-          const hashes = sql.join(
-            people.map((p) => sql`(${suppressionHash(secret, p.email)}, 'unsubscribed')`),
-            sql`, `,
-          );
-          await tx.execute(
-            sql`insert into suppressions (hash, reason) values ${hashes} on conflict (hash) do nothing`,
-          );
+          // A console address (an owner who tried the newsletter) is never suppressed.
+          const readers = people.filter((p) => !isConsoleAddress(consoleAddresses, p.email));
+          if (readers.length) {
+            const hashes = sql.join(
+              readers.map((p) => sql`(${suppressionHash(secret, p.email)}, 'unsubscribed')`),
+              sql`, `,
+            );
+            await tx.execute(
+              sql`insert into suppressions (hash, reason) values ${hashes} on conflict (hash) do nothing`,
+            );
+          }
           const gone = await deleteSubmissions(
             tx,
             sql`select id from submissions where form_type = 'newsletter' and email_key in (${list})`,

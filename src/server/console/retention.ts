@@ -26,8 +26,17 @@ import type { ConsoleArea } from '../kit/http/owner-routes';
 /** Rows removed, by the names the registry's rules count them under, and `emlFiles`. */
 export type RetentionCounts = Record<string, number>;
 
-/** What a run needs: the registry, the suppression list's key and where the .eml files are. */
-export type RetentionDeps = { db: Db; registry: PersonalDataRegistry; secret: string; mailDir: string };
+/**
+ * What a run needs: the registry, the suppression list's key, where the .eml files are, and the
+ * console's own addresses, which no rule puts on the suppression list (decision 030).
+ */
+export type RetentionDeps = {
+  db: Db;
+  registry: PersonalDataRegistry;
+  secret: string;
+  mailDir: string;
+  consoleAddresses?: readonly string[];
+};
 
 export type RetentionOptions = {
   batchSize?: number;
@@ -59,7 +68,7 @@ export const RETENTION_BATCH = { rows: 50, pauseMs: 10 } as const;
 export const RUN_ALIVE = { everyMs: 5_000, silentAfterMs: 60_000 } as const;
 
 export async function runRetention(
-  { db, registry, secret, mailDir }: RetentionDeps,
+  { db, registry, secret, mailDir, consoleAddresses = [] }: RetentionDeps,
   now = new Date(),
   {
     batchSize = RETENTION_BATCH.rows,
@@ -107,6 +116,7 @@ export async function runRetention(
       periods,
       batchSize,
       secret,
+      consoleAddresses,
       deleteSubmissions,
     };
     // Each rule a batch at a time, until a batch comes back short.

@@ -60,6 +60,8 @@ export type RetentionScope = {
   batchSize: number;
   /** Keys the suppression list's hashes. */
   secret: string;
+  /** The console's own addresses (lower-cased): never put on the suppression list (decision 030). */
+  consoleAddresses: readonly string[];
   /**
    * Deletes the submissions `pick` selects (a query of at most a batch of ids) with everything that
    * hangs off them, in one statement; answers how many went and the .eml files of their e-mails.

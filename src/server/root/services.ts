@@ -78,6 +78,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     registry: personalData,
     secret: config.appSecret,
     mailDir: join(config.dataDir, 'mail'),
+    consoleAddresses: config.ownerEmails,
     log: app.log,
   });
   const consoleJobs = startConsoleJobs({
