@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_SENT } from '../../src/server/console/sign-in';
+import { LINK_SUPERSEDED, SIGN_IN_SENT, signInLink } from '../../src/server/console/sign-in';
 import { type FormsTestApp, makeFormsApp, OWNER, testDrivers, until } from './forms-support';
 import { apiCall } from './owner-session';
 
@@ -28,7 +28,8 @@ describe.each(drivers)('the sign-in answer tells nobody who the owner is, on $na
   });
 
   const links = async () =>
-    (await t.query<{ n: number }>(`select count(*)::int as n from outbox where kind = 'owner.sign-in'`))[0]!.n;
+    (await t.query<{ n: number }>(`select count(*)::int as n from outbox where kind = 'owner.sign-in'`))[0]!
+      .n;
 
   it('answers an owner and a stranger alike, the owner before the link is written', async () => {
     const before = await links();
@@ -68,5 +69,34 @@ describe.each(drivers)('the sign-in answer tells nobody who the owner is, on $na
     expect(owner.headers['content-length']).toBe(stranger.headers['content-length']);
 
     await until(async () => (await links()) === before + 1);
+  });
+
+  /** The token of every sign-in link queued so far, oldest first. */
+  const mailedTokens = async () =>
+    (
+      await t.query<{ message: unknown }>(
+        `select message from outbox where kind = 'owner.sign-in' order by id`,
+      )
+    ).map((row) => {
+      const text = typeof row.message === 'string' ? row.message : JSON.stringify(row.message);
+      return /\/owner\/sign-in\?token=([\w.-]+)/.exec(text)![1]!;
+    });
+  const useLink = (token: string) => apiCall(t.app, 'POST', '/api/owner/sign-in/link', { body: { token } });
+
+  it('ends every older link still unused when a new one is e-mailed, but not a link made on the server', async () => {
+    const made = await signInLink(t.config, t.app.services.links, OWNER);
+    const before = (await mailedTokens()).length;
+    for (let i = 0; i < 2; i += 1) {
+      await apiCall(t.app, 'POST', '/api/owner/sign-in', { body: { email: OWNER } });
+      await until(async () => (await mailedTokens()).length === before + i + 1);
+    }
+    const [older, newer] = (await mailedTokens()).slice(before);
+    const refused = await useLink(older!);
+    expect(refused.statusCode).toBe(410);
+    expect(refused.json()).toEqual({ error: LINK_SUPERSEDED });
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect((await useLink(newer!)).statusCode).toBe(200);
+    // Made by `npm run owner:link` before both: still good, once.
+    expect((await useLink(new URL(made).searchParams.get('token')!)).statusCode).toBe(200);
   });
 });

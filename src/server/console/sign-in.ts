@@ -1,6 +1,7 @@
 /**
  * Passwordless sign-in by e-mail (decision 020). The owner types an address; if it may sign in
- * (OWNER_EMAIL or OWNER_EMAILS), a single-use link valid 15 minutes goes out through the outbox.
+ * (OWNER_EMAIL or OWNER_EMAILS), a single-use link valid 15 minutes goes out through the outbox,
+ * and ends every link e-mailed to that address before it that is still unused (decision 031).
  * Every address gets the same answer, so the page tells nobody who the owner is. The link's
  * token is a signed token (src/server/kit/http/signed-tokens.ts) whose subject is a keyed hash
  * of the address: a link that leaks through a proxy log or a browser history names nobody.
@@ -9,6 +10,7 @@
  * each is rate-limited per client.
  */
 import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { site } from '~/content/site';
 import { TOO_MANY_ATTEMPTS } from '~/content/forms';
@@ -18,9 +20,11 @@ import type { Config } from '../kit/config';
 import type { ConsoleServices, OpenRoutes, RouteOptions } from '../kit/http/owner-routes';
 import type { Links } from '../kit/http/links';
 import { Refusal } from '../kit/http/request-checks';
+import { tokenIdOf } from '../kit/http/signed-tokens';
 import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
 import { authenticate, authenticationOptions } from './passkeys';
 import { startSession } from './sessions';
+import { ownerSignInLinks } from './tables';
 
 export const SIGN_IN_PURPOSE = 'owner-sign-in';
 export const SIGN_IN_MINUTES = 15;
@@ -30,6 +34,10 @@ export const SIGN_IN_SENT =
   'If that address belongs to the owner, a sign-in link is on its way. It works once, within 15 minutes.';
 export const LINK_EXPIRED = 'This sign-in link has expired. Ask for a new one.';
 export const LINK_USED = 'This sign-in link has been used already. Ask for a new one.';
+export const LINK_SUPERSEDED =
+  'A newer sign-in link has been sent to this address since this one. Use the newest, or ask for a new one.';
+/** The claim of a link that was e-mailed (one made by `npm run owner:link` has none). */
+const MAILED = 'm';
 
 /** The keyed hash a sign-in token names its owner by. */
 export function ownerKey(config: Pick<Config, 'appSecret'>, email: string): string {
@@ -55,13 +63,28 @@ export async function signInLink(
   email: string,
   now = new Date(),
 ): Promise<string> {
+  return (await newSignInLink(config, links, email, now)).url;
+}
+
+/** A sign-in link and its token's id; `mailed` marks it as one an e-mail carries. */
+async function newSignInLink(
+  config: Pick<Config, 'appSecret' | 'ownerEmails'>,
+  links: Links,
+  email: string,
+  now: Date,
+  mailed = false,
+) {
   if (!maySignIn(config, email)) throw new Error('not an owner address');
   const token = await links.tokens.sign(SIGN_IN_PURPOSE, ownerKey(config, email), {
     expiresInSeconds: SIGN_IN_MINUTES * 60,
     singleUse: true,
     now,
+    ...(mailed ? { claims: { [MAILED]: 1 } } : {}),
   });
-  return links.absolute(`${SIGN_IN_PATH}?token=${encodeURIComponent(token)}`);
+  return {
+    url: links.absolute(`${SIGN_IN_PATH}?token=${encodeURIComponent(token)}`),
+    tokenId: tokenIdOf(token)!,
+  };
 }
 
 export function signInEmail(to: string, url: string): OutgoingEmail {
@@ -159,8 +182,14 @@ export function registerSignIn(routes: OpenRoutes, deps: SignInDeps): void {
       SIGN_IN_LIMITS.perAddress.windowMs,
     );
     if (!allowed) return;
-    const url = await signInLink(config, links, email, clock());
+    const now = clock();
+    const { url, tokenId } = await newSignInLink(config, links, email, now, true);
     await db.transaction(async (tx) => {
+      // The newest link e-mailed to the address: every older one still unused ends with this.
+      await tx
+        .insert(ownerSignInLinks)
+        .values({ ownerKey: ownerKey(config, email), tokenId, sentAt: now })
+        .onConflictDoUpdate({ target: ownerSignInLinks.ownerKey, set: { tokenId, sentAt: now } });
       await enqueueEmails(tx, null, [signInEmail(email, url)]);
       await audit(tx, email, 'sign-in.link-sent');
     });
@@ -191,6 +220,15 @@ export function registerSignIn(routes: OpenRoutes, deps: SignInDeps): void {
       const now = clock();
       const { email, verified } = await verifySignInToken(config, links, body.token, now);
       const session = await db.transaction(async (tx) => {
+        if (verified.claims[MAILED] === 1) {
+          const [newest] = await tx
+            .select({ tokenId: ownerSignInLinks.tokenId })
+            .from(ownerSignInLinks)
+            .where(eq(ownerSignInLinks.ownerKey, verified.subject));
+          if (newest && newest.tokenId !== verified.tokenId) {
+            throw new Refusal(410, { error: LINK_SUPERSEDED });
+          }
+        }
         if (!(await links.tokens.consume(tx, SIGN_IN_PURPOSE, verified)))
           throw new Refusal(409, { error: LINK_USED });
         await audit(tx, email, 'sign-in.link');
