@@ -4,11 +4,12 @@
  */
 import { Link } from 'react-router';
 import { consoleCopy, deliveriesCopy as copy } from '~/content/console';
-import type { DeliveryList, DeliverySummary } from '~/contract/console';
+import { deliveryRoutes, type DeliveryList, type DeliverySummary } from '~/contract/console';
 import { post, withQuery } from '~/components/console/http';
 import { page, useQuery } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
 import { useAction } from '~/components/console/notices';
+import { useMayUse } from '~/components/console/role';
 import { Badge, PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
 import { QueryTabs } from '~/components/console/tabs';
@@ -43,6 +44,8 @@ export function DeliveriesTable({
   showSubmission?: boolean;
 }) {
   const { busy, run } = useAction();
+  // A helper sees a submission's e-mails but may not send one again (decision 032).
+  const mayRetry = useMayUse(deliveryRoutes.retry);
   return (
     <DataTable label={copy.tableLabel} minWidth="min-w-[48rem]" columns={columns}>
       {items.map((item) => (
@@ -64,7 +67,7 @@ export function DeliveriesTable({
           <td className={`${td} text-right tabular-nums`}>{item.attempts}</td>
           <td className={`${td} font-mono text-xs break-all`}>{item.lastError ?? consoleCopy.none}</td>
           <td className={td}>
-            {item.status === 'failed' || (item.status === 'pending' && item.lastError) ? (
+            {mayRetry && (item.status === 'failed' || (item.status === 'pending' && item.lastError)) ? (
               <button
                 type="button"
                 className="btn btn-secondary min-h-10 px-3 py-1.5"
