@@ -2,10 +2,11 @@
  * The console's own addresses and the suppression list in the browser (decision 030): the People
  * screen says why an owner's address cannot be erased, in place of the button; the Suppressions
  * screen lifts a suppression after a dialog that says what it means; and an erased person who asks
- * for the guide again follows the confirmation e-mail's link, presses its one button, and the guide
- * is e-mailed to them.
+ * for the guide again follows the confirmation e-mail's link, presses its one button (the page has
+ * no accessibility violations before or after), and the guide is e-mailed to them.
  */
 import type { APIRequestContext } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
 import { OWNER_BASE_URL, OWNER_DATA_DIR, OWNER_SERVER_ENV } from '../../playwright.config';
 import { loadConfig } from '../../src/server/kit/config';
@@ -136,8 +137,10 @@ test('an erased person asks for the guide again, confirms by the e-mail’s link
 
   await gotoHydrated(page, `${link.pathname}${link.search}`);
   await expect(page.getByRole('heading', { level: 2, name: 'May we e-mail you again?' })).toBeVisible();
+  await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Yes, e-mail me again' }).click();
   await expect(page.getByTestId('address-confirm-done')).toContainText('what you asked for is on its way');
+  await expectNoAxeViolations(page);
   await waitForMailsTo(email, 'Wealth Building Guide');
 
   // The link works once.
