@@ -18,7 +18,7 @@ import { signInOwner } from './owner-session';
 
 type Zod = {
   _zod: { def: Record<string, unknown> & { type: string } };
-  safeParse(value: unknown): { success: boolean };
+  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } };
 };
 type Declared = Route & { params?: Zod; query?: Zod; body?: Zod };
 
@@ -111,6 +111,52 @@ const NOT_OBJECTS: unknown[] = [[], 'text', 5, null, true];
 /** An id of each shape the routes take, to reach the body of a route with a path parameter. */
 const ID_CANDIDATES = ['00000000-0000-4000-8000-000000000000', '123456', 'BK-AAAAAA', 'abc'];
 
+/** Values tried, field by field, to make a body the route's schema accepts. */
+const PLAUSIBLE: unknown[] = [
+  'A title',
+  '2030-03-04T10:00',
+  '2030-03-04T12:00',
+  '2030-03-04',
+  '10:00',
+  'online',
+  'https://example.org/join',
+  'someone@example.org',
+  'a'.repeat(43),
+  1,
+  2,
+  20,
+  true,
+  null,
+];
+/** What a field the schema takes as text is then sent, one at a time, in a body that is otherwise valid. */
+const NASTY = [
+  'a\u0000b',
+  '\ud800',
+  'A\u202Etitle',
+  ' ',
+  'x'.repeat(20_000),
+  "'; drop table outbox; --",
+  '\n\r',
+];
+
+/** The routes a valid body was found for (the events', bookings', people's, sign-in's...). */
+const withValidBody = new Set<string>();
+
+/** A body the schema accepts, found field by field from PLAUSIBLE, or undefined. */
+function validBody(schema: Zod, keys: string[]): Record<string, unknown> | undefined {
+  const body: Record<string, unknown> = {};
+  for (const key of keys) {
+    for (const value of PLAUSIBLE) {
+      const result = schema.safeParse({ ...body, [key]: value });
+      if (result.success || !result.error?.issues.some((issue) => issue.path[0] === key)) {
+        body[key] = value;
+        break;
+      }
+    }
+  }
+  return schema.safeParse(body).success ? body : undefined;
+}
+
 type Case = {
   what: string;
   path: string;
@@ -202,6 +248,22 @@ function casesOf(method: 'GET' | 'POST', url: string, route: Declared): Case[] {
         });
       }
     }
+    // A body the schema accepts, with each of its text fields given something nasty in turn.
+    const valid = route.body ? validBody(route.body, bodyKeys) : undefined;
+    if (valid) withValidBody.add(`${method} ${url}`);
+    for (const key of valid ? Object.keys(valid) : []) {
+      if (typeof valid![key] !== 'string') continue;
+      for (const value of NASTY) {
+        const body = { ...valid, [key]: value };
+        cases.push({
+          what: `valid body but ${key}=${JSON.stringify(value).slice(0, 40)}`,
+          path: basePath,
+          query: '',
+          body,
+          expect: expectOf(body),
+        });
+      }
+    }
     cases.push({ what: 'body not JSON', path: basePath, query: '', raw: '{"a":', expect: 'refused' });
     cases.push({
       what: 'body too large',
@@ -285,5 +347,6 @@ describe.each(drivers)('every console route refuses at the edge, on $name', (dri
     }
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(1000);
+    expect(withValidBody.size, [...withValidBody].join(', ')).toBeGreaterThanOrEqual(8);
   }, 240_000);
 });
