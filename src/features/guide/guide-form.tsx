@@ -9,7 +9,6 @@
  * uncontrolled inputs read with `FormData`, and the schema (zod) and the api client arrive on
  * first use: when the visitor focuses a field, or at the latest on submit (decision 007).
  */
-import { Download } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ConsentField, SubmitButton, TextFields, type FieldSpec } from '~/components/form/field';
 import { HoneypotField } from '~/components/form/honeypot-field';
@@ -18,7 +17,7 @@ import { consents } from '~/content/consents';
 import { guideForm as copy } from '~/content/guide';
 import { useSpamTraps } from '~/lib/use-spam-traps';
 import { GUIDE_FORM_TYPE, GUIDE_PDF_PATH } from './guide-file';
-import type { GuideErrors, GuideField } from './guide-submit';
+import type { GuideErrors, GuideField, GuideThanks } from './guide-submit';
 
 /** Spec section 9: the guide opens 500 ms after a successful request. */
 export const GUIDE_OPEN_DELAY_MS = 500;
@@ -48,7 +47,8 @@ function readForm(form: HTMLFormElement): Record<GuideField, unknown> {
 }
 
 export function GuideForm() {
-  const [done, setDone] = useState(false);
+  // The Thank You view, from the chunk the form's logic came in; set once the request succeeds.
+  const [Thanks, setThanks] = useState<typeof GuideThanks | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<GuideErrors>({});
   // After a first submit, fields are checked again as they change, so a fixed error clears at once.
@@ -72,7 +72,7 @@ export function GuideForm() {
     setSubmitted(true);
     setSubmitting(true);
     try {
-      const { validateGuide, sendGuide } = await loadLogic();
+      const { validateGuide, sendGuide, GuideThanks, toastDownloading } = await loadLogic();
       const checked = validateGuide(readForm(form));
       if (!checked.ok) {
         setErrors(checked.errors);
@@ -88,8 +88,8 @@ export function GuideForm() {
         setErrors(result.fieldErrors ?? {});
         return;
       }
-      setDone(true);
-      toast({ title: copy.downloading, description: copy.downloadingDetail });
+      setThanks(() => GuideThanks);
+      toastDownloading();
       openTimer.current = setTimeout(() => {
         window.open(GUIDE_PDF_PATH, '_blank', 'noopener');
       }, GUIDE_OPEN_DELAY_MS);
@@ -101,18 +101,7 @@ export function GuideForm() {
     }
   };
 
-  if (done) {
-    return (
-      <div className="card text-center" role="status" data-testid="guide-thank-you">
-        <h3 className="text-2xl font-bold text-ink-900">{copy.thanks.heading}</h3>
-        <p className="mt-3 text-ink-700">{copy.thanks.text}</p>
-        <a href={GUIDE_PDF_PATH} target="_blank" rel="noopener" className="btn btn-primary mt-6">
-          <Download aria-hidden="true" className="size-4" />
-          {copy.thanks.link}
-        </a>
-      </div>
-    );
-  }
+  if (Thanks) return <Thanks />;
 
   return (
     <form

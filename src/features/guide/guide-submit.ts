@@ -1,10 +1,13 @@
 /**
  * The guide form's validation and sending, fetched by the form on first use (see
  * docs/decisions/007): the same `GuideSchema` the server uses, kept off the home page's first load.
+ * What a sent form shows (the toast and the Thank You view) comes in the same chunk (decision 006).
  */
 import { submitForm } from '~/lib/api-client';
 import type { SpamTrapFields } from '~/lib/spam-traps';
 import { GuideSchema, toGuideRequest, type GuideValues } from './guide-schema';
+
+export { GuideThanks, toastDownloading } from './guide-thanks';
 
 export type GuideField = 'firstName' | 'email' | 'company' | 'consent';
 export type GuideErrors = Partial<Record<GuideField, string>>;
