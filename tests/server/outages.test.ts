@@ -75,6 +75,8 @@ describe.skipIf(noPostgres)('Postgres that cannot be reached', () => {
     }, 10_000);
     expect(back.json()).toHaveProperty('id');
     expect((await owner('GET', '/api/owner/overview')).statusCode).toBe(200);
+    expect(count(log.lines, 'database reachable again')).toBe(1);
+    expect(count(log.lines, 'database unavailable: answered 503')).toBe(1);
   });
 
   it('answers a request whose connection is cut mid-way 503, not 500', async () => {

@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { ensurePrivateDir, isDataDirEntry } from '../config';
 import { openPgliteThread } from './pglite-thread';
 import { rowsOf } from './rows';
+import { databaseOutage } from './unavailable';
 
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -75,6 +76,8 @@ export async function openDatabase({
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
+    // A new connection after an outage says the database is back (logged once, ./unavailable.ts).
+    pool.on('connect', () => databaseOutage.reachable());
     const db = drizzlePg(pool) as unknown as Db;
     // Several instances may start together: one migrates while the others wait on the lock.
     const lockClient = await pool.connect();

@@ -46,23 +46,46 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** Seconds a client is asked to wait before trying again. */
 export const RETRY_AFTER_SECONDS = 5;
 
-type WarnLog = { warn(details: object, message: string): void };
+type OutageLog = {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+};
 
 /**
  * An outage is logged when its first request is refused, then at most every `everyMs` while
- * requests go on being refused (with how many were), never once per request.
+ * requests go on being refused (with how many were), and once when the database is reached again
+ * (`reachable`, on a new connection): never once per request.
  */
 export function outageLog(everyMs = 30_000, now: () => number = Date.now) {
+  let since: number | undefined;
   let loggedAt = -Infinity;
   let refused = 0;
-  return (log: WarnLog, code: unknown) => {
-    refused += 1;
-    if (now() - loggedAt < everyMs) return;
-    log.warn(
-      { code: typeof code === 'string' ? code : undefined, refused },
-      'database unavailable: answered 503',
-    );
-    loggedAt = now();
-    refused = 0;
+  let total = 0;
+  let log: OutageLog | undefined;
+  return {
+    refused(requestLog: OutageLog, code: unknown) {
+      log = requestLog;
+      since ??= now();
+      refused += 1;
+      total += 1;
+      if (now() - loggedAt < everyMs) return;
+      log.warn(
+        { code: typeof code === 'string' ? code : undefined, refused },
+        'database unavailable: answered 503',
+      );
+      loggedAt = now();
+      refused = 0;
+    },
+    reachable() {
+      if (since === undefined) return;
+      log?.info({ unavailableMs: now() - since, refused: total }, 'database reachable again');
+      since = undefined;
+      loggedAt = -Infinity;
+      refused = 0;
+      total = 0;
+    },
   };
 }
+
+/** The process's outage: refused by the API's error handler, reachable again by the pool. */
+export const databaseOutage = outageLog();

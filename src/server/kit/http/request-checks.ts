@@ -4,14 +4,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { isDatabaseUnavailable, outageLog, RETRY_AFTER_SECONDS } from '../db/unavailable';
+import { databaseOutage, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../db/unavailable';
 import { errorCode, errorKind } from '../log-safe';
 
 export const SERVER_ERROR_MESSAGE = 'Something went wrong on our side. Please try again.';
 /** A database out of reach (decision 031): nothing was stored, and trying again soon will do. */
 export const UNAVAILABLE_MESSAGE =
   'The database cannot be reached just now. Please try again in a few seconds.';
-const logOutage = outageLog();
 
 export function send(reply: FastifyReply, status: number, payload: object) {
   return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(payload);
@@ -90,7 +89,7 @@ export function apiErrorHandler(
     return send(reply, 400, { error: 'The request could not be read. Please send valid JSON.' });
   if (status < 500) return send(reply, status, { error: 'The request could not be accepted.' });
   if (isDatabaseUnavailable(error)) {
-    logOutage(request.log, error.code);
+    databaseOutage.refused(request.log, error.code);
     reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     return send(reply, 503, { error: UNAVAILABLE_MESSAGE });
   }
