@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inBackground } from '../../src/server/kit/db/lanes';
 import { openPgliteThread, type PgliteThread } from '../../src/server/kit/db/pglite-thread';
 
 const settings = (dir: string) => ({ dir, postgresqlconf: ['shared_buffers = 8MB'] });
@@ -39,6 +40,23 @@ describe('PGlite in a worker thread', () => {
     expect(typeof arrays.rows[0]![1]).toBe('string');
     const dates = await db.query<{ at: unknown }>('select at from notes where id = 1');
     expect(dates.rows[0]!.at).toBeInstanceOf(Date);
+  });
+
+  it('sends a background statement only when no other is in flight: a visitor goes before an export read ahead', async () => {
+    const done: string[] = [];
+    const run = (name: string, sql: string) =>
+      db.query(sql).then(() => {
+        done.push(name);
+      });
+    const first = run('first', 'select pg_sleep(0.2)');
+    // Asked for before the visitor's, the background statement still goes after it.
+    const background = inBackground(() => run('background', 'select 1'));
+    const visitor = run('visitor', 'select 2');
+    await Promise.all([first, background, visitor]);
+    expect(done).toEqual(['first', 'visitor', 'background']);
+    // With nothing in flight, it goes at once.
+    await inBackground(() => run('alone', 'select 3'));
+    expect(done.at(-1)).toBe('alone');
   });
 
   it("passes Postgres' error fields across, never the values of the statement", async () => {

@@ -5,6 +5,7 @@
  */
 import { and, desc, sql } from 'drizzle-orm';
 import type { Queryable } from '../kit/db/client';
+import { inBackground } from '../kit/db/lanes';
 import { submissions } from '../kit/db/schema';
 import { GROUP } from '../kit/http/csv';
 import { inboxConditions, type InboxQuery } from './inbox';
@@ -62,7 +63,7 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
   );
   // A batch comes back as one text, a row's JSON a line (JSON text holds no raw line break): one
   // value to decode and, on PGlite, to pass between threads, instead of an object a row.
-  const batch = async (after: InboxQuery['after']): Promise<string[]> => {
+  const read = async (after: InboxQuery['after']): Promise<string[]> => {
     const view = db
       .select({
         row: sql<string>`json_build_array(${cells})::text`.as('row'),
@@ -81,6 +82,9 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
       .from(view);
     return answer?.rows ? answer.rows.split('\n') : [];
   };
+  // In the database's background lane (kit/db/lanes.ts): on PGlite, a visitor's statement goes
+  // before the batch read ahead.
+  const batch = (after: InboxQuery['after']): Promise<string[]> => inBackground(() => read(after));
   // Started now, so the database reads the next batch while this one is written.
   let next: Promise<string[]> | undefined = batch(query.after);
   try {

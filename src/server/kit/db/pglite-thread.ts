@@ -8,6 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Results, Transaction } from '@electric-sql/pglite';
+import { inBackgroundLane } from './lanes';
 import { databaseStopped } from './unavailable';
 
 export type ThreadSettings = { dir: string; postgresqlconf: string[] };
@@ -83,11 +84,18 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
   let stopped: Error | undefined;
+  // Statements of the background lane (lanes.ts) wait here until none other is in flight.
+  let foreground = 0;
+  let waiting: (() => void)[] = [];
 
   function stop(error: Error) {
     stopped ??= error;
     for (const call of pending.values()) call.reject(stopped);
     pending.clear();
+    // Those waiting are sent, and refused at once.
+    const ready = waiting;
+    waiting = [];
+    for (const go of ready) go();
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -126,13 +134,34 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
   worker.on('error', (error) => stop(databaseStopped(`The database thread failed: ${error.message}`)));
   worker.on('exit', (code) => stop(databaseStopped(`The database thread exited (${code}).`)));
 
-  function call<T>(request: DistributiveOmit<ThreadRequest, 'id'>): Promise<T> {
+  const foregroundDone = () => {
+    foreground -= 1;
+    if (foreground > 0 || waiting.length === 0) return;
+    const ready = waiting;
+    waiting = [];
+    for (const go of ready) go();
+  };
+
+  function send<T>(request: DistributiveOmit<ThreadRequest, 'id'>): Promise<T> {
     if (stopped) return Promise.reject(stopped);
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       worker.postMessage({ ...request, id });
     });
+  }
+
+  function call<T>(request: DistributiveOmit<ThreadRequest, 'id'>): Promise<T> {
+    // A transaction's own statements never wait: it holds the database until it ends.
+    const inTransaction = 'tx' in request && request.tx !== undefined;
+    if (inBackgroundLane() && !inTransaction) {
+      if (foreground === 0) return send(request);
+      return new Promise<void>((resolve) => waiting.push(resolve)).then(() => send<T>(request));
+    }
+    foreground += 1;
+    const sent = send<T>(request);
+    sent.then(foregroundDone, foregroundDone);
+    return sent;
   }
 
   function query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number) {
