@@ -96,7 +96,7 @@ test('a passkey added in Security signs the owner in next time', async ({ ownerP
   // The audit log has the passkey's sign-in, and Security its last use.
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeFocused();
-  await expect(page.getByRole('cell', { name: 'sign-in.passkey' }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: /signed in with a passkey/ }).first()).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Security' }).click();
   const row = page.getByRole('row', { name: /Test laptop/ });
