@@ -525,3 +525,14 @@ export const consoleNav = [
   { path: 'audit', label: 'Audit log' },
   { path: 'security', label: 'Security' },
 ] as const;
+
+/** A download of the console (a CSV export, a person's data) as it runs, is refused or fails (decision 033). */
+export const downloadCopy = {
+  running: 'Preparing the file…',
+  /** The server's answer to a second export while one runs (409). */
+  busy: 'An export is running. Please wait for it to finish, then download again.',
+  failed: 'The export failed before its end, so the file was not saved. Please try again.',
+  done: (name: string) => `${name} downloaded.`,
+  /** The last row of a CSV export that failed before its end (the server writes it). */
+  cutRow: 'EXPORT FAILED: this file is incomplete. Download it again.',
+};
