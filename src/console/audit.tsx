@@ -138,7 +138,7 @@ export function AuditPage() {
             {data.items.map((entry) => (
               <tr key={entry.id}>
                 <DateCell iso={entry.at} />
-                <td className={td}>{entry.sentence}</td>
+                <td className={`${td} wrap-anywhere`}>{entry.sentence}</td>
                 <td className={`${td} font-mono text-xs break-all`}>{entry.target ?? ''}</td>
               </tr>
             ))}

@@ -50,7 +50,7 @@ export function DeliveriesTable({
     <DataTable label={copy.tableLabel} minWidth="min-w-[48rem]" columns={columns}>
       {items.map((item) => (
         <tr key={item.id}>
-          <th scope="row" id={`delivery-${item.id}`} className={`${td} text-left font-medium`}>
+          <th scope="row" id={`delivery-${item.id}`} className={`${td} text-left font-medium wrap-anywhere`}>
             {item.subject}
             {showSubmission && item.submissionId ? (
               <Link to={page(`inbox/${item.submissionId}`)} className="text-link mt-1 block text-xs">

@@ -140,7 +140,7 @@ export function Sender({
   const name = item.name || item.email;
   return (
     <>
-      <span className="block font-medium">
+      <span className="block font-medium wrap-anywhere">
         {to ? (
           <Link to={to} state={{ back }} className="text-link">
             {name}
@@ -150,7 +150,7 @@ export function Sender({
         )}
       </span>
       <span className="block break-all text-ink-600">{item.email}</span>
-      {item.company ? <span className="block text-ink-600">{item.company}</span> : null}
+      {item.company ? <span className="block wrap-anywhere text-ink-600">{item.company}</span> : null}
     </>
   );
 }
@@ -198,7 +198,7 @@ export function InboxPage() {
                     </span>
                   ) : null}
                 </td>
-                <td className={`${td} max-w-xs break-words text-ink-700`}>{item.excerpt ?? ''}</td>
+                <td className={`${td} max-w-xs wrap-anywhere text-ink-700`}>{item.excerpt ?? ''}</td>
               </tr>
             ))}
           </DataTable>

@@ -125,7 +125,7 @@ function Section({ section }: { section: PersonSection }) {
       {items.length === 0 ? (
         <p className="text-sm text-ink-600">{consoleCopy.none}</p>
       ) : (
-        <ul className="mt-1 list-disc space-y-1 pl-6 text-sm text-ink-800">
+        <ul className="mt-1 list-disc space-y-1 pl-6 text-sm wrap-anywhere text-ink-800">
           {items.map((item, i) => (
             <li key={i}>
               {item.submissionId ? (

@@ -54,7 +54,7 @@ export function SpamPage() {
                   </td>
                   <DateCell iso={item.receivedAt} />
                   <td className={td}>{spamReasonLabel(item.spamReason) || copy.unknownReason}</td>
-                  <td className={`${td} max-w-xs break-words text-ink-700`}>
+                  <td className={`${td} max-w-xs wrap-anywhere text-ink-700`}>
                     {item.excerpt ?? consoleCopy.none}
                   </td>
                   <td className={td}>

@@ -193,7 +193,7 @@ export function SubmissionPage({ id }: { id: string }) {
                     key={`${consent.consentId}-${consent.givenAt}`}
                     className="border-l-4 border-ink-200 pl-3"
                   >
-                    <blockquote className="break-words whitespace-pre-wrap text-ink-900">
+                    <blockquote className="wrap-anywhere whitespace-pre-wrap text-ink-900">
                       {consent.wording}
                     </blockquote>
                     <p className="mt-1 text-sm text-ink-700">

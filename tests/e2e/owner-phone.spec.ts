@@ -5,7 +5,7 @@
  * column's heading, so the Deliveries "To" column is no longer a letter a line; axe finds
  * nothing on the pages a phone shows differently.
  */
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
 import {
@@ -115,7 +115,7 @@ test('the console at phone width has no axe violations', async ({ ownerPage: pag
     ['/owner/inbox', `Axe ${tag}`],
     ['/owner/deliveries', tag],
     ['/owner/bookings', reference],
-    ['/owner/audit', 'sign-in.link'],
+    ['/owner/audit', 'signed in with an e-mail link'],
   ] as const;
   await expectNoAxeViolations(page);
   for (const [path, shown] of pages) {
@@ -124,4 +124,91 @@ test('the console at phone width has no axe violations', async ({ ownerPage: pag
     await expect(page.getByText(shown).first()).toBeVisible();
     await expectNoAxeViolations(page);
   }
+});
+
+/**
+ * A sender whose name, company, address and message are each one long word: on a 375 px phone
+ * no console page that shows them scrolls sideways. `overflow-wrap: break-word` alone is not
+ * enough there: a flex or grid item is as wide as its longest word unless it may break anywhere.
+ */
+test.describe('long unbroken words at 375 px', () => {
+  const NARROW = { width: 375, height: 800 };
+  test.use({ viewport: NARROW });
+
+  /** `tag` followed by letters up to `length`: one word, unique to the test. */
+  const word = (tag: string, length: number) => tag + 'W'.repeat(length - tag.length);
+
+  /** A contact message and a booking request from one such sender (every limit of the forms reached). */
+  async function longSender(request: APIRequestContext) {
+    const tag = uniqueTag('wide');
+    const sender = {
+      firstName: word(tag, 50),
+      lastName: word(tag, 50),
+      email: `${word(tag, 88).toLowerCase()}@example.org`,
+      company: word(tag, 100),
+    };
+    const id = await sendContact(request, { ...sender, message: `${word(tag, 400)}\nSecond line` });
+    const { reference } = await requestBooking(request, { ...sender, role: word(tag, 100) });
+    return { ...sender, tag, id, reference };
+  }
+
+  /**
+   * The page is no wider than the screen: nothing scrolls sideways. Nor does a table's box, which
+   * scrolls inside itself rather than widen the page: on a phone its rows are cards that fit.
+   */
+  async function expectNoSidewaysScroll(page: Page) {
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(innerWidth).toBe(NARROW.width);
+    expect(scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(innerWidth);
+    for (const box of await page.locator('[role="region"][tabindex="0"]').all()) {
+      const name = await box.getAttribute('aria-label');
+      expect(
+        await box.evaluate((el) => el.scrollWidth - el.clientWidth),
+        `${name} scrolls sideways`,
+      ).toBeLessThanOrEqual(0);
+    }
+  }
+
+  test('a submission’s page', async ({ ownerPage: page, request }) => {
+    const sender = await longSender(request);
+    await openConsole(page, `/owner/inbox/${sender.id}`);
+    await expect(page.locator('h1')).toHaveText(`${sender.firstName} ${sender.lastName}`);
+    await expect(page.getByText(sender.company).first()).toBeVisible();
+    // Its e-mails, whose subjects carry the name, as cards.
+    await expect(page.getByRole('region', { name: 'E-mail deliveries' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+  });
+
+  test('the person’s page', async ({ ownerPage: page, request }) => {
+    const sender = await longSender(request);
+    await openConsole(page, `/owner/people?email=${encodeURIComponent(sender.email)}`);
+    await expect(page.getByRole('heading', { level: 2, name: sender.email })).toBeVisible();
+    await expect(page.getByText(sender.reference).first()).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    // "Erase" asks first, naming the address: the question fits its dialog.
+    await page.getByRole('button', { name: 'Erase' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText(sender.email);
+    expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+  });
+
+  test('the inbox', async ({ ownerPage: page, request }) => {
+    const sender = await longSender(request);
+    await openConsole(page, `/owner/inbox?q=${encodeURIComponent(sender.tag)}`);
+    await expect(page.getByRole('link', { name: `${sender.firstName} ${sender.lastName}` })).toHaveCount(2);
+    await expectNoSidewaysScroll(page);
+  });
+
+  test('the bookings', async ({ ownerPage: page, request }) => {
+    const sender = await longSender(request);
+    await openConsole(page, '/owner/bookings');
+    await expect(page.getByRole('heading', { level: 3, name: new RegExp(sender.reference) })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+  });
 });

@@ -149,7 +149,14 @@ export function clientAddress(): string {
 /** A contact message through the public endpoint; `spam` fills the honeypot, which holds it. */
 export async function sendContact(
   request: APIRequestContext,
-  o: { firstName: string; lastName: string; email: string; message: string; spam?: boolean },
+  o: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    message: string;
+    company?: string;
+    spam?: boolean;
+  },
 ): Promise<string> {
   const res = await request.post('/api/send-contact-email', {
     headers: { ...sameOrigin, 'x-forwarded-for': clientAddress() },
@@ -158,7 +165,7 @@ export async function sendContact(
       firstName: o.firstName,
       lastName: o.lastName,
       email: o.email,
-      company: 'Analytical Engines Ltd',
+      company: o.company ?? 'Analytical Engines Ltd',
       subject: 'speaking',
       message: o.message,
       consent: true,
@@ -171,7 +178,10 @@ export async function sendContact(
 }
 
 /** A strategy-session request; answers with its reference. */
-export async function requestBooking(request: APIRequestContext, o: { lastName: string; email: string }) {
+export async function requestBooking(
+  request: APIRequestContext,
+  o: { lastName: string; email: string; firstName?: string; company?: string; role?: string },
+) {
   const first = addDays(earliestBookableDate(new Date()), 10);
   const res = await request.post('/api/send-contact-email', {
     headers: { ...sameOrigin, 'x-forwarded-for': clientAddress(), 'Idempotency-Key': `owner-${o.lastName}` },
@@ -182,12 +192,12 @@ export async function requestBooking(request: APIRequestContext, o: { lastName: 
       firstChoiceTime: 'morning',
       secondChoiceDate: addDays(first, 2),
       secondChoiceTime: 'afternoon',
-      firstName: 'Grace',
+      firstName: o.firstName ?? 'Grace',
       lastName: o.lastName,
       email: o.email,
       phone: '+44 20 7946 0321',
-      company: 'Compilers Ltd',
-      role: 'Rear Admiral',
+      company: o.company ?? 'Compilers Ltd',
+      role: o.role ?? 'Rear Admiral',
       notes: '',
       website: '',
       formToken: await formToken(request, 'booking'),

@@ -54,10 +54,10 @@ export function ConfirmButton({
         className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-ink-200 bg-white p-6 text-ink-900 shadow-xl backdrop:bg-ink-900/50"
         onClose={() => trigger.current?.focus()}
       >
-        <h2 id={`${id}-title`} className="text-lg font-bold">
+        <h2 id={`${id}-title`} className="text-lg font-bold wrap-anywhere">
           {title}
         </h2>
-        <p id={`${id}-text`} className="mt-2 text-ink-700">
+        <p id={`${id}-text`} className="mt-2 wrap-anywhere text-ink-700">
           {text}
         </p>
         <div className="mt-6 flex flex-wrap justify-end gap-3">

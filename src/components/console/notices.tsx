@@ -58,14 +58,14 @@ export function NoticeProvider({
     <NoticeContext.Provider value={notify}>
       <div role="status">
         {notice?.tone === 'success' ? (
-          <p className="mb-4 rounded-lg border border-success-700 bg-success-100 px-4 py-3 text-success-800">
+          <p className="mb-4 rounded-lg border border-success-700 bg-success-100 px-4 py-3 wrap-anywhere text-success-800">
             {notice.text}
           </p>
         ) : null}
       </div>
       <div role="alert">
         {notice?.tone === 'error' ? (
-          <p className="mb-4 rounded-lg border border-danger-700 bg-white px-4 py-3 text-danger-700">
+          <p className="mb-4 rounded-lg border border-danger-700 bg-white px-4 py-3 wrap-anywhere text-danger-700">
             {notice.text}
           </p>
         ) : null}

@@ -16,7 +16,11 @@ export function PageHeading({ children, title }: { children: ReactNode; title: s
     ref.current?.focus();
   }, [title]);
   return (
-    <h1 ref={ref} tabIndex={-1} className="text-2xl font-bold text-ink-900 outline-none md:text-3xl">
+    <h1
+      ref={ref}
+      tabIndex={-1}
+      className="text-2xl font-bold wrap-anywhere text-ink-900 outline-none md:text-3xl"
+    >
       {children}
     </h1>
   );
@@ -36,7 +40,7 @@ export function Banner({
   return (
     <section className="mt-6 rounded-lg border-l-4 border-brand-700 bg-brand-50 px-4 py-3">
       <h2 className="font-semibold text-ink-900">{heading}</h2>
-      <ul className="mt-1 list-disc pl-5 text-ink-800">
+      <ul className="mt-1 list-disc pl-5 wrap-anywhere text-ink-800">
         {items.map((item) => (
           <li key={item}>{item}</li>
         ))}
@@ -175,8 +179,8 @@ export function DetailRow({
       <dd
         className={
           keepLines
-            ? 'min-w-0 break-words whitespace-pre-wrap text-ink-900'
-            : 'min-w-0 break-words text-ink-900'
+            ? 'min-w-0 wrap-anywhere whitespace-pre-wrap text-ink-900'
+            : 'min-w-0 wrap-anywhere text-ink-900'
         }
       >
         {children}

@@ -98,7 +98,7 @@ export function DataTable({
 }
 
 /** The classes of a row's heading cell (the row's name, e.g. a person or a passkey). */
-export const rowTh = `${td} text-left font-medium break-words`;
+export const rowTh = `${td} text-left font-medium wrap-anywhere`;
 
 /** A table cell holding a moment in UK time, kept on one line. */
 export function DateCell({ iso }: { iso: string | null }) {

@@ -29,15 +29,21 @@ import { QueryTabs, useQueryChoice } from '~/components/console/tabs';
 
 type Act = (key: string, path: string, body?: unknown) => Promise<boolean>;
 
-/** A form of an action on the booking: its heading, its fields side by side, its button. */
+/**
+ * A form of an action on the booking: its heading, its fields side by side, its button. It is
+ * named by its heading and the booking's (`of`, the card heading's id), so the forms of several
+ * cards on one page have names of their own.
+ */
 function ActForm({
   heading,
+  of,
   button,
   disabled,
   onSubmit,
   children,
 }: {
   heading: string;
+  of: string;
   button: string;
   disabled: boolean;
   onSubmit: () => void;
@@ -49,7 +55,7 @@ function ActForm({
     onSubmit();
   }
   return (
-    <form onSubmit={submit} aria-labelledby={id} className="rounded-lg border border-ink-200 p-4">
+    <form onSubmit={submit} aria-labelledby={`${id} ${of}`} className="rounded-lg border border-ink-200 p-4">
       <h4 id={id} className="font-semibold">
         {heading}
       </h4>
@@ -70,13 +76,16 @@ function TimeOptions({ times }: { times: readonly { value: string; label: string
   ));
 }
 
-function ConfirmForm({ booking, act, busy }: { booking: BookingSummary; act: Act; busy: boolean }) {
+type FormProps = { booking: BookingSummary; act: Act; busy: boolean; of: string };
+
+function ConfirmForm({ booking, act, busy, of }: FormProps) {
   const [choice, setChoice] = useState<1 | 2>(booking.choices[0]?.choice ?? 1);
   const times = booking.choices.find((c) => c.choice === choice)?.startTimes ?? [];
   const [start, setStart] = useState(times[0]?.value ?? '');
   return (
     <ActForm
       heading={copy.confirmHeading}
+      of={of}
       button={copy.confirm}
       disabled={busy || !start}
       onSubmit={() => void act('confirm', `/bookings/${booking.id}/confirm`, { choice, start })}
@@ -117,7 +126,7 @@ function ConfirmForm({ booking, act, busy }: { booking: BookingSummary; act: Act
   );
 }
 
-function RescheduleForm({ booking, act, busy }: { booking: BookingSummary; act: Act; busy: boolean }) {
+function RescheduleForm({ booking, act, busy, of }: FormProps) {
   const [options] = useResource<RescheduleOptions>('/bookings/reschedule-options');
   const [date, setDate] = useState(booking.session?.date ?? '');
   const [start, setStart] = useState(booking.session?.start ?? '');
@@ -125,6 +134,7 @@ function RescheduleForm({ booking, act, busy }: { booking: BookingSummary; act: 
   return (
     <ActForm
       heading={copy.rescheduleHeading}
+      of={of}
       button={copy.rescheduleButton}
       disabled={busy || !date || !start}
       onSubmit={() => void act('reschedule', `/bookings/${booking.id}/reschedule`, { date, start })}
@@ -179,7 +189,7 @@ function BookingActions({
   const actions =
     booking.status === 'requested'
       ? {
-          form: <ConfirmForm booking={booking} act={act} busy={busy} />,
+          form: <ConfirmForm booking={booking} act={act} busy={busy} of={describedBy} />,
           end: 'decline',
           label: copy.decline,
           title: copy.confirmDeclineTitle,
@@ -187,7 +197,7 @@ function BookingActions({
         }
       : booking.status === 'confirmed' && !booking.past
         ? {
-            form: <RescheduleForm booking={booking} act={act} busy={busy} />,
+            form: <RescheduleForm booking={booking} act={act} busy={busy} of={describedBy} />,
             end: 'cancel',
             label: copy.cancel,
             title: copy.confirmCancelTitle,
@@ -216,9 +226,9 @@ function BookingCard({ booking, act, busy }: { booking: BookingSummary; act: Act
   const headingId = useId();
   const status = booking.past ? 'past' : booking.status;
   return (
-    <article aria-labelledby={headingId} className="card">
+    <article aria-labelledby={headingId} className="card min-w-0">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <h3 id={headingId} className="text-lg font-semibold break-words">
+        <h3 id={headingId} className="min-w-0 text-lg font-semibold wrap-anywhere">
           {booking.name || booking.email}{' '}
           <span className="font-normal text-ink-600">({booking.reference})</span>
         </h3>
@@ -236,7 +246,7 @@ function BookingCard({ booking, act, busy }: { booking: BookingSummary; act: Act
         {booking.company ? (
           <div>
             <dt className="font-medium text-ink-700">{copy.company}</dt>
-            <dd className="break-words">{booking.company}</dd>
+            <dd className="wrap-anywhere">{booking.company}</dd>
           </div>
         ) : null}
         <div>
@@ -273,7 +283,7 @@ function BookingCard({ booking, act, busy }: { booking: BookingSummary; act: Act
       {booking.history.length > 0 ? (
         <details className="mt-3 text-sm">
           <summary className="cursor-pointer rounded font-medium text-ink-800">{copy.history}</summary>
-          <ol className="mt-2 space-y-1 border-l-2 border-ink-200 pl-3">
+          <ol className="mt-2 space-y-1 border-l-2 border-ink-200 pl-3 wrap-anywhere">
             {booking.history.map((event, index) => (
               <li key={`${event.at}-${index}`}>
                 <span className="font-medium">{copy.statusWords[event.status] ?? event.status}</span>{' '}

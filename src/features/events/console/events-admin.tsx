@@ -281,7 +281,7 @@ type Column = { label: string; cell: (a: Attendee, index: number) => ReactNode; 
 
 const nameColumn: Column = { label: copy.name, cell: (a) => a.name || a.email };
 const emailColumn: Column = { label: copy.email, cell: (a) => a.email, className: 'break-all' };
-const companyColumn: Column = { label: copy.company, cell: (a) => a.company, className: 'break-words' };
+const companyColumn: Column = { label: copy.company, cell: (a) => a.company, className: 'wrap-anywhere' };
 const dateColumn = (label: string, at: (a: Attendee) => string | null): Column => ({
   label,
   cell: (a) => <DateTime iso={at(a)} />,

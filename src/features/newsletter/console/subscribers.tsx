@@ -64,7 +64,7 @@ export function SubscribersPage() {
           >
             {data.items.map((item) => (
               <tr key={item.id}>
-                <td className={td}>{`${item.firstName} ${item.lastName}`}</td>
+                <td className={`${td} wrap-anywhere`}>{`${item.firstName} ${item.lastName}`}</td>
                 <td className={`${td} break-all`}>
                   <Link
                     to={{
