@@ -15,7 +15,13 @@ describe('EMAIL_PATTERN', () => {
     'a b@example.org',
     'ada@@example.org',
     ' ada@example.org',
-  ])('refuses "%s"', (value) => {
+    'a\u0000@b.co',
+    'ada@exa\u0085mple.org',
+    '\u202Egro.elpmaxe@ada',
+    'ada\u2066@example.org',
+    'ada@example.org\u200F',
+    'a\u200Bda@example.org',
+  ])('refuses %j', (value) => {
     expect(EMAIL_PATTERN.test(value)).toBe(false);
   });
 });

@@ -124,6 +124,21 @@ describe.each(drivers)('the console refuses what it cannot read, on $name', (dri
     }
   });
 
+  it('refuses an address holding a NUL or a bidirectional control on People and the audit log', async () => {
+    for (const address of ['a\u0000@b.co', 'ada\u202E@example.org', 'ada@exa\u0085mple.org']) {
+      const q = encodeURIComponent(address);
+      for (const url of [`/api/owner/people?email=${q}`, `/api/owner/people/export.json?email=${q}`]) {
+        const res = await owner('GET', url);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().error, url).toBe(ADDRESS_REFUSED);
+      }
+      const erased = await owner('POST', '/api/owner/people/erase', { body: { email: address } });
+      expect(erased.statusCode, address).toBe(400);
+      const audit = await owner('GET', `/api/owner/audit?person=${q}`);
+      expect(audit.statusCode, address).toBe(400);
+    }
+  });
+
   it('pages the subscribers and the suppression list by their cursors', async () => {
     const tag = `pg${Date.now().toString(36)}`;
     await t.query(`insert into newsletter_subscribers (id, email, first_name, last_name, status, created_at)
