@@ -117,6 +117,34 @@ describe.each(drivers)('an erased person who comes back, on $name', (driver) => 
     expect(twice.json()).toEqual({ error: addressConfirmPage.used });
   });
 
+  it('erased the day they had the guide, they confirm and get it again, once, however often it was asked for', async () => {
+    const email = `same.day.${Date.now()}@example.org`;
+    expect((await t.post(bodies.guide({ email }))).statusCode).toBe(200);
+    await t.app.services.outbox.drain();
+    await until(() => mailsTo(email).length === 1);
+    await erase(email);
+
+    for (let i = 0; i < 2; i += 1) {
+      expect((await t.post(bodies.guide({ email, firstName: `Again ${i}` }))).statusCode).toBe(200);
+    }
+    await t.app.services.outbox.drain();
+    const [confirmation] = mailsTo(email);
+    expect(mailsTo(email)).toHaveLength(1);
+    expect((await follow(linkIn(confirmation!.text))).statusCode).toBe(200);
+
+    await t.app.services.outbox.drain();
+    await until(() => mailsTo(email).length === 2);
+    expect(mailsTo(email)[1]!.text).toMatch(/Download the guide/);
+    // The guide the day before the erasure no longer stands in the way; the two asked for
+    // since are one guide and one confirmation, the limits as ever.
+    expect((await statuses(email)).sort()).toEqual([
+      'address.confirm sent',
+      'address.confirm skipped',
+      'guide.visitor sent',
+      'guide.visitor skipped',
+    ]);
+  });
+
   it('a stranger typing an erased address again and again gets it one e-mail, and nothing else', async () => {
     const email = `erased.stranger.${Date.now()}@example.org`;
     await erase(email);

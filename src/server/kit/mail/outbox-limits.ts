@@ -69,9 +69,39 @@ export type VisitorLimits = {
 };
 
 /** The kind a row is limited as: its kind, within its scope if it has one (`limitScope`). */
-function limitKind(row: ClaimedRow): string {
+function limitKind(row: Pick<ClaimedRow, 'kind' | 'message'>): string {
   const scope = 'limitScope' in row.message ? row.message.limitScope : undefined;
   return typeof scope === 'string' && scope !== '' ? `${row.kind}:${scope}` : row.kind;
+}
+
+/**
+ * Ends the day's marks of the kinds of `rows` to their addresses, so that e-mails held back and
+ * now released by the address's own confirmation (decision 030) are not skipped for a mark an
+ * e-mail before the erasure left. One of each kind goes again: the first released row takes the
+ * mark anew and any other of its kind is skipped, as ever.
+ */
+export async function endRecipientMarks(
+  tx: Queryable,
+  secret: string,
+  rows: readonly { kind: string; to_address: string; message: ClaimedRow['message'] | string }[],
+): Promise<void> {
+  const keys = [
+    ...new Set(
+      rows.map((row) => {
+        // A driver may hand jsonb back as its text.
+        const message =
+          typeof row.message === 'string' ? (JSON.parse(row.message) as ClaimedRow['message']) : row.message;
+        return recipientKey(secret, limitKind({ kind: row.kind, message }), row.to_address);
+      }),
+    ),
+  ];
+  if (keys.length === 0) return;
+  await tx.execute(
+    sql`delete from mail_throttle where key in (${sql.join(
+      keys.map((key) => sql`${key}`),
+      sql`, `,
+    )})`,
+  );
 }
 
 /** What the visitor-mail limits say about one claimed row. */

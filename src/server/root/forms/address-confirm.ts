@@ -19,7 +19,8 @@ import { rowsOf } from '../../kit/db/rows';
 import type { ServerContext } from '../../kit/http/form-handler';
 import { jsonOnly, sameOriginOnly, send } from '../../kit/http/request-checks';
 import { ADDRESS_CONFIRM_PURPOSE } from '../../kit/mail/address-confirm';
-import { suppressionHash } from '../../kit/mail/outbox';
+import { type ClaimedRow, suppressionHash } from '../../kit/mail/outbox';
+import { endRecipientMarks } from '../../kit/mail/outbox-limits';
 
 /** What following a link did. */
 export type AddressConfirmed =
@@ -50,14 +51,18 @@ export async function confirmAddress(
     const [lifted] = rowsOf<{ reason: string }>(
       await tx.execute(sql`delete from suppressions where hash = ${hash} returning reason`),
     );
-    const released = rowsOf<{ id: string }>(
+    // Only what was asked for on the site for this address: never an owner's notification held
+    // while the address was an owner's and suppressed.
+    const released = rowsOf<{ kind: string; to_address: string; message: ClaimedRow['message'] | string }>(
       await tx.execute(sql`
         update outbox set status = 'pending', attempts = 0, next_attempt_at = now(), sent_at = null,
           last_error = null
         where lower(to_address) = ${held.to_address.trim().toLowerCase()} and status = 'suppressed'
+          and audience = 'visitor'
           and created_at > now() - make_interval(days => ${ADDRESS_CONFIRM_DAYS})
-        returning id::text as id`),
+        returning kind, message, to_address`),
     );
+    await endRecipientMarks(tx, config.appSecret, released);
     await audit(tx, 'visitor', 'suppression.lift', hash.slice(0, 16), {
       by: 'link',
       reason: lifted?.reason ?? 'none',
