@@ -99,3 +99,21 @@ test("a file ending with the server's failure row is not saved, and the console 
   await expect(page.getByRole('alert')).toHaveText(downloadCopy.failed);
   expect(saved).toBe(false);
 });
+
+test("a whole file whose last row quotes the failure row's words in a visitor's cell is saved", async ({
+  ownerPage: page,
+}) => {
+  const download = page.waitForEvent('download');
+  // A visitor's name holding the words, as the last row of a whole export writes it.
+  await page.route('**/api/owner/exports/subscribers.csv', async (route) => {
+    const real = await route.fetch();
+    await route.fulfill({
+      response: real,
+      body: `${await real.text()}someone@example.org,${downloadCopy.cutRow},confirmed\r\n`,
+    });
+  });
+  await openConsole(page, '/owner/subscribers');
+  await page.getByRole('link', { name: 'Download confirmed subscribers (CSV)' }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+  await expect(page.getByText(downloadCopy.failed)).toHaveCount(0);
+});

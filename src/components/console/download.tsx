@@ -42,9 +42,11 @@ async function fetchWhole(href: string): Promise<Outcome & { blob?: Blob }> {
   } catch {
     return { ok: false, error: downloadCopy.failed };
   }
-  // The server's last row of a failed export, in case a connection ended as if whole.
+  // The server's last row of a failed export, in case a connection ended as if whole: a row of
+  // its own at the very end, which a visitor's text in a cell cannot be (a cell is never a whole
+  // last line: another cell follows it, or a line break in it has it quoted).
   const tail = await blob.slice(Math.max(0, blob.size - 200)).text();
-  if (tail.includes(downloadCopy.cutRow)) return { ok: false, error: downloadCopy.failed };
+  if (tail.endsWith(`\n${downloadCopy.cutRow}\r\n`)) return { ok: false, error: downloadCopy.failed };
   const fallback = new URL(href, window.location.href).pathname.split('/').pop() ?? 'download';
   return { ok: true, name: attachmentName(response.headers.get('content-disposition'), fallback), blob };
 }

@@ -29,6 +29,16 @@ describe('safeCell: a cell no spreadsheet runs as a formula', () => {
     expect(safeCell('two\nlines')).toBe('two\nlines');
   });
 
+  it('counts NEL, the Unicode line and paragraph separators, VT and FF as line breaks, and sees a formula after blanks', () => {
+    for (const br of ['\u0085', '\u2028', '\u2029', '\v', '\f']) {
+      expect(safeCell(`x${br}=cmd`), JSON.stringify(br)).toBe(`x${br}'=cmd`);
+    }
+    expect(safeCell(' =cmd')).toBe("' =cmd");
+    expect(safeCell('\u00a0 +1')).toBe("'\u00a0 +1");
+    expect(safeCell('x\n  @SUM(A1)')).toBe("x\n'  @SUM(A1)");
+    expect(safeCell('a = b')).toBe('a = b');
+  });
+
   it('writes nothing for null and undefined, ISO time for a date, JSON for an object', () => {
     expect(safeCell(null)).toBe('');
     expect(safeCell(undefined)).toBe('');
@@ -69,6 +79,17 @@ describe('csvStream', () => {
     ]);
     for (const line of out.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/))
       expect(line).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it('quotes a cell holding a Unicode line separator, and no line split there starts a formula', async () => {
+    const rows = (async function* () {
+      yield [['id-2', 'call me\u2028=cmd|calc\u0085 @x', 'plain']];
+    })();
+    const out = await text(csvStream(['Id', 'Message', 'Other'], rows));
+    expect(out).toContain(`"call me\u2028'=cmd|calc\u0085' @x"`);
+    expect(parse(out, { bom: true })).toHaveLength(2);
+    for (const line of out.replace(/^\uFEFF/, '').split(/\r\n|[\r\n\v\f\u0085\u2028\u2029]/))
+      expect(line.trimStart()).not.toMatch(/^[=+\-@\t\r]/);
   });
 
   it("ends a file whose rows stopped with the cut row, and fails with the cause's code only", async () => {

@@ -24,10 +24,17 @@ import { errorCode } from '../log-safe';
 export const GROUP = 25;
 /** Text handed to the socket at a time: a write per group was a fifth of an export's time. */
 const CHUNK_CHARS = 64 * 1024;
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Line breaks as any reader may split lines: CR and LF, and the vertical tab, form feed, NEL and
+ * the Unicode line and paragraph separators, which line-splitting tools treat as breaks too.
+ */
+const BREAKS = '\\r\\n\\v\\f\\u0085\\u2028\\u2029';
+/** A formula character, after any blanks an importer that trims would drop. */
+const FORMULA = '[ \\u00a0]*[=+\\-@\\t\\r]';
+const FORMULA_START = new RegExp(`^${FORMULA}`);
 /** A position after a line break, before a formula character: where a ' goes inside a cell. */
-const FORMULA_AFTER_BREAK = /(?<=[\r\n])(?=[=+\-@\t\r])/g;
-const LINE_BREAK = /[\r\n]/;
+const FORMULA_AFTER_BREAK = new RegExp(`(?<=[${BREAKS}])(?=${FORMULA})`, 'g');
+const LINE_BREAK = new RegExp(`[${BREAKS}]`);
 
 /** The type of every CSV download. */
 export const CSV_TYPE = 'text/csv; charset=utf-8';
