@@ -83,7 +83,13 @@ describe.each(drivers)('a feature registering personal data, on $name', (driver)
     const old = await seed(`old.${Date.now()}@example.org`, 1, '7 months');
     const young = await seed(`young.${Date.now()}@example.org`, 2, '5 months');
     const counts = await runRetention(
-      { db: t.app.services.database.db, registry: REGISTRY, secret: SECRET, mailDir: `${t.dataDir}/mail` },
+      {
+        db: t.app.services.database.db,
+        registry: REGISTRY,
+        secret: SECRET,
+        mailDir: `${t.dataDir}/mail`,
+        consoleAddresses: [],
+      },
       new Date(),
     );
     expect(counts).toMatchObject({ loyalty: 1 });

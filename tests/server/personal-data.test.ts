@@ -259,7 +259,13 @@ describe.each(drivers)('personal data on $name', (driver) => {
     writeFileSync(emlOf(Number(youngMail!.id)), `Subject: About ${tag}\r\n\r\n${tag}`);
 
     const counts = await runRetention(
-      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir },
+      {
+        db: t.app.services.database.db,
+        registry: PERSONAL_DATA,
+        secret: SECRET,
+        mailDir,
+        consoleAddresses: [],
+      },
       now,
       {
         batchSize: 2,
@@ -300,7 +306,13 @@ describe.each(drivers)('personal data on $name', (driver) => {
 
     // A second run finds nothing more; the console lists both runs with their counts.
     const second = await runRetention(
-      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir },
+      {
+        db: t.app.services.database.db,
+        registry: PERSONAL_DATA,
+        secret: SECRET,
+        mailDir,
+        consoleAddresses: [],
+      },
       now,
     );
     expect(second).toMatchObject({ contact: 0, spam: 0, bookings: 0, unsubscribed: 0 });
@@ -402,7 +414,13 @@ describe.each(drivers)('personal data on $name', (driver) => {
     let runId = 0;
     const seen: string[] = [];
     const run = runRetention(
-      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir },
+      {
+        db: t.app.services.database.db,
+        registry: PERSONAL_DATA,
+        secret: SECRET,
+        mailDir,
+        consoleAddresses: [],
+      },
       new Date(),
       {
         batchSize: 10,
@@ -429,7 +447,14 @@ describe.each(drivers)('personal data on $name', (driver) => {
       select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}'),
              now() - interval '40 days', true from generate_series(1, 200) n`);
     const runner = createRetentionRunner(
-      { db: t.app.services.database.db, registry: PERSONAL_DATA, secret: SECRET, mailDir, log: t.app.log },
+      {
+        db: t.app.services.database.db,
+        registry: PERSONAL_DATA,
+        secret: SECRET,
+        mailDir,
+        consoleAddresses: [],
+        log: t.app.log,
+      },
       { batchSize: 10, pauseMs: 50 },
     );
     const { runId, done } = await runner.start();
@@ -532,15 +557,22 @@ describe('the retention periods: one place, read by the privacy notice and the j
         (gen_random_uuid(), 'contact', '{"firstName":"c30"}', now() - interval '30 months', false)`);
       const mailDir = join(t.dataDir, 'mail');
       expect(
-        await runRetention({ db: db, registry: PERSONAL_DATA, secret: SECRET, mailDir }, new Date(), {
-          periods: changed,
-        }),
+        await runRetention(
+          { db: db, registry: PERSONAL_DATA, secret: SECRET, mailDir, consoleAddresses: [] },
+          new Date(),
+          {
+            periods: changed,
+          },
+        ),
       ).toMatchObject({
         spam: 0,
         contact: 0,
       });
       expect(
-        await runRetention({ db: db, registry: PERSONAL_DATA, secret: SECRET, mailDir }, new Date()),
+        await runRetention(
+          { db: db, registry: PERSONAL_DATA, secret: SECRET, mailDir, consoleAddresses: [] },
+          new Date(),
+        ),
       ).toMatchObject({ spam: 1, contact: 1 });
     } finally {
       await t.app.close();

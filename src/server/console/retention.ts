@@ -35,7 +35,7 @@ export type RetentionDeps = {
   registry: PersonalDataRegistry;
   secret: string;
   mailDir: string;
-  consoleAddresses?: readonly string[];
+  consoleAddresses: readonly string[];
 };
 
 export type RetentionOptions = {
@@ -68,7 +68,7 @@ export const RETENTION_BATCH = { rows: 50, pauseMs: 10 } as const;
 export const RUN_ALIVE = { everyMs: 5_000, silentAfterMs: 60_000 } as const;
 
 export async function runRetention(
-  { db, registry, secret, mailDir, consoleAddresses = [] }: RetentionDeps,
+  { db, registry, secret, mailDir, consoleAddresses }: RetentionDeps,
   now = new Date(),
   {
     batchSize = RETENTION_BATCH.rows,

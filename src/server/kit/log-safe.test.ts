@@ -23,6 +23,13 @@ describe('safeError: an error as the log may hold it', () => {
     expect(JSON.stringify(logged)).not.toMatch(/example\.org|select|params/);
   });
 
+  it('keeps no line of the message that looks like a frame', () => {
+    const error = new Error('Failed query: select 1\nparams: x\n    at victim@example.org');
+    const logged = safeError(error);
+    expect(logged.stack).toMatch(/^\s+at /);
+    expect(logged.stack).not.toContain('example.org');
+  });
+
   it('takes a code of its own first, and none that is not a code', () => {
     expect(errorCode(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe('ECONNREFUSED');
     expect(errorCode(Object.assign(new Error('x'), { code: 'ada@example.org' }))).toBeUndefined();

@@ -29,11 +29,16 @@ export function errorKind(error: unknown): string {
   return name && /^[\w$.]{1,60}$/.test(name) ? name : 'Error';
 }
 
-/** The stack's frames without its first line (the message): where, never what. */
+/**
+ * The stack's frames without its head (the message, however many lines): where, never what. The
+ * message is taken out before the lines are read, so a line of it that looks like a frame
+ * ("\n    at someone@example.org") is not kept as one.
+ */
 function frames(error: unknown): string {
-  const stack = (error as ErrorLike | null)?.stack;
+  const { stack, message } = (error as (ErrorLike & { message?: unknown }) | null) ?? {};
   if (typeof stack !== 'string') return '';
-  return stack
+  const body = typeof message === 'string' && message !== '' ? stack.replace(message, '') : stack;
+  return body
     .split('\n')
     .filter((line) => /^\s+at /.test(line))
     .slice(0, 8)
