@@ -166,6 +166,25 @@ describe.skipIf(noRedis)('a rate-limit store that goes away', () => {
     expect(count(log.lines, 'rate limit store available again')).toBe(1);
   });
 
+  it('while it is away, one client still meets its limit, counted by the instance', async () => {
+    const closed = await tcpGate(TEST_REDIS_URL);
+    await closed.shut();
+    const own = logCapture();
+    const app = await makeFormsApp({ REDIS_URL: closed.url }, { logger: own.logger });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i += 1)
+        statuses.push((await app.post(bodies.contact(), {}, '198.51.100.9')).statusCode);
+      expect(statuses[0]).toBe(200);
+      expect(statuses).toContain(429);
+      expect(statuses.indexOf(429)).toBeGreaterThan(0);
+      expect(count(own.lines, 'rate limit store unavailable')).toBe(1);
+    } finally {
+      await app.app.close();
+      await closed.close();
+    }
+  });
+
   it('lets the forms through from the start when its port is closed, logged once', async () => {
     const closed = await tcpGate(TEST_REDIS_URL);
     await closed.shut();

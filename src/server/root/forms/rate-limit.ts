@@ -107,14 +107,19 @@ export async function redisRateLimiter(url: string, log: Logger, prefix = 'rl:')
   redis.on('error', () => {});
   // An outage is logged when it starts and when it ends, never once per request (decision 031).
   let unavailableSince: number | undefined;
-  let letThrough = 0;
+  let countedHere = 0;
+  // While it is away each instance counts on its own: a lead still gets through, and one client
+  // still meets its limit (per instance), so an outage is no open door to the forms or to the
+  // owner's sign-in e-mails.
+  const fallback = memoryRateLimiter();
+  const counted = (key: string, max: number, windowMs: number) => {
+    countedHere += 1;
+    return fallback.hit(key, max, windowMs);
+  };
   return {
     async hit(key, max, windowMs) {
       // Once it has failed, no request waits on it again until its connection is back.
-      if (unavailableSince !== undefined && redis.status !== 'ready') {
-        letThrough += 1;
-        return { allowed: true, retryAfterMs: 0 };
-      }
+      if (unavailableSince !== undefined && redis.status !== 'ready') return counted(key, max, windowMs);
       try {
         const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, prefix + key, String(windowMs))) as [
           number,
@@ -122,25 +127,25 @@ export async function redisRateLimiter(url: string, log: Logger, prefix = 'rl:')
         ];
         if (unavailableSince !== undefined) {
           log.info(
-            { unavailableMs: Date.now() - unavailableSince, letThrough },
+            { unavailableMs: Date.now() - unavailableSince, countedHere },
             'rate limit store available again',
           );
           unavailableSince = undefined;
         }
         return { allowed: count <= max, retryAfterMs: ttl };
       } catch (error) {
-        // A lead matters more than a perfect count: with Redis away, let the request through.
+        // A lead matters more than a shared count: with Redis away, this instance counts alone.
         if (unavailableSince === undefined) {
           log.warn({ code: (error as { code?: string }).code ?? 'REDIS' }, 'rate limit store unavailable');
           unavailableSince = Date.now();
-          letThrough = 0;
+          countedHere = 0;
         }
-        letThrough += 1;
-        return { allowed: true, retryAfterMs: 0 };
+        return counted(key, max, windowMs);
       }
     },
     async close() {
       redis.disconnect();
+      await fallback.close();
     },
   };
 }
