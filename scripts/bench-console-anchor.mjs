@@ -22,7 +22,7 @@
  */
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { startPgliteThread } from './bench-pglite-thread.mjs';
 
 /** Rows a FETCH reads: the console's export reads its keyset batches 2,000 rows at a time. */
 const FETCH = 2000;
@@ -51,55 +51,14 @@ const EXPORT_SELECT = `select id, form_type, received_at,
   from submissions`;
 const EXPORT_WHERE = { all: '', received: ' where not spam', spam: ' where spam' };
 
-if (isMainThread) await serve();
-else await runPglite();
-
-/** PGlite's thread: the statements in the order they arrive. */
-async function runPglite() {
-  const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('@electric-sql/pglite/contrib/btree_gin'),
-  ]);
-  const db = await PGlite.create(workerData.dir, { extensions: { pg_trgm, btree_gin } });
-  parentPort.on('message', ({ id, exec, sql, params }) => {
-    const run = exec ? db.exec(sql).then((results) => results.map((r) => r.rows)) : db.query(sql, params);
-    run.then(
-      (result) => parentPort.postMessage({ id, rows: exec ? result : result.rows }),
-      (error) => parentPort.postMessage({ id, error: String(error?.message ?? error) }),
-    );
-  });
-  parentPort.postMessage({ ready: true });
-}
+await serve();
 
 /** PGlite on its thread: `query(sql, params)` and `exec(sql)` answering rows. */
 async function pgliteClient(dir) {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { dir } });
-  const pending = new Map();
-  let next = 0;
-  await new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  worker.on('message', ({ id, rows, error }) => {
-    const call = pending.get(id);
-    pending.delete(id);
-    if (error) call.reject(new Error(error));
-    else call.resolve(rows);
-  });
-  const send = (message) =>
-    new Promise((resolve, reject) => {
-      next += 1;
-      pending.set(next, { resolve, reject });
-      worker.postMessage({ id: next, ...message });
-    });
-  const connection = {
-    query: (sql, params = []) => send({ sql, params }),
-    exec: (sql) => send({ exec: true, sql }),
-    release: () => {},
-  };
+  const thread = await startPgliteThread(dir);
+  const connection = { query: thread.query, exec: thread.exec, release: () => {} };
   // One thread runs every statement in turn: each "connection" is the same one.
-  return { connect: async () => connection, close: () => worker.terminate() };
+  return { connect: async () => connection, close: () => thread.close() };
 }
 
 /** A `pg` pool: each connection `query(sql, params)` and `exec(sql)` answering rows. */
