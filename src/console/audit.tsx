@@ -3,7 +3,6 @@
  * booking BK-K7WC6H"), filtered by person, kind and dates. The filters and the page live in the
  * address's query. A helper sees their own entries only, and no person filter.
  */
-import type { FormEvent } from 'react';
 import { AUDIT_KIND_KEYS, AUDIT_KINDS, auditCopy as copy } from '~/content/audit';
 import type { AuditPage as AuditAnswer, AuditPerson } from '~/contract/audit';
 import { roleLabels } from '~/contract/roles';
@@ -11,6 +10,7 @@ import { withQuery } from '~/components/console/http';
 import { useQuery } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
 import { Field } from '~/components/console/fields';
+import { DateFilter, FilterForm } from '~/components/console/filters';
 import { PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
 import { useRole } from '~/components/console/role';
@@ -29,23 +29,16 @@ function Filters({
   people: AuditPerson[] | null;
   onApply: (next: URLSearchParams) => void;
 }) {
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const next = new URLSearchParams();
-    for (const name of FILTERS) {
-      const value = String(data.get(name) ?? '').trim();
-      if (value) next.set(name, value);
-    }
-    onApply(next);
-  }
-  const active = FILTERS.some((name) => params.get(name));
   return (
-    <form
-      role="search"
-      aria-label={copy.filtersHeading}
-      onSubmit={submit}
-      className="card mt-6 grid gap-x-4 p-4 sm:grid-cols-2 lg:grid-cols-4"
+    <FilterForm
+      names={FILTERS}
+      params={params}
+      onApply={onApply}
+      label={copy.filtersHeading}
+      apply={copy.apply}
+      clear={copy.clear}
+      className="sm:grid-cols-2 lg:grid-cols-4"
+      actionsClassName="sm:col-span-2 lg:col-span-4"
     >
       {people ? (
         <Field label={copy.person}>
@@ -79,39 +72,9 @@ function Filters({
           </select>
         )}
       </Field>
-      <Field label={copy.from}>
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            name="from"
-            defaultValue={params.get('from') ?? ''}
-            className="field-input"
-          />
-        )}
-      </Field>
-      <Field label={copy.to}>
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            name="to"
-            defaultValue={params.get('to') ?? ''}
-            className="field-input"
-          />
-        )}
-      </Field>
-      <div className="flex flex-wrap gap-3 sm:col-span-2 lg:col-span-4">
-        <button type="submit" className="btn btn-primary">
-          {copy.apply}
-        </button>
-        {active ? (
-          <button type="button" className="btn btn-secondary" onClick={() => onApply(new URLSearchParams())}>
-            {copy.clear}
-          </button>
-        ) : null}
-      </div>
-    </form>
+      <DateFilter label={copy.from} name="from" params={params} />
+      <DateFilter label={copy.to} name="to" params={params} />
+    </FilterForm>
   );
 }
 

@@ -3,7 +3,6 @@
  * The filters and the page ("Older" follows the server's keyset cursor) live in the address's
  * query, so a reload or a shared address shows the same list.
  */
-import type { FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { inboxCopy as copy } from '~/content/console';
 import {
@@ -17,6 +16,7 @@ import { withQuery } from '~/components/console/http';
 import { page, useQuery } from '~/components/console/paths';
 import { useResource } from '~/components/console/data';
 import { Field } from '~/components/console/fields';
+import { DateFilter, FilterForm } from '~/components/console/filters';
 import { Badge, PageHeading } from '~/components/console/page';
 import { LoadedList } from '~/components/console/pager';
 import { DataTable, DateCell, td } from '~/components/console/table';
@@ -28,23 +28,16 @@ const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
 const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];
 
 function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next: URLSearchParams) => void }) {
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const next = new URLSearchParams();
-    for (const name of FILTERS) {
-      const value = String(data.get(name) ?? '').trim();
-      if (value) next.set(name, value);
-    }
-    onApply(next);
-  }
-  const active = FILTERS.some((name) => params.get(name));
   return (
-    <form
-      role="search"
-      aria-label={copy.filtersHeading}
-      onSubmit={submit}
-      className="card mt-6 grid gap-x-4 p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr]"
+    <FilterForm
+      names={FILTERS}
+      params={params}
+      onApply={onApply}
+      label={copy.filtersHeading}
+      apply={copy.apply}
+      clear={copy.clear}
+      className="sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr]"
+      actionsClassName="sm:col-span-2 lg:col-span-5"
     >
       <Field
         label={copy.search}
@@ -90,39 +83,9 @@ function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next:
           </select>
         )}
       </Field>
-      <Field label={copy.from}>
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            name="from"
-            defaultValue={params.get('from') ?? ''}
-            className="field-input"
-          />
-        )}
-      </Field>
-      <Field label={copy.to}>
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            name="to"
-            defaultValue={params.get('to') ?? ''}
-            className="field-input"
-          />
-        )}
-      </Field>
-      <div className="flex flex-wrap gap-3 sm:col-span-2 lg:col-span-5">
-        <button type="submit" className="btn btn-primary">
-          {copy.apply}
-        </button>
-        {active ? (
-          <button type="button" className="btn btn-secondary" onClick={() => onApply(new URLSearchParams())}>
-            {copy.clear}
-          </button>
-        ) : null}
-      </div>
-    </form>
+      <DateFilter label={copy.from} name="from" params={params} />
+      <DateFilter label={copy.to} name="to" params={params} />
+    </FilterForm>
   );
 }
 
