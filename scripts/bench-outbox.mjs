@@ -185,9 +185,7 @@ async function runAnchor({ script, instances, count, message }) {
         child.send({ smtpUrl: sink.url, count: share, connections: SMTP_CONNECTIONS, ...message });
         return new Promise((resolve, reject) => {
           child.once('message', resolve);
-          child.once('exit', (code) =>
-            code ? reject(new Error(`${script} exited (${code})`)) : resolve(),
-          );
+          child.once('exit', (code) => (code ? reject(new Error(`${script} exited (${code})`)) : resolve()));
         });
       }),
     );

@@ -114,9 +114,7 @@ test("a person's data downloads as JSON; erased, nothing of them is found, and t
     .toBe(1);
   // What reaches the address is the one e-mail asking whether it wants mail again (decision 030):
   // no guide, and nothing of what was typed into the form.
-  await expect
-    .poll(() => readMails().filter((m) => (m.header('to') ?? '').includes(email)).length)
-    .toBe(1);
+  await expect.poll(() => readMails().filter((m) => (m.header('to') ?? '').includes(email)).length).toBe(1);
   const confirm = readMails().find((m) => (m.header('to') ?? '').includes(email))!;
   expect(confirm.file).toMatch(/address\.confirm\.eml$/);
   expect(confirm.text).not.toContain('Ada Again');
