@@ -96,7 +96,7 @@ export function ConsoleLayout({
             {mayUse(session.role, routeOfPage(subPath)) ? (
               <CurrentPage subPath={subPath} session={session} refresh={refresh} onSignedOut={onSignedOut} />
             ) : (
-              <OwnersOnly />
+              <Unavailable copy={ownersOnlyCopy} />
             )}
           </NoticeProvider>
         </RoleProvider>
@@ -232,7 +232,7 @@ function CurrentPage({
     case 'security':
       return <SecurityPage session={session} refresh={refresh} onSignedOut={onSignedOut} />;
     default:
-      return <NotFound />;
+      return <Unavailable copy={consoleCopy.notFound} />;
   }
 }
 
@@ -263,24 +263,11 @@ function routeOfPage(subPath: string): RouteSpec {
   return pages[subPath] ?? securityRoutes.session;
 }
 
-/** What a helper sees at the address of an owner's page. */
-function OwnersOnly() {
-  const copy = ownersOnlyCopy;
-  return (
-    <>
-      <PageHeading title={copy.title}>{copy.title}</PageHeading>
-      <p className="mt-2 text-ink-700">{copy.text}</p>
-      <p className="mt-4">
-        <Link to={CONSOLE_PATH} className="text-link">
-          {copy.back}
-        </Link>
-      </p>
-    </>
-  );
-}
-
-function NotFound() {
-  const copy = consoleCopy.notFound;
+/**
+ * A page in place of one the signed-in person cannot open: a helper at the address of an owner's
+ * page, or anyone at an address the console does not have.
+ */
+function Unavailable({ copy }: { copy: { title: string; text: string; back: string } }) {
   return (
     <>
       <PageHeading title={copy.title}>{copy.title}</PageHeading>

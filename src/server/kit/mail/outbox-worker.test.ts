@@ -26,6 +26,22 @@ const options = {
   brand: 'Sterling Sats',
 } satisfies OutboxWorkerOptions;
 
+/** A stored owner notification of a lead, as the worker claims it, with `extra` in its message. */
+function leadRow(id: string, extra: Partial<ClaimedRow['message']> = {}): ClaimedRow {
+  return {
+    id,
+    kind: 'contact.owner',
+    to_address: 'owner@sterling.test',
+    audience: 'owner',
+    attempts: 1,
+    message: {
+      subject: 'New lead',
+      content: { preheader: 'p', heading: 'Hello', blocks: [{ type: 'paragraph', text: 'A lead' }] },
+      ...extra,
+    } as ClaimedRow['message'],
+  };
+}
+
 describe('outbox steps', () => {
   it('sends as many rows at once as the transport, each leased for one message and a margin', () => {
     const settings = outboxSettings(options);
@@ -88,17 +104,7 @@ describe('outbox steps', () => {
 
   it('renders a stored row into a message with a signed Message-ID from its id', () => {
     const { identity } = outboxSettings(options);
-    const row: ClaimedRow = {
-      id: '42',
-      kind: 'contact.owner',
-      to_address: 'owner@sterling.test',
-      audience: 'owner',
-      attempts: 1,
-      message: {
-        subject: 'New lead',
-        content: { preheader: 'p', heading: 'Hello', blocks: [{ type: 'paragraph', text: 'A lead' }] },
-      },
-    };
+    const row = leadRow('42');
     const mail = toMail(row, identity);
     expect(mail).toMatchObject({
       from: { name: 'Sterling Sats', address: 'hello@sterling.test' },
@@ -115,19 +121,10 @@ describe('outbox steps', () => {
 
   it('composes the message into the bytes nodemailer would send, with its envelope', async () => {
     const { identity } = outboxSettings(options);
-    const row: ClaimedRow = {
-      id: '7',
-      kind: 'contact.owner',
-      to_address: 'owner@sterling.test',
-      audience: 'owner',
-      attempts: 1,
-      message: {
-        subject: 'New lead',
-        replyTo: 'ada@example.org',
-        content: { preheader: 'p', heading: 'Hello', blocks: [{ type: 'paragraph', text: 'A lead' }] },
-        attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: 'BEGIN:VCALENDAR' }],
-      },
-    };
+    const row = leadRow('7', {
+      replyTo: 'ada@example.org',
+      attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: 'BEGIN:VCALENDAR' }],
+    });
     const composed = await composeMail(row, identity);
     expect(composed.envelope).toEqual({ from: 'hello@sterling.test', to: ['owner@sterling.test'] });
     const raw = String(composed.raw);
