@@ -10,7 +10,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { outbox } from '../db/schema';
-import { outboxRows, type ClaimedRow, type OutgoingEmail } from './outbox';
+import { outboxRows, storedMessage, type ClaimedRow, type OutgoingEmail } from './outbox';
 
 /** VISITOR_MAIL_HOURLY_CAP's default. */
 export const DEFAULT_VISITOR_HOURLY_CAP = 200;
@@ -87,12 +87,13 @@ export async function endRecipientMarks(
 ): Promise<void> {
   const keys = [
     ...new Set(
-      rows.map((row) => {
-        // A driver may hand jsonb back as its text.
-        const message =
-          typeof row.message === 'string' ? (JSON.parse(row.message) as ClaimedRow['message']) : row.message;
-        return recipientKey(secret, limitKind({ kind: row.kind, message }), row.to_address);
-      }),
+      rows.map((row) =>
+        recipientKey(
+          secret,
+          limitKind({ kind: row.kind, message: storedMessage(row.message) }),
+          row.to_address,
+        ),
+      ),
     ),
   ];
   if (keys.length === 0) return;

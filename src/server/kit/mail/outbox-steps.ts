@@ -18,7 +18,7 @@ import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { outbox } from '../db/schema';
 import { ADDRESS_CONFIRM_KIND } from './address-confirm';
-import { outboxRows, suppressionHash, type ClaimedRow, type OutgoingEmail } from './outbox';
+import { outboxRows, storedMessage, suppressionHash, type ClaimedRow, type OutgoingEmail } from './outbox';
 import { queueCapAlert, visitorVerdict, type VisitorLimits } from './outbox-limits';
 import { composeMail, type SenderIdentity } from './outbox-message';
 import type Mail from 'nodemailer/lib/mailer';
@@ -76,9 +76,7 @@ export async function claimDue(
     returning id::text as id, kind, to_address, audience, message, attempts`);
   return rowsOf<Omit<ClaimedRow, 'message'> & { message: ClaimedRow['message'] | string }>(result).map(
     (row) =>
-      typeof row.message === 'string'
-        ? { ...row, message: JSON.parse(row.message) as ClaimedRow['message'] }
-        : (row as ClaimedRow),
+      typeof row.message === 'string' ? { ...row, message: storedMessage(row.message) } : (row as ClaimedRow),
   );
 }
 

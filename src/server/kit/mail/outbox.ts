@@ -85,6 +85,11 @@ export function isConsoleAddress(consoleAddresses: readonly string[], address: s
 type RenderedMessage = Omit<StoredMessage, 'content'> & { html: string; text: string };
 
 /** A queued row as the worker claims it back (./outbox-worker.ts). */
+/** A row's message as read from the database: a driver may hand jsonb over as its text. */
+export function storedMessage(value: ClaimedRow['message'] | string): ClaimedRow['message'] {
+  return typeof value === 'string' ? (JSON.parse(value) as ClaimedRow['message']) : value;
+}
+
 export type ClaimedRow = {
   id: string;
   kind: string;
