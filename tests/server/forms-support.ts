@@ -4,6 +4,7 @@
  * the app built over either database.
  */
 import { mkdtempSync } from 'node:fs';
+import { earliestBookableDate, latestBookableDate } from '../../src/features/booking/booking-dates';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -293,6 +294,16 @@ export async function startFormsTestbed(label: string, usePostgres: boolean) {
   };
 }
 
+/** A day the booking form takes, `offsetDays` after the earliest it offers. */
+export function bookableDate(offsetDays: number): string {
+  const now = new Date();
+  const d = new Date(`${earliestBookableDate(now)}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + offsetDays);
+  const iso = d.toISOString().slice(0, 10);
+  if (iso > latestBookableDate(now)) throw new Error('out of range');
+  return iso;
+}
+
 /** Valid bodies of every form type, as the browser sends them (the traps filled as a person would). */
 export const bodies = {
   contact: (over: Record<string, unknown> = {}) => ({
@@ -330,6 +341,24 @@ export const bodies = {
     consent: true,
     website: '',
     formToken: readyTokens.masterclass,
+    ...over,
+  }),
+  booking: (firstChoiceDate: string, over: Record<string, unknown> = {}) => ({
+    formType: 'booking',
+    sessionType: 'zoom',
+    firstChoiceDate,
+    firstChoiceTime: 'morning',
+    secondChoiceDate: '',
+    secondChoiceTime: '',
+    firstName: 'Mary',
+    lastName: 'Somerville',
+    email: 'mary@example.org',
+    phone: '+44 7700 900123',
+    company: 'Somerville Wealth',
+    role: 'Adviser',
+    notes: '',
+    website: '',
+    formToken: readyTokens.booking,
     ...over,
   }),
   newsletter: (over: Record<string, unknown> = {}) => ({

@@ -6,19 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_OWN_ONLY, type AuditPage } from '../../src/contract/audit';
-import { earliestBookableDate } from '../../src/features/booking/booking-dates';
 import { audit } from '../../src/server/kit/audit';
-import { type FormsTestApp, bodies, makeFormsApp, OWNER, readyTokens, testDrivers } from './forms-support';
+import { type FormsTestApp, bodies, bookableDate, makeFormsApp, OWNER, testDrivers } from './forms-support';
 import { asOwner, signInOwner, type OwnerCall } from './owner-session';
 
 const HELPER = 'ada@sterling.test';
 const PARTNER = 'grace@sterling.test';
-
-function bookableDate(offsetDays: number): string {
-  const d = new Date(`${earliestBookableDate(new Date())}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + offsetDays);
-  return d.toISOString().slice(0, 10);
-}
 
 describe.each(await testDrivers('audit'))('the audit log on $name', (driver) => {
   let t: FormsTestApp;
@@ -48,23 +41,7 @@ describe.each(await testDrivers('audit'))('the audit log on $name', (driver) => 
 
     // The helper answers a booking and moves a lead to spam; the owner exports.
     const email = `booker.${Date.now()}@example.org`;
-    const booked = await t.post({
-      formType: 'booking',
-      sessionType: 'zoom',
-      firstChoiceDate: bookableDate(10),
-      firstChoiceTime: 'morning',
-      secondChoiceDate: '',
-      secondChoiceTime: '',
-      firstName: 'Mary',
-      lastName: 'Somerville',
-      email,
-      phone: '+44 7700 900123',
-      company: 'Somerville Wealth',
-      role: 'Adviser',
-      notes: '',
-      website: '',
-      formToken: readyTokens.booking,
-    });
+    const booked = await t.post(bodies.booking(bookableDate(10), { email }));
     expect(booked.statusCode).toBe(200);
     reference = (booked.json() as { reference: string }).reference;
     const list = (await helper('GET', '/api/owner/bookings?view=requested')).json() as {
