@@ -8,9 +8,12 @@
  *    sees the connection end before the file does), the file's last row says it failed, and the
  *    log holds the error's code and no address, SQL or parameter;
  *  - one export at a time per owner: a second while the first streams is refused with 409 and
- *    the console's sentence; once the first is done or dropped, the next one runs.
+ *    the console's sentence; once the first is done or dropped, the next one runs;
+ *  - an export gives way to visitors (decision 034) and still ends whole while one's request is
+ *    held open: its own request is not one it waits for.
  */
 import { request as httpGet, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadCopy } from '../../src/content/console';
@@ -224,5 +227,49 @@ describe.each(drivers)('the console exports on $name', (driver) => {
     await until(async () =>
       (await owner('GET', '/api/owner/exports/subscribers.csv')).statusCode === 200 ? true : undefined,
     );
+  }, 90_000);
+
+  it("gives way to a visitor's request in flight, never to its own, and ends whole", async () => {
+    const tag = `way${Date.now().toString(36)}`;
+    const ROWS = 2000;
+    await sql(`insert into submissions (id, form_type, fields, received_at)
+      select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}', 'lastName', 'Visitor ' || n,
+             'email', 'v' || n || '@example.org', 'message', repeat('Some words. ', 40)), now() - make_interval(secs => n)
+      from generate_series(1, ${ROWS}) as n`);
+    const before = t.app.giveWay.inFlight;
+    // A download under way is not counted: it would wait for itself.
+    const reading = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpGet(
+        { host: '127.0.0.1', port, path: `/api/owner/exports/submissions.csv?q=${tag}`, headers: { cookie } },
+        (res) => {
+          res.once('data', () => res.pause());
+          resolve(res);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(reading.statusCode).toBe(200);
+    expect(t.app.giveWay.inFlight).toBe(before);
+    reading.resume();
+    await new Promise((resolve) => reading.on('end', resolve));
+
+    // A visitor whose form is still on its way: the headers have arrived, the body has not.
+    const visitor = connect(port, '127.0.0.1');
+    visitor.on('error', () => {});
+    visitor.write(
+      'POST /api/send-contact-email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
+    await until(async () => (t.app.giveWay.inFlight === before + 1 ? true : undefined));
+
+    const file = await download(`/api/owner/exports/submissions.csv?q=${tag}`);
+    expect(file.status).toBe(200);
+    expect(file.whole).toBe(true);
+    expect(physicalLines(file.body).filter((l) => l !== '')).toHaveLength(ROWS + 1);
+    // The visitor is still counted, the download is not.
+    expect(t.app.giveWay.inFlight).toBe(before + 1);
+
+    visitor.destroy();
+    await until(async () => (t.app.giveWay.inFlight === before ? true : undefined));
   }, 90_000);
 });

@@ -294,7 +294,7 @@ export async function* attendeeRows(db: Queryable, id: string): AsyncIterable<un
 type EventAction = 'event.create' | 'event.update' | 'event.publish' | 'event.cancel';
 
 /** The Events area of the console: the list, one event, its changes, its message and its CSV. */
-export const eventsArea: ConsoleArea = (routes, { config, db, links, clock, wakeOutbox }) => {
+export const eventsArea: ConsoleArea = (routes, { config, db, links, clock, wakeOutbox, giveWay }) => {
   const ctx: EventsContext = { config, links };
   /** The owner's audit row of a change, written in its transaction. */
   const audited =
@@ -338,7 +338,7 @@ export const eventsArea: ConsoleArea = (routes, { config, db, links, clock, wake
     return {
       name: `attendees-${event.startsAt.toISOString().slice(0, 10)}.csv`,
       type: CSV_TYPE,
-      body: csvStream(ATTENDEE_HEADERS, attendeeRows(db, event.id)),
+      body: csvStream(ATTENDEE_HEADERS, attendeeRows(db, event.id), giveWay),
     };
   });
 };

@@ -85,14 +85,14 @@ export async function* confirmedSubscribers(db: Queryable): AsyncGenerator<unkno
   }
 }
 
-export const subscribersArea: ConsoleArea = (routes, { db, clock }) => {
+export const subscribersArea: ConsoleArea = (routes, { db, clock, giveWay }) => {
   routes.on(subscriberRoutes.list, ({ query }) => subscriberPage(db, query.status, query.after));
   routes.on(subscriberRoutes.export, async ({ owner }) => {
     await audit(db, owner.email, 'export.subscribers');
     return {
       name: `subscribers-${clock().toISOString().slice(0, 10)}.csv`,
       type: CSV_TYPE,
-      body: csvStream(SUBSCRIBER_HEADERS, confirmedSubscribers(db)),
+      body: csvStream(SUBSCRIBER_HEADERS, confirmedSubscribers(db), giveWay),
     };
   });
 };

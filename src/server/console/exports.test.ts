@@ -123,6 +123,39 @@ describe('csvStream', () => {
     );
     expect(out).toBe(`\uFEFFA,B\r\n${expected.join('')}`);
   });
+
+  it('gives way: while its turn is held it hands on what it made and asks for no more rows', async () => {
+    const groups = 4;
+    let pulled = 0;
+    const rows = (async function* () {
+      for (let g = 0; g < groups; g += 1) {
+        pulled += 1;
+        yield Array.from({ length: GROUP }, (_, i) => [`g${g}`, i]);
+      }
+    })();
+    // The first turn is held; every later one is free.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let turns = 0;
+    const giveWay = { turn: () => (++turns === 1 ? held : undefined) };
+    const stream = csvStream(['A', 'B'], rows, giveWay);
+    const chunks: string[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(String(chunk)));
+    const ended = new Promise((resolve) => stream.on('end', resolve));
+    for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+
+    // The header and the first group went out; the second group was not asked for.
+    expect(pulled).toBe(1);
+    expect(chunks.join('')).toContain('g0,24\r\n');
+    expect(chunks.join('')).not.toContain('g1,');
+
+    release();
+    await ended;
+    const lines = chunks.join('').split('\r\n').filter(Boolean);
+    expect(pulled).toBe(groups);
+    expect(lines).toHaveLength(1 + groups * GROUP);
+    expect(turns).toBe(groups);
+  });
 });
 
 describe('isoUtc', () => {

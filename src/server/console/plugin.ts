@@ -12,6 +12,7 @@ import { consoleUserOf, type Config } from '../kit/config';
 import type { Db } from '../kit/db/client';
 import type { Links } from '../kit/http/links';
 import { jsonOnly, sameOriginOnly, send } from '../kit/http/request-checks';
+import type { GiveWay } from '../kit/http/give-way';
 import { openRoutes, ownerRoutes, type ConsoleArea } from '../kit/http/owner-routes';
 import { currentSession } from './sessions';
 import { registerSignIn, type ConsoleLimiter } from './sign-in';
@@ -24,6 +25,8 @@ export type ConsoleOptions = {
   /** The client's rate-limit key (a keyed hash of its address or IPv6 /64). */
   clientKey(request: FastifyRequest): string;
   wakeOutbox(): void;
+  /** The requests in flight, which downloads give way to (src/server/kit/http/give-way.ts). */
+  giveWay: GiveWay;
   /** The time; tests move it. */
   clock?: () => Date;
   /** The console's areas, registered inside the session scope (the composition root's list). */
@@ -49,9 +52,9 @@ function withoutControls(value: unknown, depth = 0): unknown {
 }
 
 export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) {
-  const { config, db, links, wakeOutbox } = options;
+  const { config, db, links, wakeOutbox, giveWay } = options;
   const clock = options.clock ?? (() => new Date());
-  const services = { config, db, links, clock, wakeOutbox };
+  const services = { config, db, links, clock, wakeOutbox, giveWay };
 
   // Every console request: same origin (a GET too: nothing of the console is for another site).
   app.addHook('onRequest', sameOriginOnly(config));
@@ -69,7 +72,11 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
   // --- Signing in (no session needed) -----------------------------------------------------------
   await app.register(async (open) => {
     open.addHook('onRequest', jsonOnly);
-    registerSignIn(openRoutes(open), { ...services, limiter: options.limiter, clientKey: options.clientKey });
+    registerSignIn(openRoutes(open, giveWay), {
+      ...services,
+      limiter: options.limiter,
+      clientKey: options.clientKey,
+    });
   });
 
   // --- Everything else: a live session ---------------------------------------------------------
@@ -84,7 +91,7 @@ export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) 
       if (!session || !user) return send(reply, 401, { error: UNAUTHORISED });
       request.owner = { ...session, role: user.role, name: user.name };
     });
-    const routes = ownerRoutes(owned);
+    const routes = ownerRoutes(owned, giveWay);
     for (const area of options.areas) area(routes, services);
   });
 }

@@ -8,7 +8,7 @@ import { CSV_TYPE, csvStream } from '../kit/http/csv';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 import { SUBMISSION_HEADERS, submissionRows } from './exports';
 
-export const submissionsExportArea: ConsoleArea = (routes, { db, clock }) => {
+export const submissionsExportArea: ConsoleArea = (routes, { db, clock, giveWay }) => {
   routes.on(submissionExportRoutes.csv, async ({ query, owner }) => {
     await audit(db, owner.email, 'export.submissions', query.form ?? 'all', {
       status: query.status,
@@ -17,7 +17,7 @@ export const submissionsExportArea: ConsoleArea = (routes, { db, clock }) => {
     return {
       name: `submissions-${clock().toISOString().slice(0, 10)}.csv`,
       type: CSV_TYPE,
-      body: csvStream(SUBMISSION_HEADERS, submissionRows(db, query)),
+      body: csvStream(SUBMISSION_HEADERS, submissionRows(db, query), giveWay),
     };
   });
 };

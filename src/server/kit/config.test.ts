@@ -23,6 +23,12 @@ describe('loadConfig', () => {
     expect(c.smtpUrl).toBeUndefined();
     expect(c.https).toBe(false);
     expect(c.trustProxy).toBe(false);
+    expect(c.downloadsGiveWay).toBe(true);
+  });
+
+  it('turns the give-way of downloads off with DOWNLOADS_GIVE_WAY=false, and on when left empty', () => {
+    expect(loadConfig({ ...base, DOWNLOADS_GIVE_WAY: 'false' }).downloadsGiveWay).toBe(false);
+    expect(loadConfig({ ...base, DOWNLOADS_GIVE_WAY: '' }).downloadsGiveWay).toBe(true);
   });
 
   it.each([
@@ -33,6 +39,7 @@ describe('loadConfig', () => {
     ['OWNER_EMAIL', 'nobody'],
     ['APP_SECRET', 'short'],
     ['LOG_LEVEL', 'loud'],
+    ['DOWNLOADS_GIVE_WAY', 'sometimes'],
   ])('refuses a bad %s, naming the variable', (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(new RegExp(name));

@@ -170,6 +170,14 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(200),
   ),
+  /** Downloads wait while visitors' requests are in flight (src/server/kit/http/give-way.ts); `false`: they never wait. */
+  DOWNLOADS_GIVE_WAY: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true' || v === '1'),
+  ),
   /** The static fast path (src/server/root/site/fast-static.ts); `false` serves everything through Node alone. */
   STATIC_FAST_PATH: z.preprocess(
     emptyToUndefined,
@@ -214,6 +222,7 @@ export type Config = {
   minFillTimeMs: number;
   visitorMailHourlyCap: number;
   staticFastPath: boolean;
+  downloadsGiveWay: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -458,5 +467,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     minFillTimeMs: e.MIN_FILL_TIME_MS,
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
     staticFastPath: e.STATIC_FAST_PATH,
+    downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,
   };
 }

@@ -12,6 +12,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import type { Config } from '../kit/config';
+import { createGiveWay, type GiveWay } from '../kit/http/give-way';
 import { apiErrorHandler } from '../kit/http/request-checks';
 import { safeError } from '../kit/log-safe';
 import { attachStaticFastPath } from './site/fast-static';
@@ -33,6 +34,8 @@ declare module 'fastify' {
     site: StaticSite;
     /** True from the start of a graceful close (`preClose`). */
     closing(): boolean;
+    /** The requests in flight, for downloads to give way to (src/server/kit/http/give-way.ts). */
+    giveWay: GiveWay;
   }
 }
 
@@ -77,6 +80,10 @@ export async function buildApp({ config, logger, services }: AppOptions): Promis
     void reply.code(404).send({ error: 'Not found.' });
   };
 
+  // Every request is counted from its arrival to its response's close, so that downloads wait
+  // while visitors are being answered (decision 034).
+  const giveWay = createGiveWay({ enabled: config.downloadsGiveWay });
+
   const app = Fastify<Server>({
     logger: logger ?? { level: config.logLevel, serializers: requestSerializers },
     // The router's own refusals, before any route runs: a path segment longer than a parameter
@@ -97,6 +104,7 @@ export async function buildApp({ config, logger, services }: AppOptions): Promis
     // headers made at start.
     serverFactory: (handler) => {
       const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+        giveWay.arrived(req, res);
         if (!site.serve(req, res)) handler(req, res);
       });
       // Fastify leaves its timeout options to a server it did not make: set them here.
@@ -115,6 +123,7 @@ export async function buildApp({ config, logger, services }: AppOptions): Promis
   });
   app.decorate('config', config);
   app.decorate('site', site);
+  app.decorate('giveWay', giveWay);
 
   // Requests that reach Fastify without the fast path (inject() in tests) are served the same way.
   app.addHook('onRequest', async (request, reply) => {

@@ -128,6 +128,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     limiter,
     clientKey: (request) => links.hashAddress(rateLimitSubject(request.ip)),
     wakeOutbox,
+    giveWay: app.giveWay,
     routeList: consoleRoutes,
   });
   outbox.start();

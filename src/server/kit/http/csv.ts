@@ -19,6 +19,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { stringify } from 'csv-stringify/sync';
 import { downloadCopy } from '~/content/console';
 import { errorCode } from '../log-safe';
+import type { GiveWay } from './give-way';
 
 /** Rows turned into cells and CSV text at a time (see above). */
 export const GROUP = 25;
@@ -83,11 +84,17 @@ export class ExportFailed extends Error {
  * byte-order mark and the header first. The rows are neutralised in place (safeCell). It is read
  * as the response is written (Readable.from: the next piece is made only when the socket has
  * taken the last), and each piece waits for the event loop's next turn, so requests that arrive
- * meanwhile are answered between pieces, not after the export. If the rows stop (a database
- * error), the file ends with CSV_CUT_ROW and the stream fails with ExportFailed: the response is
- * then cut, not ended.
+ * meanwhile are answered between pieces, not after the export. With `giveWay` (give-way.ts), after
+ * each group of rows it waits while a visitor's request is in flight, having first handed on what
+ * it had made: the next rows (and the next batch the rows ask the database for) wait too. If the
+ * rows stop (a database error), the file ends with CSV_CUT_ROW and the stream fails with
+ * ExportFailed: the response is then cut, not ended.
  */
-export function csvStream(headers: readonly string[], batches: AsyncIterable<unknown[][]>): Readable {
+export function csvStream(
+  headers: readonly string[],
+  batches: AsyncIterable<unknown[][]>,
+  giveWay?: Pick<GiveWay, 'turn'>,
+): Readable {
   return Readable.from(
     (async function* () {
       yield stringify([headers], { ...CSV_OPTIONS, bom: true });
@@ -103,7 +110,13 @@ export function csvStream(headers: readonly string[], batches: AsyncIterable<unk
             pieces.push(text);
             size += text.length;
             rowsWritten += rows.length;
-            if (size >= CHUNK_CHARS) {
+            const wait = giveWay?.turn();
+            if (wait) {
+              yield pieces.join('');
+              pieces = [];
+              size = 0;
+              await wait;
+            } else if (size >= CHUNK_CHARS) {
               yield pieces.join('');
               pieces = [];
               size = 0;

@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { downloadCopy } from '~/content/console';
 import { errorCode } from '../log-safe';
+import type { GiveWay } from './give-way';
 import { Refusal } from './request-checks';
 
 /** A download's answer: the file's name, type and content, sent as an attachment. */
@@ -18,6 +19,9 @@ export type FileAnswer = { name: string; type: string; body: Readable | string }
 /** The downloads running, by owner: one scope's (one console's) own. */
 export class RunningDownloads {
   private readonly running = new Set<string>();
+
+  /** `giveWay`: a download's own request is not a visitor's it should wait for (give-way.ts). */
+  constructor(private readonly giveWay: Pick<GiveWay, 'excuse'>) {}
 
   /**
    * Makes the file with `make` and sends it, the owner's one download until it has been sent,
@@ -31,6 +35,7 @@ export class RunningDownloads {
   ): Promise<FastifyReply> {
     if (this.running.has(owner)) throw new Refusal(409, { error: downloadCopy.busy });
     this.running.add(owner);
+    this.giveWay.excuse(request.raw);
     let file: FileAnswer;
     try {
       file = await make();

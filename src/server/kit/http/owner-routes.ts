@@ -17,6 +17,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Links } from './links';
 import { RunningDownloads, type FileAnswer } from './downloads';
+import type { GiveWay } from './give-way';
 import { Refusal, send } from './request-checks';
 
 /** The signed-in person of the request's session: an owner or a helper (decision 032). */
@@ -76,6 +77,8 @@ export type ConsoleServices = {
   /** The time; tests move it. */
   clock(): Date;
   wakeOutbox(): void;
+  /** What downloads give way to: csvStream's third argument (give-way.ts). */
+  giveWay: GiveWay;
 };
 
 /** One area of the console (inbox, bookings, people...): registers its routes on the session scope. */
@@ -107,13 +110,15 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, refuse: (err
  * needs its declared role (the owner's when it names none): a helper asking for an owner's route
  * is refused with 403 and ROLE_REFUSED before anything else runs.
  */
-export const ownerRoutes = (app: FastifyInstance): OwnerRoutes => typedRoutes(app, true);
+export const ownerRoutes = (app: FastifyInstance, giveWay: GiveWay): OwnerRoutes =>
+  typedRoutes(app, true, giveWay);
 
 /** Registers typed routes that need no session (signing in) on `app`. */
-export const openRoutes = (app: FastifyInstance): OpenRoutes => typedRoutes(app, false);
+export const openRoutes = (app: FastifyInstance, giveWay: GiveWay): OpenRoutes =>
+  typedRoutes(app, false, giveWay);
 
-function typedRoutes(app: FastifyInstance, needsSession: boolean): OwnerRoutes {
-  const downloads = new RunningDownloads();
+function typedRoutes(app: FastifyInstance, needsSession: boolean, giveWay: GiveWay): OwnerRoutes {
+  const downloads = new RunningDownloads(giveWay);
   return {
     on(route, handler, options) {
       app.route({
