@@ -90,6 +90,29 @@ describe.each(drivers)('the console exports on $name', (driver) => {
     });
   }
 
+  /** A GET of `path` with the owner's session whose reader stops reading after the first piece. */
+  function pausedDownload(path: string): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = httpGet({ host: '127.0.0.1', port, path, headers: { cookie } }, (res) => {
+        res.once('data', () => res.pause());
+        resolve(res);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /**
+   * `rows` contact messages whose first name is `tag` and address `<prefix><n>@example.org`, each
+   * message `words` repeated `times`, a second apart.
+   */
+  async function contactMessages(tag: string, rows: number, prefix: string, words: string, times: number) {
+    await sql(`insert into submissions (id, form_type, fields, received_at)
+      select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}', 'lastName', 'Writer ' || n,
+             'email', '${prefix}' || n || '@example.org', 'message', repeat('${words}', ${times})), now() - make_interval(secs => n)
+      from generate_series(1, ${rows}) as n`);
+  }
+
   it('quotes every line break and starts no line with a formula, in every CSV the console offers', async () => {
     const tag = `inj${Date.now().toString(36)}`;
     await sql(`insert into submissions (id, form_type, fields, received_at) values
@@ -177,20 +200,10 @@ describe.each(drivers)('the console exports on $name', (driver) => {
     const tag = `big${Date.now().toString(36)}`;
     const ROWS = 5000;
     // Enough rows that the file cannot sit whole in the sockets' buffers while nobody reads it.
-    await sql(`insert into submissions (id, form_type, fields, received_at)
-      select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}', 'lastName', 'Writer ' || n,
-             'email', 'w' || n || '@example.org', 'message', repeat('A long message. ', 160)), now() - make_interval(secs => n)
-      from generate_series(1, ${ROWS}) as n`);
+    await contactMessages(tag, ROWS, 'w', 'A long message. ', 160);
     const path = `/api/owner/exports/submissions.csv?q=${tag}`;
     // The first export starts, and its reader stops reading after the first piece.
-    const first = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpGet({ host: '127.0.0.1', port, path, headers: { cookie } }, (res) => {
-        res.once('data', () => res.pause());
-        resolve(res);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const first = await pausedDownload(path);
     expect(first.statusCode).toBe(200);
 
     const second = await owner('GET', path);
@@ -214,14 +227,7 @@ describe.each(drivers)('the console exports on $name', (driver) => {
     expect(physicalLines(third.body).filter((l) => l !== '')).toHaveLength(ROWS + 1);
 
     // A reader that goes away lets go of the owner's turn too.
-    const dropped = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpGet({ host: '127.0.0.1', port, path, headers: { cookie } }, (res) => {
-        res.once('data', () => res.pause());
-        resolve(res);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const dropped = await pausedDownload(path);
     expect((await owner('GET', path)).statusCode).toBe(409);
     dropped.destroy();
     await until(async () =>
@@ -232,23 +238,10 @@ describe.each(drivers)('the console exports on $name', (driver) => {
   it("gives way to a visitor's request in flight, never to its own, and ends whole", async () => {
     const tag = `way${Date.now().toString(36)}`;
     const ROWS = 2000;
-    await sql(`insert into submissions (id, form_type, fields, received_at)
-      select gen_random_uuid(), 'contact', jsonb_build_object('firstName', '${tag}', 'lastName', 'Visitor ' || n,
-             'email', 'v' || n || '@example.org', 'message', repeat('Some words. ', 40)), now() - make_interval(secs => n)
-      from generate_series(1, ${ROWS}) as n`);
+    await contactMessages(tag, ROWS, 'v', 'Some words. ', 40);
     const before = t.app.giveWay.inFlight;
     // A download under way is not counted: it would wait for itself.
-    const reading = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpGet(
-        { host: '127.0.0.1', port, path: `/api/owner/exports/submissions.csv?q=${tag}`, headers: { cookie } },
-        (res) => {
-          res.once('data', () => res.pause());
-          resolve(res);
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+    const reading = await pausedDownload(`/api/owner/exports/submissions.csv?q=${tag}`);
     expect(reading.statusCode).toBe(200);
     expect(t.app.giveWay.inFlight).toBe(before);
     reading.resume();
