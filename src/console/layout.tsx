@@ -15,6 +15,7 @@ import { peopleRoutes, retentionRoutes } from '~/contract/people';
 import { mayUse, roleLabels, type ConsoleRole } from '~/contract/roles';
 import type { RouteSpec } from '~/contract/route';
 import { securityRoutes } from '~/contract/security';
+import { diaryRoutes } from '~/contract/diary';
 import { bookingRoutes } from '~/features/booking/booking-console-contract';
 import { eventsRoutes } from '~/features/events/events-console-contract';
 import { subscriberRoutes } from '~/features/newsletter/newsletter-console-contract';
@@ -35,6 +36,7 @@ import { SpamPage } from './spam';
 import { SubmissionPage } from './submission';
 import { SubscribersPage } from '~/features/newsletter/console/subscribers';
 import { SuppressionsPage } from './suppressions';
+import { DiaryPage } from './diary';
 import { NoticeProvider, noticeOf } from '~/components/console/notices';
 import { PageHeading } from '~/components/console/page';
 
@@ -217,6 +219,8 @@ function CurrentPage({
       return <BookingsPage />;
     case 'events':
       return <EventsPage />;
+    case 'calendar':
+      return <DiaryPage />;
     case 'deliveries':
       return <DeliveriesPage />;
     case 'subscribers':
@@ -251,6 +255,7 @@ function routeOfPage(subPath: string): RouteSpec {
     spam: inboxRoutes.list,
     bookings: bookingRoutes.list,
     events: eventsRoutes.list,
+    calendar: diaryRoutes.view,
     deliveries: deliveryRoutes.list,
     subscribers: subscriberRoutes.list,
     suppressions: suppressionRoutes.page,

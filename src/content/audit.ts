@@ -6,7 +6,7 @@
 
 /** The kinds of the audit log's filter: a label and the areas (an action's part before its dot). */
 export const AUDIT_KINDS = {
-  security: { label: 'Signing in and security', areas: ['sign-in', 'sign-out', 'passkey'] },
+  security: { label: 'Signing in and security', areas: ['sign-in', 'sign-out', 'passkey', 'diary'] },
   leads: { label: 'Leads and spam', areas: ['submission'] },
   bookings: { label: 'Bookings', areas: ['booking'] },
   events: { label: 'Masterclasses', areas: ['event'] },
@@ -64,6 +64,8 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
     `signed out everywhere${counted(numberIn(d, 'ended'), 'session ended', 'sessions ended')}`,
   'passkey.register': () => 'added a passkey',
   'passkey.remove': () => 'removed a passkey',
+  'diary.create': () => 'made the address of the calendar subscription',
+  'diary.replace': () => 'replaced the address of the calendar subscription (the old one no longer works)',
   'submission.mark-spam': (t) => `moved submission ${shortId(t)} to spam`,
   'submission.release': (t, d) =>
     `released submission ${shortId(t)} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,

@@ -318,6 +318,35 @@ export const suppressionCopy = {
   newest: 'Newest',
 };
 
+/** The owner's diary: a calendar subscription of the sessions and masterclasses (decision 035). */
+export const diaryCopy = {
+  title: 'Your calendar',
+  intro:
+    'Add this address to your own calendar (Google, Outlook or Apple) once: every session you confirm and every masterclass you publish then appears there, and one that is moved or cancelled changes there too. Your calendar checks it every few minutes to every few hours, depending on the calendar.',
+  none: 'There is no calendar address yet.',
+  create: 'Make the calendar address',
+  created: 'The calendar address is ready. Add it to your calendar.',
+  addressHeading: 'The address to subscribe to',
+  https: 'Address',
+  webcal: 'Open in your calendar app',
+  webcalLink: 'Subscribe in your calendar app',
+  since: 'Made',
+  secret:
+    'Keep this address to yourself: anyone who has it can read the names of the people you meet. If it has been shared by mistake, replace it.',
+  howHeading: 'How to add it',
+  how: [
+    'Google Calendar: Other calendars, +, From URL, then paste the address.',
+    'Outlook: Add calendar, Subscribe from web, then paste the address.',
+    'Apple Calendar: File, New Calendar Subscription, then paste the address; or use the link above on an iPhone or a Mac.',
+  ],
+  replace: 'Replace the address',
+  replaceTitle: 'Replace the calendar address?',
+  replaceText:
+    'The address you have now stops working at once: every calendar that subscribed to it stops showing your sessions and masterclasses until you add the new address to it. Do this if the address may have been seen by someone else.',
+  replaceConfirm: 'Replace it',
+  replaced: 'The address is replaced: the old one no longer works. Add the new one to your calendar.',
+};
+
 export const peopleCopy = {
   title: 'People',
   intro:
@@ -518,6 +547,7 @@ export const consoleNav = [
   { path: 'spam', label: 'Spam' },
   { path: 'bookings', label: 'Bookings' },
   { path: 'events', label: 'Events' },
+  { path: 'calendar', label: 'Calendar' },
   { path: 'deliveries', label: 'Deliveries' },
   { path: 'subscribers', label: 'Subscribers' },
   { path: 'people', label: 'People' },

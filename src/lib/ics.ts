@@ -101,20 +101,9 @@ export type LondonIcs = {
   productId: string;
 };
 
-/**
- * One event's calendar file in Europe/London, with the zone's own VTIMEZONE so a calendar
- * anywhere shows it at the right moment on both sides of a clock change. A later message with
- * the same UID and a higher SEQUENCE updates (or, with CANCEL, removes) the same entry.
- */
-export function buildLondonIcs(event: LondonIcs): string {
-  const cancelled = event.method === 'CANCEL';
-  const lines = [
-    'BEGIN:VCALENDAR',
-    `PRODID:${event.productId}`,
-    'VERSION:2.0',
-    'CALSCALE:GREGORIAN',
-    `METHOD:${event.method}`,
-    ...LONDON_VTIMEZONE,
+/** One VEVENT in Europe/London; `cancelled` makes it STATUS:CANCELLED (its attendee declined, no alarm). */
+function londonEventLines(event: Omit<LondonIcs, 'method' | 'productId'>, cancelled: boolean): string[] {
+  return [
     'BEGIN:VEVENT',
     `UID:${event.uid}`,
     `SEQUENCE:${event.sequence}`,
@@ -145,7 +134,51 @@ export function buildLondonIcs(event: LondonIcs): string {
           'END:VALARM',
         ]),
     'END:VEVENT',
+  ];
+}
+
+/** A VCALENDAR of `events` with the London VTIMEZONE; `header` lines follow VERSION (METHOD, a name). */
+function londonCalendar(productId: string, header: string[], events: string[][]): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    `PRODID:${productId}`,
+    'VERSION:2.0',
+    'CALSCALE:GREGORIAN',
+    ...header,
+    ...LONDON_VTIMEZONE,
+    ...events.flat(),
     'END:VCALENDAR',
   ];
   return lines.map(foldLine).join('\r\n') + '\r\n';
+}
+
+/**
+ * One event's calendar file in Europe/London, with the zone's own VTIMEZONE so a calendar
+ * anywhere shows it at the right moment on both sides of a clock change. A later message with
+ * the same UID and a higher SEQUENCE updates (or, with CANCEL, removes) the same entry.
+ */
+export function buildLondonIcs(event: LondonIcs): string {
+  const { method, productId, ...rest } = event;
+  return londonCalendar(productId, [`METHOD:${method}`], [londonEventLines(rest, method === 'CANCEL')]);
+}
+
+/** An entry of a calendar subscription: an event as a calendar file has it, and whether it is off. */
+export type LondonFeedEntry = Omit<LondonIcs, 'method' | 'productId' | 'attendee'> & { cancelled: boolean };
+
+/**
+ * A calendar subscription (webcal) in Europe/London: no METHOD (RFC 5545: a published calendar,
+ * not a message), the calendar's name, and one VEVENT per entry. An entry keeps the UID and
+ * SEQUENCE of the invitations about it, so a calendar that has both shows one event, and a
+ * cancelled one stays as STATUS:CANCELLED instead of vanishing.
+ */
+export function buildLondonFeed(feed: {
+  productId: string;
+  name: string;
+  entries: readonly LondonFeedEntry[];
+}): string {
+  return londonCalendar(
+    feed.productId,
+    [`X-WR-CALNAME:${escapeText(feed.name)}`, `X-WR-TIMEZONE:${UK_TIME_ZONE}`],
+    feed.entries.map(({ cancelled, ...entry }) => londonEventLines(entry, cancelled)),
+  );
 }

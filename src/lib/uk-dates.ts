@@ -65,6 +65,13 @@ export function ukOffsetMinutes(instant: Date): number {
   return t >= lastSundayAtOneUtc(year, 2) && t < lastSundayAtOneUtc(year, 9) ? 60 : 0;
 }
 
+/** The UK calendar date of an instant, 'YYYY-MM-DD'. */
+export function ukDateOf(instant: Date): string {
+  const p = partsInLondon(instant);
+  const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
+  return `${String(p.year).padStart(4, '0')}-${pad(p.month)}-${pad(p.day)}`;
+}
+
 export function partsInLondon(instant: Date): Record<string, number> {
   const uk = new Date(instant.getTime() + ukOffsetMinutes(instant) * 60_000);
   return {

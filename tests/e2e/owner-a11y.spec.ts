@@ -22,6 +22,7 @@ const PAGES = [
   ['/owner/bookings', 'Bookings'],
   ['/owner/events', 'Events'],
   ['/owner/events/new', 'New event'],
+  ['/owner/calendar', 'Your calendar'],
   ['/owner/deliveries', 'Deliveries'],
   ['/owner/subscribers', 'Subscribers'],
   ['/owner/suppressions', 'Suppression list'],

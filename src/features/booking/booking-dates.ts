@@ -16,8 +16,8 @@ import {
   addDays,
   formatLongDate,
   isIsoDate,
-  partsInLondon,
   toUtcDate,
+  ukDateOf,
   ukOffsetMinutes,
   ukWallTimeToInstant,
 } from '~/lib/uk-dates';
@@ -28,8 +28,7 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 
 /** Today's date in the UK at `now`. */
 export function ukToday(now: Date): string {
-  const p = partsInLondon(now);
-  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+  return ukDateOf(now);
 }
 
 /** The earliest date a visitor may ask for: tomorrow, UK time. */

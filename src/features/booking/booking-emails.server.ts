@@ -151,7 +151,8 @@ export function ownerRequestEmail(
   };
 }
 
-function eventTexts(b: BookingView) {
+/** The calendar entry's words of a session: the same in the invitation and in the owner's diary. */
+export function eventTexts(b: BookingView) {
   const label = sessionTypeLabels[b.details.sessionType];
   return {
     summary: copy.eventSummary(label),

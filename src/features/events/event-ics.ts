@@ -15,7 +15,8 @@ export type EventIcs = Omit<LondonIcs, 'start' | 'end' | 'attendee'> & {
   attendee?: { name: string; email: string };
 };
 
-const london = (instant: Date): LondonTime => ({ date: ukDateOf(instant), time: ukClockOf(instant) });
+/** An instant as the UK wall-clock date and time a calendar file names. */
+export const london = (instant: Date): LondonTime => ({ date: ukDateOf(instant), time: ukClockOf(instant) });
 
 export function buildEventIcs({ startsAt, endsAt, attendee, ...event }: EventIcs): string {
   return buildLondonIcs({

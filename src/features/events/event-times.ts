@@ -2,16 +2,12 @@
  * A masterclass's times as UK readers read them, whatever the reader's or the server's zone:
  * 'Thursday 10 July 2025', '19:00-20:30 BST'. Used by the card, the e-mails and the console.
  */
-import { formatLongDate, partsInLondon, ukOffsetMinutes } from '~/lib/uk-dates';
+import { formatLongDate, partsInLondon, ukDateOf, ukOffsetMinutes } from '~/lib/uk-dates';
+
+export { ukDateOf };
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
-
-/** The UK calendar date of an instant, 'YYYY-MM-DD'. */
-export function ukDateOf(instant: Date): string {
-  const p = partsInLondon(instant);
-  return `${String(p.year).padStart(4, '0')}-${pad(p.month)}-${pad(p.day)}`;
-}
 
 /** The UK wall-clock time of an instant, 'HH:MM'. */
 export function ukClockOf(instant: Date): string {

@@ -69,3 +69,15 @@ export const ownerSignInLinks = pgTable('owner_sign_in_links', {
   tokenId: text('token_id').notNull(),
   sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The owner's diary's address (src/server/console/diary.ts): one row, the feed's current id. Its
+ * address is a signed token naming this id; replacing the address gives a new id, and every
+ * address made for an older one then answers 404.
+ */
+export const ownerDiary = pgTable('owner_diary', {
+  /** Always 'diary': there is one feed. */
+  name: text('name').primaryKey(),
+  feedId: text('feed_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

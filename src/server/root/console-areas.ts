@@ -19,6 +19,7 @@ import { spamArea, type FormHandlers } from '../console/spam';
 import { submissionsExportArea } from '../console/submissions-export';
 import { bookingsArea } from '~/features/booking/booking-console.server';
 import { eventsArea } from '~/features/events/events-console.server';
+import { diaryArea } from '../console/diary';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
@@ -40,5 +41,6 @@ export function consoleAreas(deps: {
     submissionsExportArea,
     bookingsArea,
     eventsArea,
+    diaryArea,
   ];
 }

@@ -1,13 +1,13 @@
 /**
  * The server's services, wired onto the app: the database (migrated at start), the signed links,
  * the rate limit store, the outbox worker, the retention sweep, the retention runner and the
- * console's jobs; then the routes that use them: the form endpoint, the owner's console and
- * /readyz. On close (graceful shutdown) Fastify first finishes requests in flight; then the
+ * console's jobs; then the routes that use them: the form endpoint, the owner's console, the
+ * owner's diary and /readyz. On close (graceful shutdown) Fastify first finishes requests in flight; then the
  * background jobs stop, the worker finishes its current send, and the rate limit store and the
  * database close.
  */
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { site } from '~/content/site';
 import { formHandlers } from './forms/dispatch-table';
 import { formsApi } from './forms/endpoint';
@@ -16,6 +16,8 @@ import { memoryRateLimiter, rateLimitSubject, redisRateLimiter } from './forms/r
 import { consoleApi, type ConsoleRouteInfo } from '../console/plugin';
 import { PERSONAL_DATA } from './personal-data';
 import { consoleAreas } from './console-areas';
+import { DIARY_SOURCES } from './diary-sources';
+import { registerDiaryFeed } from '../console/diary';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
 import { createRetentionRunner, type RetentionRunner } from '../console/retention';
 import type { Config } from '../kit/config';
@@ -90,6 +92,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     retentionRuns,
   });
   const consoleRoutes: ConsoleRouteInfo[] = [];
+  /** A client's rate-limit key: a keyed hash of its address or IPv6 /64. */
+  const clientKey = (request: FastifyRequest) => links.hashAddress(rateLimitSubject(request.ip));
   app.decorate('services', { database, outbox, links, retention, consoleJobs, retentionRuns, consoleRoutes });
 
   app.addHook('onClose', async () => {
@@ -126,10 +130,19 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers }),
     links,
     limiter,
-    clientKey: (request) => links.hashAddress(rateLimitSubject(request.ip)),
+    clientKey,
     wakeOutbox,
     giveWay: app.giveWay,
     routeList: consoleRoutes,
+  });
+  // The owner's diary, a calendar subscription: its public feed (its console page is an area).
+  registerDiaryFeed(app, {
+    config,
+    db: database.db,
+    links,
+    limiter,
+    clientKey,
+    sources: DIARY_SOURCES,
   });
   outbox.start();
 }

@@ -1,0 +1,76 @@
+/**
+ * The owner's calendar subscription in the browser (decision 035): the owner makes the address,
+ * reads it on the page (axe-clean), and the feed at it holds a session they confirmed; replacing
+ * it asks first and says what it breaks, and the old address then answers 404. A helper is not
+ * offered the page.
+ */
+import { expectNoAxeViolations } from './support/axe';
+import { expect } from './support/fixtures';
+import { OWNER_BASE_URL } from '../../playwright.config';
+import { EXPECTED_CONSOLE_ERRORS, openConsole, requestBooking, test, uniqueTag } from './owner-support';
+
+test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
+
+const sameOrigin = { Origin: OWNER_BASE_URL };
+
+test('the owner makes the calendar address, the feed shows a confirmed session, and replacing it ends the old one', async ({
+  ownerPage: page,
+}) => {
+  await openConsole(page, '/owner/calendar');
+  const make = page.getByRole('button', { name: 'Make the calendar address' });
+  if (await make.isVisible()) {
+    await make.click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'The calendar address is ready. Add it to your calendar.' }),
+    ).toBeVisible();
+  }
+  const shown = page.getByTestId('diary-address');
+  await expect(shown).toHaveText(/\/calendar\/diary\.ics\?key=/);
+  const address = new URL((await shown.textContent()) ?? '');
+  await expect(page.getByRole('link', { name: 'Subscribe in your calendar app' })).toHaveAttribute(
+    'href',
+    /^webcal:\/\//,
+  );
+  await expectNoAxeViolations(page);
+
+  // A session the owner confirms appears in the feed at that address.
+  const lastName = uniqueTag('Diary');
+  const { reference } = await requestBooking(page.request, { lastName, email: `${lastName}@example.org` });
+  const list = await page.request.get('/api/owner/bookings', { headers: sameOrigin });
+  const booking = ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
+    (item) => item.reference === reference,
+  );
+  const confirmed = await page.request.post(`/api/owner/bookings/${booking!.id}/confirm`, {
+    headers: sameOrigin,
+    data: { choice: 1, start: '09:45' },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const feed = await page.request.get(`${address.pathname}${address.search}`);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()['content-type']).toBe('text/calendar; charset=utf-8');
+  // Long lines are folded (RFC 5545 3.1): read the feed unfolded.
+  const ics = (await feed.text()).replace(/\r\n /g, '');
+  expect(ics).toContain('BEGIN:VCALENDAR');
+  expect(ics).toContain(`Reference ${reference}.`);
+
+  await page.getByRole('button', { name: 'Replace the address' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Replace the calendar address?' });
+  await expect(dialog).toContainText('stops working at once');
+  await dialog.getByRole('button', { name: 'Replace it' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The address is replaced: the old one no longer works.' }),
+  ).toBeVisible();
+  await expect(shown).not.toHaveText(address.href);
+  const fresh = new URL((await shown.textContent()) ?? '');
+  expect((await page.request.get(`${address.pathname}${address.search}`)).status()).toBe(404);
+  expect((await page.request.get(`${fresh.pathname}${fresh.search}`)).status()).toBe(200);
+});
+
+test('a helper is not offered the calendar page', async ({ helperPage: page }) => {
+  await expect(
+    page.getByRole('navigation', { name: /console/i }).getByRole('link', { name: 'Calendar' }),
+  ).toHaveCount(0);
+  await openConsole(page, '/owner/calendar');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('For the owner only');
+  await expect(page.getByTestId('diary-address')).toHaveCount(0);
+});

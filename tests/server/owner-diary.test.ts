@@ -1,0 +1,233 @@
+/**
+ * The owner's diary, a calendar subscription, on PGlite and on PostgreSQL with a real SMTP peer:
+ * the console makes its secret address (the same one every time it is shown) and replaces it
+ * (the old one then answers 404, and both are audited); the feed, read by a real iCalendar
+ * parser, holds a confirmed session and a published masterclass with the UID and SEQUENCE of the
+ * invitations e-mailed about them, and a cancelled session turns STATUS:CANCELLED with the
+ * cancellation's SEQUENCE instead of vanishing; an unchanged feed is a 304; any other key, a
+ * tampered one or none is a 404; a client asking too often gets 429.
+ */
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ukLocalInput } from '../../src/features/events/event-times';
+import { DIARY_RATE_LIMIT } from '../../src/server/console/diary';
+import {
+  bodies,
+  bookableDate,
+  makeFormsApp,
+  startSmtpPeer,
+  testDrivers,
+  until,
+  type FormsTestApp,
+  type ReceivedMail,
+  type SmtpPeer,
+} from './forms-support';
+import { apiCall, asOwner, signInOwner, type OwnerCall } from './owner-session';
+
+const HOUR = 3600_000;
+
+type Entry = { uid: string; sequence: number; status: string; summary: string; start: string };
+
+/** Every VEVENT of a calendar, read by ical.js. */
+function entriesOf(ics: string): Entry[] {
+  const cal = new ICAL.Component(ICAL.parse(ics));
+  for (const tz of cal.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(tz);
+  return cal.getAllSubcomponents('vevent').map((vevent) => {
+    const event = new ICAL.Event(vevent);
+    return {
+      uid: event.uid,
+      sequence: event.sequence,
+      status: String(vevent.getFirstPropertyValue('status')),
+      summary: event.summary,
+      start: event.startDate.toJSDate().toISOString(),
+    };
+  });
+}
+
+/** The calendar file attached to an e-mail, as the entries it holds. */
+function invitationOf(mail: ReceivedMail): Entry {
+  const file = mail.attachments.find((a) => a.contentType.startsWith('text/calendar'));
+  if (!file) throw new Error(`no calendar file in "${mail.header('subject')}"`);
+  return entriesOf(file.content)[0]!;
+}
+
+/** A masterclass four days ahead, online, as the console's form sends it. */
+function eventBody(title: string) {
+  const start = new Date(Date.now() + 96 * HOUR);
+  return {
+    title,
+    summary: 'Allocation sizing, UK tax and custody, then questions.',
+    startsAt: ukLocalInput(start),
+    endsAt: ukLocalInput(new Date(start.getTime() + 1.5 * HOUR)),
+    mode: 'online',
+    place: '',
+    joinUrl: 'https://meet.example.net/j/diary',
+    capacity: 10,
+    registrationOpensAt: '',
+    registrationClosesAt: '',
+  };
+}
+
+const drivers = await testDrivers('diary');
+
+describe.each(drivers)('the owner’s diary on $name', (driver) => {
+  let t: FormsTestApp;
+  let smtp: SmtpPeer;
+  let drop: () => Promise<void>;
+  let owner: OwnerCall;
+
+  beforeAll(async () => {
+    smtp = await startSmtpPeer();
+    const db = await driver.env();
+    drop = db.drop;
+    t = await makeFormsApp({ SMTP_URL: smtp.url, ...db.env });
+    owner = asOwner(t.app, await signInOwner(t.app));
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await smtp?.close();
+    await drop?.();
+  });
+
+  /** The feed at `address` (the console's https address), asked from `remoteAddress`. */
+  const feed = (address: string, headers: Record<string, string> = {}, remoteAddress?: string) => {
+    const url = new URL(address);
+    return apiCall(t.app, 'GET', `${url.pathname}${url.search}`, { headers, remoteAddress });
+  };
+
+  async function drained() {
+    t.app.services.outbox.wake();
+    await t.app.services.outbox.drain();
+  }
+
+  const mailTo = (to: string, subject: RegExp) =>
+    until(() => smtp.mails.find((m) => m.envelopeTo.includes(to) && subject.test(m.header('subject') ?? '')));
+
+  it('has no address until the owner makes one, then shows the same address every time', async () => {
+    expect((await owner('GET', '/api/owner/diary')).json()).toEqual({ address: null });
+    const made = await owner('POST', '/api/owner/diary/address');
+    expect(made.statusCode, made.body).toBe(200);
+    const { address } = made.json();
+    expect(address.https).toMatch(
+      /^https:\/\/www\.sterling\.test\/calendar\/diary\.ics\?key=[\w-]+\.[\w-]+\.[\w-]+$/,
+    );
+    expect(address.webcal).toBe(address.https.replace(/^https:/, 'webcal:'));
+    expect((await owner('GET', '/api/owner/diary')).json().address).toEqual(address);
+    const audit = await t.query<{ action: string }>(
+      `select action from audit_log where action like 'diary.%'`,
+    );
+    expect(audit.map((a) => a.action)).toEqual(['diary.create']);
+  });
+
+  it('holds a confirmed session and a published masterclass with their invitations’ UID and SEQUENCE', async () => {
+    const { address } = (await owner('GET', '/api/owner/diary')).json();
+    const email = `diary-${driver.name.toLowerCase()}@example.org`;
+    expect((await t.post(bodies.booking(bookableDate(3), { email }))).statusCode).toBe(200);
+    const [booking] = (await owner('GET', '/api/owner/bookings')).json().items as { id: string }[];
+    const confirmed = await owner('POST', `/api/owner/bookings/${booking!.id}/confirm`, {
+      body: { choice: 1, start: '09:30' },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+
+    const created = await owner('POST', '/api/owner/events', { body: eventBody('Bitcoin for High Earners') });
+    const eventId = created.json().id as string;
+    expect((await owner('POST', `/api/owner/events/${eventId}/publish`)).statusCode).toBe(200);
+    expect(
+      (await owner('POST', '/api/owner/events', { body: eventBody('A draft nobody sees') })).statusCode,
+    ).toBe(200);
+
+    await drained();
+    const invitation = invitationOf(await mailTo(email, /is confirmed/));
+    const publicFile = await apiCall(t.app, 'GET', `/api/events/${eventId}/calendar.ics`);
+
+    const res = await feed(address.https);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('private, max-age=300');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
+    const entries = entriesOf(res.body);
+    const session = entries.find((e) => e.uid === invitation.uid);
+    expect(session).toMatchObject({
+      sequence: invitation.sequence,
+      status: 'CONFIRMED',
+      start: invitation.start,
+    });
+    expect(session!.summary).toContain('Mary Somerville');
+    const masterclass = entriesOf(publicFile.body)[0]!;
+    expect(entries.find((e) => e.uid === masterclass.uid)).toMatchObject({
+      sequence: masterclass.sequence,
+      status: 'CONFIRMED',
+      summary: 'Masterclass: Bitcoin for High Earners',
+    });
+    expect(res.body).not.toContain('A draft nobody sees');
+    // The joining link is the attendees' alone, even in the owner's diary.
+    expect(res.body).not.toContain('meet.example.net');
+
+    // The owner cancels: the entry stays, cancelled, with the cancellation's SEQUENCE.
+    expect((await owner('POST', `/api/owner/bookings/${booking!.id}/cancel`)).statusCode).toBe(200);
+    await drained();
+    const cancellation = invitationOf(await mailTo(email, /is cancelled/));
+    const after = entriesOf((await feed(address.https)).body).find((e) => e.uid === invitation.uid);
+    expect(after).toMatchObject({ status: 'CANCELLED', sequence: cancellation.sequence });
+    expect(cancellation.sequence).toBeGreaterThan(invitation.sequence);
+  });
+
+  it('answers an unchanged feed with 304, and a changed one with a new body', async () => {
+    const { address } = (await owner('GET', '/api/owner/diary')).json();
+    const first = await feed(address.https);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await feed(address.https, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    await t.post(bodies.booking(bookableDate(5), { email: 'second@example.org', firstName: 'Emmy' }));
+    const [booking] = (await owner('GET', '/api/owner/bookings')).json().items as { id: string }[];
+    await owner('POST', `/api/owner/bookings/${booking!.id}/confirm`, {
+      body: { choice: 1, start: '10:00' },
+    });
+    const changed = await feed(address.https, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toContain('Emmy');
+  });
+
+  it('refuses any key but the current one with 404: none, tampered, another purpose’s, a replaced one', async () => {
+    const { address } = (await owner('GET', '/api/owner/diary')).json();
+    const url = new URL(address.https);
+    const key = url.searchParams.get('key')!;
+    const tampered = `${key.slice(0, -5)}${key.slice(-5) === 'AAAAA' ? 'BBBBB' : 'AAAAA'}`;
+    const otherPurpose = await t.app.services.links.tokens.sign('unsubscribe', 'x');
+    for (const query of [
+      '',
+      '?key=',
+      `?key=${tampered}`,
+      `?key=${otherPurpose}`,
+      `?key=${'a'.repeat(5000)}`,
+    ]) {
+      const res = await apiCall(t.app, 'GET', `${url.pathname}${query}`);
+      expect(res.statusCode, query.slice(0, 40)).toBe(404);
+      expect(res.body).not.toContain('BEGIN:VCALENDAR');
+    }
+
+    const replaced = await owner('POST', '/api/owner/diary/address');
+    const next = replaced.json().address;
+    expect(next.https).not.toBe(address.https);
+    expect((await feed(address.https)).statusCode).toBe(404);
+    expect((await feed(next.https)).statusCode).toBe(200);
+    const audit = await t.query<{ action: string }>(
+      `select action from audit_log where action like 'diary.%' order by id`,
+    );
+    expect(audit.map((a) => a.action)).toEqual(['diary.create', 'diary.replace']);
+  });
+
+  it('limits how often one client asks, whatever the key', async () => {
+    const { address } = (await owner('GET', '/api/owner/diary')).json();
+    const client = '203.0.113.77';
+    for (let i = 0; i < DIARY_RATE_LIMIT.max; i += 1) {
+      expect((await feed(i % 2 ? address.https : `${address.https}x`, {}, client)).statusCode).not.toBe(429);
+    }
+    const refused = await feed(address.https, {}, client);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await feed(address.https, {}, '203.0.113.78')).statusCode).toBe(200);
+  });
+});
