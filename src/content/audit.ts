@@ -46,6 +46,10 @@ const counted = (n: number | undefined, one: string, many: string) =>
 const total = (detail: Detail) =>
   Object.values(detail ?? {}).reduce<number>((sum, v) => sum + (typeof v === 'number' ? v : 0), 0);
 
+/** A time the owner insisted on although it clashed with their diary: ", despite a clash with …". */
+const despite = (detail: Detail) =>
+  typeof detail?.clash === 'string' ? `, despite a clash with ${detail.clash}` : '';
+
 const FORM_NAMES: Record<string, string> = {
   contact: 'contact messages',
   booking: 'strategy session requests',
@@ -70,10 +74,10 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'submission.release': (t, d) =>
     `released submission ${shortId(t)} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,
   'submission.delete': (t) => `deleted spam submission ${shortId(t)}`,
-  'booking.confirm': (t) => `confirmed booking ${t ?? ''}`,
+  'booking.confirm': (t, d) => `confirmed booking ${t ?? ''}${despite(d)}`,
   'booking.decline': (t) => `declined booking ${t ?? ''}`,
   'booking.cancel': (t) => `cancelled booking ${t ?? ''}`,
-  'booking.reschedule': (t) => `moved booking ${t ?? ''}`,
+  'booking.reschedule': (t, d) => `moved booking ${t ?? ''}${despite(d)}`,
   'event.create': (t) => `created masterclass ${shortId(t)}`,
   'event.update': (t, d) =>
     `changed masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,

@@ -148,6 +148,16 @@ export const bookingEmailCopy = {
 };
 
 /** The small pages reached from e-mail links. */
+/** A session's time that clashes with the owner's diary (a confirmed session, a masterclass). */
+export const bookingClashCopy = {
+  /** `what`: "booking BK-K7WC6H" or 'the masterclass "…"'; `when`: its day and times in UK words. */
+  clash: (what: string, when: string, action: 'confirm' | 'move') =>
+    `This time clashes with ${what}, ${when}. Choose another start time, or ${action === 'confirm' ? 'confirm' : 'move'} it anyway.`,
+  /** The owner's e-mailed link cannot insist: the console can. */
+  clashByLink: (what: string, when: string) =>
+    `This time clashes with ${what}, ${when}. Choose another start time, or confirm it anyway from the Bookings page of the console.`,
+} as const;
+
 export const bookingActionCopy = {
   respondTitle: 'Respond to a booking request',
   cancelTitle: 'Cancel your booking',

@@ -205,6 +205,9 @@ export const bookingsCopy = {
     cancelled: 'Cancelled',
     rescheduled: 'Rescheduled',
   } as Record<string, string>,
+  /** After a refusal that names a clash with the diary: the owner may insist (audited). */
+  confirmAnyway: 'Confirm anyway',
+  moveAnyway: 'Move anyway',
 };
 
 export const deliveriesCopy = {

@@ -2,7 +2,8 @@
  * The owner's calendar subscription in the browser (decision 035): the owner makes the address,
  * reads it on the page (axe-clean), and the feed at it holds a session they confirmed; replacing
  * it asks first and says what it breaks, and the old address then answers 404. A helper is not
- * offered the page.
+ * offered the page. On the Bookings page, a time that clashes with a confirmed session is refused
+ * with the clash named, and the owner may confirm it anyway (the audit log says so).
  */
 import { expectNoAxeViolations } from './support/axe';
 import { expect } from './support/fixtures';
@@ -35,7 +36,11 @@ test('the owner makes the calendar address, the feed shows a confirmed session, 
 
   // A session the owner confirms appears in the feed at that address.
   const lastName = uniqueTag('Diary');
-  const { reference } = await requestBooking(page.request, { lastName, email: `${lastName}@example.org` });
+  const { reference } = await requestBooking(page.request, {
+    lastName,
+    email: `${lastName}@example.org`,
+    inDays: 40,
+  });
   const list = await page.request.get('/api/owner/bookings', { headers: sameOrigin });
   const booking = ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
     (item) => item.reference === reference,
@@ -64,6 +69,61 @@ test('the owner makes the calendar address, the feed shows a confirmed session, 
   const fresh = new URL((await shown.textContent()) ?? '');
   expect((await page.request.get(`${address.pathname}${address.search}`)).status()).toBe(404);
   expect((await page.request.get(`${fresh.pathname}${fresh.search}`)).status()).toBe(200);
+});
+
+test('confirming a time that clashes with a confirmed session is refused with the clash named; the owner insists', async ({
+  ownerPage: page,
+}) => {
+  const tag = uniqueTag('Clash');
+  const first = await requestBooking(page.request, {
+    lastName: `${tag}a`,
+    email: `${tag}a@example.org`,
+    inDays: 44,
+  });
+  const second = await requestBooking(page.request, {
+    lastName: `${tag}b`,
+    email: `${tag}b@example.org`,
+    inDays: 44,
+  });
+  const list = await page.request.get('/api/owner/bookings', { headers: sameOrigin });
+  const firstId = ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
+    (item) => item.reference === first.reference,
+  )!.id;
+  const confirmed = await page.request.post(`/api/owner/bookings/${firstId}/confirm`, {
+    headers: sameOrigin,
+    data: { choice: 1, start: '09:00' },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+
+  await openConsole(page, '/owner/bookings');
+  const card = page.getByRole('article', { name: new RegExp(second.reference) });
+  await card.getByLabel('Start time').selectOption('09:30');
+  await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+  const clash = card.getByTestId('booking-clash');
+  await expect(clash).toHaveText(
+    new RegExp(
+      `^This time clashes with booking ${first.reference}, .+, 9am-9:45am UK time\\. Choose another start time, or confirm it anyway\\.$`,
+    ),
+  );
+  await expect(
+    page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: 'clashes with' }),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Another start time clears the refusal; back to the clashing one, the owner insists.
+  await card.getByLabel('Start time').selectOption('10:00');
+  await expect(clash).toHaveCount(0);
+  await card.getByLabel('Start time').selectOption('09:30');
+  await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await card.getByRole('button', { name: 'Confirm anyway' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Confirmed for .+, 9:30am-10:15am UK time\./ }),
+  ).toBeVisible();
+
+  await openConsole(page, '/owner/audit');
+  await expect(page.getByRole('main')).toContainText(
+    `confirmed booking ${second.reference}, despite a clash with booking ${first.reference}`,
+  );
 });
 
 test('a helper is not offered the calendar page', async ({ helperPage: page }) => {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFormHandler } from '../../src/server/kit/http/form-handler';
 import { formsApi } from '../../src/server/root/forms/endpoint';
+import { createDiary } from '../../src/server/kit/diary';
 import { createLinks } from '../../src/server/kit/http/links';
 import { memoryRateLimiter } from '../../src/server/root/forms/rate-limit';
 import { createSubmissionWriter } from '../../src/server/root/forms/submission-writer';
@@ -111,6 +112,11 @@ describe('the form handler interface', () => {
       limiter: memoryRateLimiter(),
       handlers: { echo: echoHandler },
       wakeOutbox: () => (wakes += 1),
+      diary: createDiary([], {
+        publicUrl: config.publicUrl,
+        organizer: { name: 'Test', email: config.mailFrom },
+        consoleUrl: (path) => path,
+      }),
     });
     await app.ready();
   });

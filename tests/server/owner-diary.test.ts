@@ -5,10 +5,13 @@
  * parser, holds a confirmed session and a published masterclass with the UID and SEQUENCE of the
  * invitations e-mailed about them, and a cancelled session turns STATUS:CANCELLED with the
  * cancellation's SEQUENCE instead of vanishing; an unchanged feed is a 304; any other key, a
- * tampered one or none is a 404; a client asking too often gets 429.
+ * tampered one or none is a 404; a client asking too often gets 429. A session's time that
+ * overlaps a confirmed session or a published masterclass is refused with the clash named, on
+ * confirming, moving and the owner's e-mailed link, and the owner may insist (audited).
  */
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signLink } from '../../src/features/booking/booking-links.server';
 import { ukLocalInput } from '../../src/features/events/event-times';
 import { DIARY_RATE_LIMIT } from '../../src/server/console/diary';
 import {
@@ -229,5 +232,152 @@ describe.each(drivers)('the owner’s diary on $name', (driver) => {
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await feed(address.https, {}, '203.0.113.78')).statusCode).toBe(200);
+  });
+});
+
+describe.each(drivers)('a session’s time against the owner’s diary on $name', (driver) => {
+  let t: FormsTestApp;
+  let drop: () => Promise<void>;
+  let owner: OwnerCall;
+
+  beforeAll(async () => {
+    const db = await driver.env();
+    drop = db.drop;
+    t = await makeFormsApp(db.env);
+    owner = asOwner(t.app, await signInOwner(t.app));
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await drop?.();
+  });
+
+  let people = 0;
+  /** A booking request for the morning (or afternoon) of `date`: its id and reference. */
+  async function requested(date: string, time = 'morning'): Promise<{ id: string; reference: string }> {
+    people += 1;
+    const answer = await t.post(
+      bodies.booking(date, {
+        email: `clash${people}-${driver.name.toLowerCase()}@example.org`,
+        firstChoiceTime: time,
+      }),
+    );
+    expect(answer.statusCode, answer.body).toBe(200);
+    const { reference } = answer.json() as { reference: string };
+    const list = (await owner('GET', '/api/owner/bookings')).json().items as {
+      id: string;
+      reference: string;
+    }[];
+    return list.find((b) => b.reference === reference)!;
+  }
+
+  const confirm = (id: string, start: string, insist?: boolean) =>
+    owner('POST', `/api/owner/bookings/${id}/confirm`, {
+      body: { choice: 1, start, ...(insist === undefined ? {} : { insist }) },
+    });
+
+  const auditOf = (reference: string) =>
+    t.query<{ action: string; detail: Record<string, unknown> | null }>(
+      `select action, detail from audit_log where target = '${reference}' order by id`,
+    );
+
+  it('refuses to confirm a time that overlaps a confirmed session, naming it; the owner may insist, audited', async () => {
+    const day = bookableDate(20);
+    const first = await requested(day);
+    expect((await confirm(first.id, '10:00')).statusCode).toBe(200);
+    const second = await requested(day);
+
+    const refused = await confirm(second.id, '10:30');
+    expect(refused.statusCode).toBe(409);
+    const body = refused.json();
+    expect(body.error).toMatch(
+      new RegExp(`^This time clashes with booking ${first.reference}, .+, 10am-10:45am UK time\\.`),
+    );
+    expect(body.fieldErrors.start).toBe(body.error);
+    const still = (await owner('GET', '/api/owner/bookings')).json().items as { id: string }[];
+    expect(still.some((b) => b.id === second.id)).toBe(true);
+
+    // Back to back is no clash: 10:45 starts as the first ends.
+    const third = await requested(day);
+    expect((await confirm(third.id, '10:45')).statusCode).toBe(200);
+
+    const insisted = await confirm(second.id, '10:30', true);
+    expect(insisted.statusCode, insisted.body).toBe(200);
+    expect(await auditOf(second.reference)).toEqual([
+      { action: 'booking.confirm', detail: { clash: `booking ${first.reference}` } },
+    ]);
+    expect(await auditOf(third.reference)).toEqual([{ action: 'booking.confirm', detail: null }]);
+    const words = (await owner('GET', '/api/owner/audit')).json().items as {
+      sentence?: string;
+      what?: string;
+    }[];
+    expect(JSON.stringify(words)).toContain(
+      `confirmed booking ${second.reference}, despite a clash with booking ${first.reference}`,
+    );
+  });
+
+  it('refuses to move a session onto a published masterclass, and not onto a cancelled session', async () => {
+    const day = bookableDate(24);
+    const created = await owner('POST', '/api/owner/events', {
+      body: { ...eventBody('Custody in practice'), startsAt: `${day}T14:00`, endsAt: `${day}T15:30` },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const eventId = created.json().id as string;
+    expect((await owner('POST', `/api/owner/events/${eventId}/publish`)).statusCode).toBe(200);
+
+    const session = await requested(bookableDate(23));
+    expect((await confirm(session.id, '09:00')).statusCode).toBe(200);
+    const move = (start: string, insist?: boolean) =>
+      owner('POST', `/api/owner/bookings/${session.id}/reschedule`, {
+        body: { date: day, start, ...(insist === undefined ? {} : { insist }) },
+      });
+    const refused = await move('15:00');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toContain('This time clashes with the masterclass “Custody in practice”');
+    expect(refused.json().error).toContain(
+      '2pm-3:30pm UK time. Choose another start time, or move it anyway.',
+    );
+    expect((await move('15:30')).statusCode).toBe(200);
+
+    // A cancelled session leaves its time free.
+    const other = await requested(day, 'afternoon');
+    expect((await confirm(other.id, '15:30')).statusCode).toBe(409);
+    expect((await owner('POST', `/api/owner/bookings/${session.id}/cancel`)).statusCode).toBe(200);
+    expect((await confirm(other.id, '15:30')).statusCode).toBe(200);
+    // The masterclass still holds its time, unless the owner insists.
+    const last = await requested(day, 'afternoon');
+    expect((await confirm(last.id, '14:15')).statusCode).toBe(409);
+    expect((await confirm(last.id, '14:15', true)).statusCode).toBe(200);
+    expect(await auditOf(last.reference)).toEqual([
+      { action: 'booking.confirm', detail: { clash: 'the masterclass “Custody in practice”' } },
+    ]);
+  });
+
+  it('confirms one of two overlapping times asked at once, and refuses the other', async () => {
+    const day = bookableDate(30);
+    const a = await requested(day);
+    const b = await requested(day);
+    const answers = await Promise.all([confirm(a.id, '11:00'), confirm(b.id, '11:15')]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+  });
+
+  it('refuses the owner’s e-mailed link for a clashing time, pointing to the console, and leaves the link unused', async () => {
+    const day = bookableDate(33);
+    const first = await requested(day);
+    expect((await confirm(first.id, '09:30')).statusCode).toBe(200);
+    const second = await requested(day);
+    const { token } = await signLink(t.app.services.links.tokens, {
+      bookingId: second.id,
+      action: 'confirm-first',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const act = (start: string) =>
+      apiCall(t.app, 'POST', '/api/bookings/link/act', { body: { token, start } });
+    const refused = await act('09:45');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(
+      /clashes with booking .+ confirm it anyway from the Bookings page of the console\.$/,
+    );
+    // Refused before it was used: the same link still confirms another time.
+    expect((await act('10:15')).statusCode).toBe(200);
   });
 });

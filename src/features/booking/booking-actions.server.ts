@@ -4,8 +4,14 @@
  * second use finds it and is refused), the booking row is locked and moved to its new status,
  * the change is recorded with its time, and the e-mails it causes are queued.
  */
-import { eq } from 'drizzle-orm';
-import { bookingActionCopy, sessionTypeLabels, SESSION_MINUTES, type SessionTime } from '~/content/booking';
+import { eq, sql } from 'drizzle-orm';
+import {
+  bookingActionCopy,
+  bookingClashCopy,
+  sessionTypeLabels,
+  SESSION_MINUTES,
+  type SessionTime,
+} from '~/content/booking';
 import { UUID_PATTERN } from '~/lib/patterns';
 import type { ServerContext } from '~/server/kit/http/form-handler';
 import type { Links } from '~/server/kit/http/links';
@@ -177,7 +183,48 @@ export async function inspectLink(
   };
 }
 
-type PerformContext = Pick<ServerContext, 'config' | 'db' | 'links'>;
+type PerformContext = Pick<ServerContext, 'config' | 'db' | 'links' | 'diary'>;
+
+/**
+ * A session's time that clashes with the owner's diary (another confirmed session, a published
+ * masterclass): 409, the clash named as the start time's error (the console offers to insist).
+ */
+export class ClashRefusal extends Refusal {
+  constructor(message: string) {
+    super(409, { error: message, reason: 'clash', fieldErrors: { start: message } });
+  }
+}
+
+/**
+ * Holds the day's session times until the transaction ends: two confirmations or moves to one day
+ * at once check for a clash one after the other, so neither misses the other.
+ */
+async function lockDay(tx: Tx, date: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`booking-day:${date}`}))`);
+}
+
+/**
+ * What `slot` clashes with in the owner's diary, the booking's own entry aside: undefined when
+ * nothing; refused when the owner does not insist (`how`: the console's action, or the e-mailed
+ * link, which cannot insist); else the clash's label, for the audit row.
+ */
+async function checkClash(
+  tx: Tx,
+  ctx: PerformContext,
+  row: Loaded['row'],
+  slot: ConfirmedSlot,
+  how: { insist?: boolean; action: 'confirm' | 'move' | 'link' },
+): Promise<string | undefined> {
+  const clash = await ctx.diary.clash(tx, slot, calendarUid(row.id, ctx.config.publicUrl));
+  if (!clash) return undefined;
+  if (how.insist) return clash.label;
+  const when = `${formatUkDate(clash.start.date)}, ${formatClock(clash.start.time)}-${formatClock(clash.end.time)} UK time`;
+  throw new ClashRefusal(
+    how.action === 'link'
+      ? bookingClashCopy.clashByLink(clash.label, when)
+      : bookingClashCopy.clash(clash.label, when, how.action),
+  );
+}
 
 export type BookingActor = 'owner' | 'applicant';
 
@@ -200,7 +247,16 @@ export async function performLink(
     if (used.length === 0) throw new LinkRefusal('used', 409, refusals.used);
     const loaded = checkState(payload.a, locked, now);
     const actor = payload.a === 'cancel' ? 'applicant' : 'owner';
-    const answer = await applyAction(tx, ctx, loaded, payload.a, input, now, actor);
+    const { answer } = await applyAction(
+      tx,
+      ctx,
+      loaded,
+      payload.a,
+      { start: input.start },
+      now,
+      actor,
+      'link',
+    );
     return { bookingId: loaded.row.id, status: answer.status, answer };
   });
 }
@@ -211,6 +267,8 @@ export type OwnerActed = {
   reference: string;
   status: BookingStatus;
   answer: LinkActAnswer;
+  /** The owner insisted on a time that clashes with this entry of the diary (its label). */
+  clash?: string;
 };
 
 /** Runs last inside an owner's action's transaction (the console's audit row). */
@@ -225,7 +283,7 @@ export async function performOwnerAction(
   ctx: PerformContext,
   bookingId: string,
   action: LinkActionName,
-  input: { start?: unknown },
+  input: { start?: unknown; insist?: boolean },
   now: Date,
   write?: OwnerActionHook,
 ): Promise<OwnerActed> {
@@ -234,8 +292,8 @@ export async function performOwnerAction(
     const locked = await loadBooking(tx, bookingId, true);
     if (!locked) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
     const loaded = checkState(action, locked, now);
-    const answer = await applyAction(tx, ctx, loaded, action, input, now, 'owner');
-    const acted = { bookingId, reference: loaded.row.reference, status: answer.status, answer };
+    const { answer, clash } = await applyAction(tx, ctx, loaded, action, input, now, 'owner', 'console');
+    const acted = { bookingId, reference: loaded.row.reference, status: answer.status, answer, clash };
     await write?.(tx, acted);
     return acted;
   });
@@ -251,7 +309,7 @@ export async function performOwnerAction(
 export async function rescheduleBooking(
   ctx: PerformContext,
   bookingId: string,
-  { date, start }: { date: string; start: string },
+  { date, start, insist }: { date: string; start: string; insist?: boolean },
   now: Date,
   write?: OwnerActionHook,
 ): Promise<OwnerActed> {
@@ -270,6 +328,8 @@ export async function rescheduleBooking(
     if (current.date < ukToday(now))
       throw new LinkRefusal('past', 409, 'This session has already taken place.');
     const slot = { date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
+    await lockDay(tx, slot.date);
+    const clash = await checkClash(tx, ctx, row, slot, { insist, action: 'move' });
     const sequence = row.calendarSequence + 1;
     await tx
       .update(bookings)
@@ -306,6 +366,7 @@ export async function rescheduleBooking(
       reference: row.reference,
       status: 'confirmed',
       answer: { status: 'confirmed', message: bookingActionCopy.rescheduledDone(slotWords(slot)) },
+      clash,
     };
     await write?.(tx, acted);
     return acted;
@@ -321,11 +382,13 @@ async function applyAction(
   ctx: PerformContext,
   loaded: Loaded,
   action: LinkActionName,
-  input: { start?: unknown },
+  input: { start?: unknown; insist?: boolean },
   now: Date,
   actor: BookingActor,
-): Promise<LinkActAnswer> {
+  via: 'console' | 'link',
+): Promise<{ answer: LinkActAnswer; clash?: string }> {
   const { config, links } = ctx;
+  let clash: string | undefined;
   const { row, details } = loaded;
   const view: BookingView = { id: row.id, reference: row.reference, details };
   const uid = calendarUid(row.id, config.publicUrl);
@@ -340,6 +403,11 @@ async function applyAction(
       throw new LinkRefusal('start', 400, 'Please choose a start time inside the chosen window.');
     }
     const slot = { date: window.date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
+    await lockDay(tx, slot.date);
+    clash = await checkClash(tx, ctx, row, slot, {
+      insist: via === 'console' && input.insist === true,
+      action: via === 'link' ? 'link' : 'confirm',
+    });
     status = 'confirmed';
     await tx
       .update(bookings)
@@ -408,5 +476,5 @@ async function applyAction(
 
   await tx.insert(bookingStatusEvents).values({ bookingId: row.id, status, at: now, actor });
   await enqueueEmails(tx, row.submissionId, emails);
-  return { status, message };
+  return { answer: { status, message }, clash };
 }

@@ -60,9 +60,12 @@ const viewQuery = z.object({
 const booking = z.object({ id: z.string().regex(UUID_PATTERN) });
 const NO_SUCH_BOOKING = 'There is no such booking.';
 
+/** true: the owner confirms or moves to a time that clashes with their diary all the same (audited). */
+const insist = z.boolean({ error: 'The request is not valid.' }).optional();
+
 /** The choice confirmed and the session's start inside its window. */
 const confirmBody = z.object(
-  { choice: z.literal([1, 2], { error: CHOICE_REFUSED }), start: startTime(START_OUTSIDE_WINDOW) },
+  { choice: z.literal([1, 2], { error: CHOICE_REFUSED }), start: startTime(START_OUTSIDE_WINDOW), insist },
   { error: CHOICE_REFUSED },
 );
 
@@ -71,6 +74,7 @@ const rescheduleBody = z.object(
   {
     date: z.string({ error: RESCHEDULE_DATE_REFUSED }).refine(isIsoDate, { error: RESCHEDULE_DATE_REFUSED }),
     start: startTime(START_NOT_OFFERED),
+    insist,
   },
   { error: RESCHEDULE_DATE_REFUSED },
 );

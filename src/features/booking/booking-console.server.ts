@@ -114,15 +114,18 @@ export async function bookingList(db: Queryable, view: BookingView, now = new Da
   };
 }
 
-/** The audit row of an owner's action on a booking (its reference as the target). */
+/**
+ * The audit row of an owner's action on a booking (its reference as the target), with the clash
+ * the owner insisted on, when they did.
+ */
 const audited =
   (owner: OwnerIdentity, action: AuditAction): OwnerActionHook =>
   (tx, acted) =>
-    audit(tx, owner.email, action, acted.reference);
+    audit(tx, owner.email, action, acted.reference, acted.clash ? { clash: acted.clash } : undefined);
 
 /** The Bookings area: the board's lists, and confirm, decline, cancel and reschedule. */
-export const bookingsArea: ConsoleArea = (routes, { config, db, links, clock, wakeOutbox }) => {
-  const ctx = { config, db, links };
+export const bookingsArea: ConsoleArea = (routes, { config, db, links, clock, wakeOutbox, diary }) => {
+  const ctx = { config, db, links, diary };
 
   /** After an action's commit: its e-mails go out now, and the log says what changed. */
   const answered = (request: FastifyRequest, acted: OwnerActed) => {
@@ -144,7 +147,7 @@ export const bookingsArea: ConsoleArea = (routes, { config, db, links, clock, wa
       ctx,
       params.id,
       action,
-      { start: body.start },
+      { start: body.start, insist: body.insist },
       clock(),
       audited(owner, 'booking.confirm'),
     );

@@ -4,7 +4,7 @@
  * holds both shows one event; a session cancelled after its confirmation stays, cancelled.
  * Requests not yet confirmed, and declined ones, have no time and are not in the diary.
  */
-import { and, asc, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import { submissions } from '~/server/kit/db/schema';
 import { DIARY_MAX_ENTRIES, type DiarySource } from '~/server/kit/diary';
 import { quotableName } from '~/server/kit/mail/greeting';
@@ -12,7 +12,14 @@ import { calendarUid, eventTexts } from './booking-emails.server';
 import type { BookingRequest } from './booking-schema';
 import { bookings } from './tables.server';
 
-export const bookingDiary: DiarySource = async ({ db, publicUrl, sinceDate, organizer, consoleUrl }) => {
+export const bookingDiary: DiarySource = async ({
+  db,
+  publicUrl,
+  sinceDate,
+  untilDate,
+  organizer,
+  consoleUrl,
+}) => {
   const rows = await db
     .select({ row: bookings, fields: submissions.fields })
     .from(bookings)
@@ -22,6 +29,7 @@ export const bookingDiary: DiarySource = async ({ db, publicUrl, sinceDate, orga
         inArray(bookings.status, ['confirmed', 'cancelled']),
         isNotNull(bookings.sessionDate),
         gte(bookings.sessionDate, sinceDate),
+        untilDate ? lt(bookings.sessionDate, untilDate) : undefined,
       ),
     )
     .orderBy(asc(bookings.sessionDate), asc(bookings.sessionStart))
@@ -44,6 +52,7 @@ export const bookingDiary: DiarySource = async ({ db, publicUrl, sinceDate, orga
         location: texts.location,
         organizer,
         cancelled: row.status === 'cancelled',
+        label: `booking ${row.reference}`,
       },
     ];
   });

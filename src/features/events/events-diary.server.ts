@@ -3,13 +3,13 @@
  * masterclass, with the UID and SEQUENCE of its public calendar file; one cancelled after it was
  * published stays, cancelled. Drafts were never public and are not in the diary.
  */
-import { and, asc, gte, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import { DIARY_MAX_ENTRIES, type DiarySource } from '~/server/kit/diary';
 import { london } from './event-ics';
 import { eventUid, whereText } from './events-emails.server';
 import { events } from './tables.server';
 
-export const eventsDiary: DiarySource = async ({ db, publicUrl, since, organizer, consoleUrl }) => {
+export const eventsDiary: DiarySource = async ({ db, publicUrl, since, until, organizer, consoleUrl }) => {
   const rows = await db
     .select()
     .from(events)
@@ -18,6 +18,7 @@ export const eventsDiary: DiarySource = async ({ db, publicUrl, since, organizer
         inArray(events.status, ['published', 'cancelled']),
         isNotNull(events.publishedAt),
         gte(events.endsAt, since),
+        until ? lt(events.startsAt, until) : undefined,
       ),
     )
     .orderBy(asc(events.startsAt))
@@ -33,5 +34,6 @@ export const eventsDiary: DiarySource = async ({ db, publicUrl, since, organizer
     location: whereText(event),
     organizer,
     cancelled: event.status === 'cancelled',
+    label: `the masterclass “${event.title}”`,
   }));
 };

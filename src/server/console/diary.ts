@@ -9,8 +9,8 @@
  *   console gives a new id, and every address made before answers 404, as does any other key. The
  *   key travels in the query, which request logs leave out (src/server/root/app.ts). The token is
  *   signed at the feed's creation time, so the console shows the same address every time.
- * - **What is in it** comes from the features (`DiarySource`, src/server/kit/diary.ts), listed in
- *   the composition root: sessions and masterclasses from DIARY_PAST_DAYS ago onward.
+ * - **What is in it** comes from the features (`Diary`, src/server/kit/diary.ts, made from the
+ *   sources the composition root lists): sessions and masterclasses from DIARY_PAST_DAYS ago on.
  * - **Served** as text/calendar, private and cacheable for a few minutes, with an ETag (a calendar
  *   asking again for an unchanged feed gets 304), `noindex`, and rate limited per client.
  * - **The console** (the owner's role alone: the feed names every applicant) shows the address and
@@ -20,14 +20,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { diaryRoutes, type DiaryAnswer } from '~/contract/diary';
-import { CONSOLE_PATH } from '~/content/routes';
 import { site } from '~/content/site';
 import { buildLondonFeed } from '~/lib/ics';
-import { ukDateOf } from '~/lib/uk-dates';
 import { audit } from '../kit/audit';
-import type { Config } from '../kit/config';
 import type { Db, Queryable } from '../kit/db/client';
-import { DIARY_PAST_DAYS, type DiarySource } from '../kit/diary';
+import { diaryStart, type Diary } from '../kit/diary';
 import type { Links } from '../kit/http/links';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 import { Refusal } from '../kit/http/request-checks';
@@ -89,22 +86,20 @@ export const diaryArea: ConsoleArea = (routes, { db, links, clock }) => {
 };
 
 export type DiaryFeedOptions = {
-  config: Config;
   db: Db;
   links: Links;
   limiter: ConsoleLimiter;
   /** The client's rate-limit key (a keyed hash of its address or IPv6 /64). */
   clientKey(request: FastifyRequest): string;
-  /** What the feed shows: the composition root's list (src/server/root/diary-sources.ts). */
-  sources: readonly DiarySource[];
+  /** What the feed shows: the features' entries (src/server/root/diary-sources.ts). */
+  diary: Diary;
   clock?: () => Date;
 };
 
 /** The feed's public route, `GET` (and `HEAD`) `/calendar/diary.ics?key=`. */
 export function registerDiaryFeed(app: FastifyInstance, options: DiaryFeedOptions): void {
-  const { config, db, links, limiter, sources } = options;
+  const { db, links, limiter, diary } = options;
   const clock = options.clock ?? (() => new Date());
-  const organizer = { name: site.brand, email: config.mailFrom };
 
   app.get(DIARY_FEED_PATH, async (request, reply) => {
     const limit = await limiter.hit(
@@ -128,17 +123,7 @@ export function registerDiaryFeed(app: FastifyInstance, options: DiaryFeedOption
     if (!verified.ok || !feed || feed.feedId !== verified.subject)
       throw new Refusal(404, { error: NOT_FOUND });
 
-    const now = clock();
-    const since = new Date(now.getTime() - DIARY_PAST_DAYS * 86_400_000);
-    const query = {
-      db,
-      publicUrl: config.publicUrl,
-      since,
-      sinceDate: ukDateOf(since),
-      organizer,
-      consoleUrl: (path: string) => links.absolute(`${CONSOLE_PATH}/${path}`),
-    };
-    const entries = (await Promise.all(sources.map((source) => source(query)))).flat();
+    const entries = await diary.entries(db, diaryStart(clock()));
     const body = buildLondonFeed({
       productId: `-//${site.brand}//Owner diary//EN`,
       name: `${site.brand}: sessions and masterclasses`,

@@ -13,6 +13,7 @@ import type { Db } from '../kit/db/client';
 import type { Links } from '../kit/http/links';
 import { jsonOnly, sameOriginOnly, send } from '../kit/http/request-checks';
 import type { GiveWay } from '../kit/http/give-way';
+import type { Diary } from '../kit/diary';
 import { openRoutes, ownerRoutes, type ConsoleArea } from '../kit/http/owner-routes';
 import { currentSession } from './sessions';
 import { registerSignIn, type ConsoleLimiter } from './sign-in';
@@ -27,6 +28,8 @@ export type ConsoleOptions = {
   wakeOutbox(): void;
   /** The requests in flight, which downloads give way to (src/server/kit/http/give-way.ts). */
   giveWay: GiveWay;
+  /** The owner's diary (src/server/kit/diary.ts). */
+  diary: Diary;
   /** The time; tests move it. */
   clock?: () => Date;
   /** The console's areas, registered inside the session scope (the composition root's list). */
@@ -52,9 +55,9 @@ function withoutControls(value: unknown, depth = 0): unknown {
 }
 
 export async function consoleApi(app: FastifyInstance, options: ConsoleOptions) {
-  const { config, db, links, wakeOutbox, giveWay } = options;
+  const { config, db, links, wakeOutbox, giveWay, diary } = options;
   const clock = options.clock ?? (() => new Date());
-  const services = { config, db, links, clock, wakeOutbox, giveWay };
+  const services = { config, db, links, clock, wakeOutbox, giveWay, diary };
 
   // Every console request: same origin (a GET too: nothing of the console is for another site).
   app.addHook('onRequest', sameOriginOnly(config));

@@ -1,12 +1,15 @@
 /**
- * The owner's diary: one calendar subscription (webcal) that shows, in the owner's own calendar,
- * every session and masterclass the site holds. Each feature that puts something in the owner's
- * calendar declares a `DiarySource` in its own folder (its entries, read from its own tables,
- * with the UID and SEQUENCE of the invitations it sends), and the composition root lists them
- * (src/server/root/diary-sources.ts), as it lists the features' personal data. The feed itself,
- * its secret address and the console's page are src/server/console/diary.ts.
+ * The owner's diary: every session and masterclass the site holds, as calendar entries. Each
+ * feature that puts something in the owner's calendar declares a `DiarySource` in its own folder
+ * (its entries, read from its own tables, with the UID and SEQUENCE of the invitations it sends),
+ * and the composition root lists them (src/server/root/diary-sources.ts), as it lists the
+ * features' personal data. Two things read it:
+ * - the calendar subscription (src/server/console/diary.ts), decision 035;
+ * - the owner's confirm and move of a session, refused when the time clashes with an entry still
+ *   on (`clash`), unless the owner insists.
  */
-import type { LondonFeedEntry } from '~/lib/ics';
+import type { LondonFeedEntry, LondonTime } from '~/lib/ics';
+import { addDays, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
 import type { Queryable } from './db/client';
 
 /** How far back the diary reaches: last quarter's sessions stay, older ones leave the feed. */
@@ -18,14 +21,73 @@ export type DiaryQuery = {
   db: Queryable;
   /** PUBLIC_URL: the invitations' UIDs carry its host name. */
   publicUrl: string;
-  /** The first UK date ('YYYY-MM-DD') the diary shows, and the same moment as an instant. */
+  /** The first UK date ('YYYY-MM-DD') the diary shows, and its first moment as an instant. */
   sinceDate: string;
   since: Date;
+  /** The UK date the diary stops before, and its first moment; absent: no end. */
+  untilDate?: string;
+  until?: Date;
   /** The organiser the invitations name (the site's name and MAIL_FROM). */
   organizer: { name: string; email: string };
-  /** The console's address of a record, for the entry's description (`/owner/...`). */
+  /** The console's address of a record, for the entry's description (`inbox/<id>`). */
   consoleUrl(path: string): string;
 };
 
+/**
+ * An entry of the diary: a calendar entry, and what the console calls it when it names a clash
+ * ("booking BK-K7WC6H", 'the masterclass "Bitcoin for High Earners"'): no person's name, since the
+ * audit log keeps it.
+ */
+export type DiaryEntry = LondonFeedEntry & { label: string };
+
 /** One feature's entries in the owner's diary, oldest first, at most DIARY_MAX_ENTRIES. */
-export type DiarySource = (query: DiaryQuery) => Promise<LondonFeedEntry[]>;
+export type DiarySource = (query: DiaryQuery) => Promise<DiaryEntry[]>;
+
+/** A session's time: its UK date and its start and end, 'HH:MM'. */
+export type Slot = { date: string; start: string; end: string };
+
+export type Diary = {
+  /** Every source's entries on the UK days from `sinceDate` to before `untilDate` (no end when absent). */
+  entries(db: Queryable, sinceDate: string, untilDate?: string): Promise<DiaryEntry[]>;
+  /** An entry still on (not cancelled) whose time overlaps `slot`, other than the one of `exceptUid`. */
+  clash(db: Queryable, slot: Slot, exceptUid?: string): Promise<DiaryEntry | undefined>;
+};
+
+const instant = (t: LondonTime) => ukWallTimeToInstant(t.date, t.time).getTime();
+
+export function createDiary(
+  sources: readonly DiarySource[],
+  context: Pick<DiaryQuery, 'publicUrl' | 'organizer' | 'consoleUrl'>,
+): Diary {
+  const entries: Diary['entries'] = async (db, sinceDate, untilDate) => {
+    const query: DiaryQuery = {
+      ...context,
+      db,
+      sinceDate,
+      since: ukWallTimeToInstant(sinceDate, '00:00'),
+      ...(untilDate ? { untilDate, until: ukWallTimeToInstant(untilDate, '00:00') } : {}),
+    };
+    return (await Promise.all(sources.map((source) => source(query)))).flat();
+  };
+  return {
+    entries,
+    async clash(db, slot, exceptUid) {
+      const from = instant({ date: slot.date, time: slot.start });
+      const to = instant({ date: slot.date, time: slot.end });
+      // The day before too: an evening masterclass may run past midnight.
+      const near = await entries(db, addDays(slot.date, -1), addDays(slot.date, 1));
+      return near.find(
+        (entry) =>
+          !entry.cancelled &&
+          entry.uid !== exceptUid &&
+          instant(entry.start) < to &&
+          instant(entry.end) > from,
+      );
+    },
+  };
+}
+
+/** The first UK day the feed shows at `now`: DIARY_PAST_DAYS ago. */
+export function diaryStart(now: Date): string {
+  return ukDateOf(new Date(now.getTime() - DIARY_PAST_DAYS * 86_400_000));
+}

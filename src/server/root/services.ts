@@ -17,6 +17,8 @@ import { consoleApi, type ConsoleRouteInfo } from '../console/plugin';
 import { PERSONAL_DATA } from './personal-data';
 import { consoleAreas } from './console-areas';
 import { DIARY_SOURCES } from './diary-sources';
+import { createDiary } from '../kit/diary';
+import { CONSOLE_PATH } from '~/content/routes';
 import { registerDiaryFeed } from '../console/diary';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
 import { createRetentionRunner, type RetentionRunner } from '../console/retention';
@@ -92,6 +94,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     retentionRuns,
   });
   const consoleRoutes: ConsoleRouteInfo[] = [];
+  // The owner's diary: the calendar subscription, and what a session's time must not clash with.
+  const diary = createDiary(DIARY_SOURCES, {
+    publicUrl: config.publicUrl,
+    organizer: { name: site.brand, email: config.mailFrom },
+    consoleUrl: (path) => links.absolute(`${CONSOLE_PATH}/${path}`),
+  });
   /** A client's rate-limit key: a keyed hash of its address or IPv6 /64. */
   const clientKey = (request: FastifyRequest) => links.hashAddress(rateLimitSubject(request.ip));
   app.decorate('services', { database, outbox, links, retention, consoleJobs, retentionRuns, consoleRoutes });
@@ -122,6 +130,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     limiter,
     handlers: formHandlers,
     wakeOutbox,
+    diary,
   });
   // The owner's console (src/server/console): its API under /api/owner/.
   await app.register(consoleApi, {
@@ -133,16 +142,16 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     clientKey,
     wakeOutbox,
     giveWay: app.giveWay,
+    diary,
     routeList: consoleRoutes,
   });
   // The owner's diary, a calendar subscription: its public feed (its console page is an area).
   registerDiaryFeed(app, {
-    config,
     db: database.db,
     links,
     limiter,
     clientKey,
-    sources: DIARY_SOURCES,
+    diary,
   });
   outbox.start();
 }

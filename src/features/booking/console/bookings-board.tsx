@@ -27,7 +27,9 @@ import { Badge, PageHeading } from '~/components/console/page';
 import { ListStatus } from '~/components/console/pager';
 import { QueryTabs, useQueryChoice } from '~/components/console/tabs';
 
-type Act = (key: string, path: string, body?: unknown) => Promise<boolean>;
+/** What an action came to: done, or refused; a refusal for a time that clashes with the diary names it. */
+type ActResult = { done: boolean; clash?: string };
+type Act = (key: string, path: string, body?: unknown) => Promise<ActResult>;
 
 /**
  * A form of an action on the booking: its heading, its fields side by side, its button. It is
@@ -40,6 +42,7 @@ function ActForm({
   button,
   disabled,
   onSubmit,
+  clash,
   children,
 }: {
   heading: string;
@@ -47,9 +50,12 @@ function ActForm({
   button: string;
   disabled: boolean;
   onSubmit: () => void;
+  /** The server refused the time as a clash with the diary: the sentence, and the way to insist. */
+  clash?: { text: string; button: string; onInsist: () => void };
   children: ReactNode;
 }) {
   const id = useId();
+  const clashId = useId();
   function submit(event: FormEvent) {
     event.preventDefault();
     onSubmit();
@@ -60,9 +66,27 @@ function ActForm({
         {heading}
       </h4>
       <div className="mt-2 grid gap-4 sm:grid-cols-2">{children}</div>
-      <button type="submit" className="btn btn-primary mt-1" disabled={disabled}>
-        {button}
-      </button>
+      {clash ? (
+        <p id={clashId} className="mt-1 mb-3 text-danger-700" data-testid="booking-clash">
+          {clash.text}
+        </p>
+      ) : null}
+      <div className="mt-1 flex flex-wrap gap-3">
+        <button type="submit" className="btn btn-primary" disabled={disabled}>
+          {button}
+        </button>
+        {clash ? (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            aria-describedby={clashId}
+            disabled={disabled}
+            onClick={clash.onInsist}
+          >
+            {clash.button}
+          </button>
+        ) : null}
+      </div>
     </form>
   );
 }
@@ -82,13 +106,21 @@ function ConfirmForm({ booking, act, busy, of }: FormProps) {
   const [choice, setChoice] = useState<1 | 2>(booking.choices[0]?.choice ?? 1);
   const times = booking.choices.find((c) => c.choice === choice)?.startTimes ?? [];
   const [start, setStart] = useState(times[0]?.value ?? '');
+  const [clash, setClash] = useState<string>();
+  const confirm = (insist: boolean) =>
+    void act('confirm', `/bookings/${booking.id}/confirm`, {
+      choice,
+      start,
+      ...(insist ? { insist } : {}),
+    }).then((result) => setClash(result.clash));
   return (
     <ActForm
       heading={copy.confirmHeading}
       of={of}
       button={copy.confirm}
       disabled={busy || !start}
-      onSubmit={() => void act('confirm', `/bookings/${booking.id}/confirm`, { choice, start })}
+      onSubmit={() => confirm(false)}
+      clash={clash ? { text: clash, button: copy.confirmAnyway, onInsist: () => confirm(true) } : undefined}
     >
       <Field label={copy.chooseChoice}>
         {(control) => (
@@ -99,6 +131,7 @@ function ConfirmForm({ booking, act, busy, of }: FormProps) {
             onChange={(e) => {
               const next = Number(e.target.value) as 1 | 2;
               setChoice(next);
+              setClash(undefined);
               setStart(booking.choices.find((c) => c.choice === next)?.startTimes[0]?.value ?? '');
             }}
           >
@@ -116,7 +149,10 @@ function ConfirmForm({ booking, act, busy, of }: FormProps) {
             {...control}
             className="field-input"
             value={start}
-            onChange={(e) => setStart(e.target.value)}
+            onChange={(e) => {
+              setStart(e.target.value);
+              setClash(undefined);
+            }}
           >
             <TimeOptions times={times} />
           </select>
@@ -131,13 +167,21 @@ function RescheduleForm({ booking, act, busy, of }: FormProps) {
   const [date, setDate] = useState(booking.session?.date ?? '');
   const [start, setStart] = useState(booking.session?.start ?? '');
   const times = options.state === 'ready' ? options.data.startTimes : [];
+  const [clash, setClash] = useState<string>();
+  const move = (insist: boolean) =>
+    void act('reschedule', `/bookings/${booking.id}/reschedule`, {
+      date,
+      start,
+      ...(insist ? { insist } : {}),
+    }).then((result) => setClash(result.clash));
   return (
     <ActForm
       heading={copy.rescheduleHeading}
       of={of}
       button={copy.rescheduleButton}
       disabled={busy || !date || !start}
-      onSubmit={() => void act('reschedule', `/bookings/${booking.id}/reschedule`, { date, start })}
+      onSubmit={() => move(false)}
+      clash={clash ? { text: clash, button: copy.moveAnyway, onInsist: () => move(true) } : undefined}
     >
       <Field label={copy.rescheduleDate} required>
         {(control) => (
@@ -147,7 +191,10 @@ function RescheduleForm({ booking, act, busy, of }: FormProps) {
             className="field-input"
             min={ukToday(new Date())}
             value={date}
-            onChange={(e) => setDate(e.target.value)}
+            onChange={(e) => {
+              setDate(e.target.value);
+              setClash(undefined);
+            }}
           />
         )}
       </Field>
@@ -157,7 +204,10 @@ function RescheduleForm({ booking, act, busy, of }: FormProps) {
             {...control}
             className="field-input"
             value={times.some((t) => t.value === start) ? start : ''}
-            onChange={(e) => setStart(e.target.value)}
+            onChange={(e) => {
+              setStart(e.target.value);
+              setClash(undefined);
+            }}
           >
             <option value="" disabled>
               {options.state === 'loading' ? consoleCopy.loading : copy.startTime}
@@ -311,13 +361,19 @@ export function BookingsPage() {
   const { busy, run } = useAction();
 
   const act: Act = async (key, path, body = {}) => {
+    let clash: string | undefined;
     const answer = await run(
       key,
-      () => post<BookingActAnswer>(path, body),
+      async () => {
+        const result = await post<BookingActAnswer>(path, body);
+        // A time that clashes with the diary: 409, the clash as the start time's error.
+        if (!result.ok && result.status === 409) clash = result.fieldErrors?.start;
+        return result;
+      },
       (data) => data.message,
     );
     if (answer) reload();
-    return !!answer;
+    return { done: !!answer, clash };
   };
 
   return (

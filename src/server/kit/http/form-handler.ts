@@ -12,6 +12,7 @@ import type { Db, Tx } from '../db/client';
 import type { Config } from '../config';
 import type { OutgoingEmail } from '../mail/outbox';
 import type { Links } from './links';
+import type { Diary } from '../diary';
 
 export type RateLimitRule = {
   /** Most accepted attempts per client within the window. */
@@ -41,6 +42,8 @@ export type ServerContext = {
   log: FastifyBaseLogger;
   /** Tells the outbox worker new rows were committed. */
   wakeOutbox(): void;
+  /** The owner's diary: what a confirmed session's time must not clash with (../diary.ts). */
+  diary: Diary;
 };
 
 /** What `compose` gets: everything `accept` gets except the transaction. */

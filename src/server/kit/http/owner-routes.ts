@@ -19,6 +19,7 @@ import type { Links } from './links';
 import { RunningDownloads, type FileAnswer } from './downloads';
 import type { GiveWay } from './give-way';
 import { Refusal, send } from './request-checks';
+import type { Diary } from '../diary';
 
 /** The signed-in person of the request's session: an owner or a helper (decision 032). */
 export type OwnerIdentity = { id: string; email: string; role: ConsoleRole; name: string };
@@ -79,6 +80,8 @@ export type ConsoleServices = {
   wakeOutbox(): void;
   /** What downloads give way to: csvStream's third argument (give-way.ts). */
   giveWay: GiveWay;
+  /** The owner's diary: a session's new time must not clash with it (../diary.ts). */
+  diary: Diary;
 };
 
 /** One area of the console (inbox, bookings, people...): registers its routes on the session scope. */

@@ -27,6 +27,7 @@ import type { Links } from '../../kit/http/links';
 import { rateLimitSubject, type RateLimiter } from './rate-limit';
 import { createSubmissions, type SubmissionRow } from './submissions';
 import { addressConfirmRoute } from './address-confirm';
+import type { Diary } from '../../kit/diary';
 
 export type FormsApiOptions = {
   config: Config;
@@ -35,6 +36,8 @@ export type FormsApiOptions = {
   limiter: RateLimiter;
   handlers: Readonly<Record<string, FormHandler>>;
   wakeOutbox(): void;
+  /** The owner's diary, for the handlers' own routes (a booking confirmed by the owner's link). */
+  diary: Diary;
 };
 
 type Body = Record<string, unknown>;
@@ -45,7 +48,7 @@ export const IDEMPOTENCY_MISMATCH_MESSAGE =
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
 export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
-  const { config, database, links, limiter, handlers, wakeOutbox } = options;
+  const { config, database, links, limiter, handlers, wakeOutbox, diary } = options;
   const submissions = createSubmissions(database);
   const starts = formStartTokens(links.tokens);
 
@@ -88,7 +91,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
     },
   );
 
-  const ctx: ServerContext = { config, db: database.db, links, log: app.log, wakeOutbox };
+  const ctx: ServerContext = { config, db: database.db, links, log: app.log, wakeOutbox, diary };
   for (const handler of Object.values(handlers)) handler.routes?.(app, ctx);
   // The link that lets a suppressed address be written to again (decision 030).
   addressConfirmRoute(app, ctx);
