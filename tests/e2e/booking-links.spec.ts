@@ -99,7 +99,7 @@ for (const width of [1280, 375]) {
   test.describe(`booking links at ${width} px`, () => {
     test.use({
       viewport: { width, height: width > 800 ? 900 : 740 },
-      // Refused links are answered 403/409/410 by the API, which the browser logs.
+      // Refused links and a clashing time are answered 403/409/410 by the API, which the browser logs.
       allowConsoleErrors: /Failed to load resource: the server responded with a status of (403|409|410)/,
     });
 
@@ -177,6 +177,35 @@ for (const width of [1280, 375]) {
         'Declined. The applicant has been told.',
       );
       await mailTo(email, `About your strategy session request ${reference}`);
+    });
+
+    test('a start time that clashes with a confirmed session is refused on the page, and another one confirms', async ({
+      page,
+      request,
+    }) => {
+      // A day of this width's own, two requests for its morning.
+      const day = addDays(FIRST_DATE, width === 1280 ? 3 : 4);
+      const first = await book(request, `clash-a${width}`, day);
+      const second = await book(request, `clash-b${width}`, day);
+      await openLink(page, linkIn(first.ownerMail, 'Confirm first choice'));
+      const starts = page.getByRole('group', { name: /Start time \(UK time, 45 minutes\)/ });
+      await starts.getByRole('radio', { name: '9am-9:45am' }).check();
+      await page.getByRole('button', { name: 'Confirm booking' }).click();
+      await expect(page.getByTestId('booking-link-done')).toContainText('Confirmed for');
+
+      await openLink(page, linkIn(second.ownerMail, 'Confirm first choice'));
+      await starts.getByRole('radio', { name: '9:30am-10:15am' }).check();
+      await page.getByRole('button', { name: 'Confirm booking' }).click();
+      await expect(page.getByRole('alert')).toHaveText(
+        `This time clashes with booking ${first.reference}, ${formatUkDate(day)}, 9am-9:45am UK time. Choose another start time, or confirm it anyway from the Bookings page of the console.`,
+      );
+      await expectNoAxeViolations(page);
+      // The link is still good: the form stays, and a time clear of the first confirms.
+      await starts.getByRole('radio', { name: '9:45am-10:30am' }).check();
+      await page.getByRole('button', { name: 'Confirm booking' }).click();
+      await expect(page.getByTestId('booking-link-done')).toContainText(
+        `Confirmed for ${formatUkDate(day)}, 9:45am-10:30am UK time.`,
+      );
     });
 
     test('a forged or missing token gets a clear refusal', async ({ page }) => {

@@ -38,8 +38,13 @@ export class LinkRequestError extends Error {
   }
 }
 
-/** 403 forged, 409 used or closed, 410 expired or past: the link is done for. 400 and 5xx can be tried again. */
-function refusalOf(status: number): LinkRefusalReason | 'network' {
+/**
+ * 403 forged, 409 used or closed, 410 expired or past: the link is done for. 400 and 5xx can be
+ * tried again, and so can a refusal of the start time (a time that clashes with the owner's
+ * diary, 409 with the start time's error): the link is still good for another time.
+ */
+function refusalOf(status: number, fieldErrors?: Record<string, string>): LinkRefusalReason | 'network' {
+  if (fieldErrors?.start) return 'start';
   if (status === 403) return 'invalid';
   if (status === 409) return 'used';
   if (status === 410) return 'expired';
@@ -50,7 +55,7 @@ function refusalOf(status: number): LinkRefusalReason | 'network' {
 async function post<T>(url: string, body: object, networkMessage: string): Promise<T> {
   const result = await postJson<T>(url, body);
   if (result.ok) return result.data;
-  const reason = refusalOf(result.status);
+  const reason = refusalOf(result.status, result.fieldErrors);
   throw new LinkRequestError(result.status === 0 ? networkMessage : result.error, reason);
 }
 
