@@ -41,6 +41,11 @@ export const START_STEP_MINUTES = 15;
 export const BOOKING_HORIZON_DAYS = 365;
 /** The owner's confirm and decline links stop working after this. */
 export const OWNER_LINK_DAYS = 14;
+/**
+ * A request holds its first-choice half-day (no one else is offered it) until the owner answers,
+ * or for this many days at most (decision 036).
+ */
+export const REQUEST_HOLD_DAYS = 3;
 
 export const UK_TIME_ZONE = 'Europe/London';
 
@@ -149,6 +154,20 @@ export const bookingEmailCopy = {
 
 /** The small pages reached from e-mail links. */
 /** A session's time that clashes with the owner's diary (a confirmed session, a masterclass). */
+/** What the wizard says of a date or half-day the owner's availability does not offer (decision 036). */
+export const availabilityCopy = {
+  /** Beside a half-day that cannot be chosen, and read with it. */
+  closed: 'Closed',
+  full: 'Fully booked',
+  dateClosed: 'Sessions are not offered on this date. Please choose another date',
+  dateFull: 'This date is fully booked. Please choose another date',
+  timeUnavailable: 'This time is not available. Please choose another',
+  /** The server's answer when the half-day was taken between the page's load and the request. */
+  taken: 'Sorry, that time has just been taken. Please choose another date or time.',
+  /** Under the date field: the offered dates' range, and that times are UK time. */
+  localTime: (local: string) => `In your time zone: ${local}`,
+} as const;
+
 export const bookingClashCopy = {
   /** `what`: "booking BK-K7WC6H" or 'the masterclass "…"'; `when`: its day and times in UK words. */
   clash: (what: string, when: string, action: 'confirm' | 'move') =>

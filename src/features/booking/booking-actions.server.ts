@@ -4,7 +4,7 @@
  * second use finds it and is refused), the booking row is locked and moved to its new status,
  * the change is recorded with its time, and the e-mails it causes are queued.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   bookingActionCopy,
   bookingClashCopy,
@@ -51,6 +51,7 @@ import { signLink, verifyLink, type LinkPayload } from './booking-links.server';
 import { CANCEL_PATH } from './booking-paths';
 import type { BookingRequest } from './booking-schema';
 import { bookingLinkUses, bookingStatusEvents, bookings } from './tables.server';
+import { lockDay } from './availability.server';
 
 export type BookingClock = () => Date;
 
@@ -193,14 +194,6 @@ export class ClashRefusal extends Refusal {
   constructor(message: string) {
     super(409, { error: message, reason: 'clash', fieldErrors: { start: message } });
   }
-}
-
-/**
- * Holds the day's session times until the transaction ends: two confirmations or moves to one day
- * at once check for a clash one after the other, so neither misses the other.
- */
-async function lockDay(tx: Tx, date: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`booking-day:${date}`}))`);
 }
 
 /**

@@ -24,6 +24,8 @@ import { CANCEL_PATH, RESPOND_PATH } from './booking-paths';
 import { endOfUkDay } from './booking-dates';
 import { ownerRequestEmail, requestReceivedEmail } from './booking-emails.server';
 import { signLink, type LinkAction } from './booking-links.server';
+import { availabilityOf, checkRequestIsFree, publicRange } from './availability.server';
+import { encodeAvailability } from './availability';
 import { generateReference } from './booking-reference';
 import { BookingSchema, type BookingRequest } from './booking-schema';
 import { bookingStatusEvents, bookings } from './tables.server';
@@ -77,7 +79,9 @@ export const bookingHandler = defineFormHandler({
   // room for them and for corrections, while a flood from one client stops quickly.
   rateLimit: { max: 10, windowMs: 15 * 60_000 },
   idempotent: true,
-  async accept({ tx, data, submissionId, receivedAt, config, links, sendEmail }) {
+  async accept({ tx, data, submissionId, receivedAt, config, links, diary, releasedByOwner, sendEmail }) {
+    // A half-day taken since the page loaded is refused (409, on step 1); else this row holds it.
+    if (!releasedByOwner) await checkRequestIsFree(tx, diary, data, receivedAt);
     const { id, reference } = await insertBooking(tx, submissionId, data);
     await tx
       .insert(bookingStatusEvents)
@@ -116,6 +120,7 @@ export const bookingHandler = defineFormHandler({
  * POST /api/bookings/link      {token}          what the link is for, or why it is refused
  * POST /api/bookings/link/act  {token, start?}  does it (single use)
  * POST, so a mail scanner that follows the page link changes nothing.
+ * GET  /api/bookings/availability                which half-days the wizard offers (decision 036)
  */
 export function bookingRoutes(
   app: FastifyInstance,
@@ -125,6 +130,15 @@ export function bookingRoutes(
   const guards = { onRequest: [sameOriginOnly(ctx.config), jsonOnly] };
   const tokenOf = (body: unknown) =>
     typeof body === 'object' && body !== null ? (body as Record<string, unknown>).token : undefined;
+
+  // Free or not, from today to the end of the booking window: the same answer for every visitor,
+  // never a reason in detail. Not cached: a half-day taken a moment ago is shown taken.
+  app.get('/api/bookings/availability', async (_request, reply) => {
+    const now = clock();
+    const { from, to } = await publicRange(ctx.db, now);
+    reply.header('cache-control', 'no-store');
+    return send(reply, 200, encodeAvailability(await availabilityOf(ctx.db, ctx.diary, from, to, now)));
+  });
 
   // A refused link throws a LinkRefusal: the API's error handler answers it {error, reason}.
   app.post('/api/bookings/link', guards, async (request, reply) => {

@@ -11,6 +11,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -46,7 +47,16 @@ export const bookings = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('bookings_retention_day').on(bookingDay(t))],
+  (t) => [
+    index('bookings_retention_day').on(bookingDay(t)),
+    // The availability's reads: requests that hold their first choice, sessions by day.
+    index('bookings_holds')
+      .on(t.firstChoiceDate)
+      .where(sql`status = 'requested'`),
+    index('bookings_sessions')
+      .on(t.sessionDate)
+      .where(sql`status = 'confirmed'`),
+  ],
 );
 
 /**
@@ -92,3 +102,13 @@ export const bookingLinkUses = pgTable(
   // A booking's link uses, read when it is erased or deleted (and by the key's own check then).
   (t) => [index('booking_link_uses_booking').on(t.bookingId)],
 );
+
+/**
+ * The owner's availability (decision 036): one row, the settings of the console's Availability
+ * page as AvailabilitySettingsSchema checks them. No row: the defaults.
+ */
+export const bookingAvailability = pgTable('booking_availability', {
+  name: text('name').primaryKey(),
+  settings: jsonb('settings').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

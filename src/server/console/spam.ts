@@ -10,6 +10,7 @@ import type { Db, Tx } from '../kit/db/client';
 import { consentRecords, outbox, submissions } from '../kit/db/schema';
 import type { FormHandler } from '../kit/http/form-handler';
 import type { Links } from '../kit/http/links';
+import type { Diary } from '../kit/diary';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 import { Refusal } from '../kit/http/request-checks';
 import { enqueueEmails, type OutgoingEmail } from '../kit/mail/outbox';
@@ -25,6 +26,7 @@ export type ReleaseContext = {
   db: Db;
   config: Config;
   links: Links;
+  diary: Diary;
   handlers: FormHandlers;
 };
 
@@ -56,6 +58,8 @@ async function deliver(ctx: ReleaseContext, tx: Tx, id: string, row: Released, n
     receivedAt: now,
     config: ctx.config,
     links: ctx.links,
+    diary: ctx.diary,
+    releasedByOwner: true,
     sendEmail: (...more: OutgoingEmail[]) => emails.push(...more),
   };
   if (handler.accept) await handler.accept({ ...context, tx });
@@ -121,9 +125,9 @@ export async function deleteSpam(db: Db, id: string, write?: (tx: Tx) => Promise
 /** The Spam area: "Not spam" and "Delete"; a release runs the form's handler from `handlers`. */
 export const spamArea =
   (handlers: FormHandlers): ConsoleArea =>
-  (routes, { config, db, links, clock, wakeOutbox }) => {
+  (routes, { config, db, links, clock, wakeOutbox, diary }) => {
     routes.on(spamRoutes.release, async ({ params: { id }, owner, request }) => {
-      const emails = await releaseSubmission({ db, config, links, handlers }, id, clock(), (tx, emails) =>
+      const emails = await releaseSubmission({ db, config, links, diary, handlers }, id, clock(), (tx, emails) =>
         audit(tx, owner.email, 'submission.release', id, { emails }),
       );
       if (emails > 0) wakeOutbox();

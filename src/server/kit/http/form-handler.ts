@@ -30,6 +30,13 @@ export type AcceptContext<T> = {
   receivedAt: Date;
   config: Config;
   links: Links;
+  /** The owner's diary: what a requested or confirmed session's time must not clash with. */
+  diary: Diary;
+  /**
+   * The owner released it from the spam folder: it was received earlier, and what a visitor's
+   * request is refused for now (a half-day taken since) is the owner's to answer, not a refusal.
+   */
+  releasedByOwner?: boolean;
   /** Queues e-mails in this transaction; they are sent after it commits. Several are fine, attachments too. */
   sendEmail(...emails: OutgoingEmail[]): void;
 };

@@ -78,7 +78,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
         row,
         consent: handler.consent?.(data, fields),
         handler,
-        context: { data, submissionId: row.id, receivedAt: new Date(), config, links },
+        context: { data, submissionId: row.id, receivedAt: new Date(), config, links, diary },
         idempotencyKey: handler.idempotent ? idempotencyKeyOf(request) : undefined,
       });
       if (!stored.ok) throw new Refusal(422, { error: IDEMPOTENCY_MISMATCH_MESSAGE });

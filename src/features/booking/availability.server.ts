@@ -1,0 +1,173 @@
+/**
+ * The owner's availability on the server (decision 036): the settings row, the bank holidays,
+ * the holds and the busy times read for a range of UK dates, and the half-days they leave free
+ * (availability.ts holds the rules). Three readers:
+ * - `GET /api/bookings/availability`, the public answer the wizard shows (free or not, no reason
+ *   in detail);
+ * - the booking request, which checks its half-days again in its own transaction, under the lock
+ *   of their days, so that two requests for the last free half-day cannot both be accepted;
+ * - the console's Availability page, which reads and saves the settings.
+ */
+import { and, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import bankHolidayFile from '~/content/bank-holidays.json';
+import { availabilityCopy, REQUEST_HOLD_DAYS, type SessionTime } from '~/content/booking';
+import type { Queryable, Tx } from '~/server/kit/db/client';
+import type { Diary } from '~/server/kit/diary';
+import { Refusal } from '~/server/kit/http/request-checks';
+import { addDays, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
+import {
+  availabilityBetween,
+  AvailabilitySettingsSchema,
+  DEFAULT_AVAILABILITY,
+  lastBookableDate,
+  type AvailabilitySettings,
+  type BusyTime,
+  type DayAvailability,
+} from './availability';
+import type { BookingRequest } from './booking-schema';
+import { bookingAvailability, bookings } from './tables.server';
+
+const ROW = 'settings';
+const DAY_MS = 86_400_000;
+
+/** The bank holidays of England and Wales (scripts/bank-holidays.mjs made the file from the library). */
+export const BANK_HOLIDAYS: ReadonlyMap<string, string> = new Map(
+  bankHolidayFile.days.map((d) => [d.date, d.name]),
+);
+const BANK_HOLIDAY_DATES: ReadonlySet<string> = new Set(BANK_HOLIDAYS.keys());
+
+export async function readAvailabilitySettings(q: Queryable): Promise<AvailabilitySettings> {
+  const [row] = await q
+    .select({ settings: bookingAvailability.settings })
+    .from(bookingAvailability)
+    .where(eq(bookingAvailability.name, ROW));
+  if (!row) return DEFAULT_AVAILABILITY;
+  // Stored only after this schema checked it; a setting added since takes its default.
+  const parsed = AvailabilitySettingsSchema.safeParse({
+    ...DEFAULT_AVAILABILITY,
+    ...(row.settings as object),
+  });
+  return parsed.success ? parsed.data : DEFAULT_AVAILABILITY;
+}
+
+export async function saveAvailabilitySettings(
+  tx: Tx,
+  settings: AvailabilitySettings,
+  now: Date,
+): Promise<void> {
+  await tx
+    .insert(bookingAvailability)
+    .values({ name: ROW, settings, updatedAt: now })
+    .onConflictDoUpdate({ target: bookingAvailability.name, set: { settings, updatedAt: now } });
+}
+
+/** Requests that still hold their first choice, and confirmed sessions, on the dates from..to. */
+async function bookedBetween(q: Queryable, from: string, to: string, now: Date) {
+  const holdSince = new Date(now.getTime() - REQUEST_HOLD_DAYS * DAY_MS);
+  const [held, confirmed] = await Promise.all([
+    q
+      .select({ date: bookings.firstChoiceDate, time: bookings.firstChoiceTime })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.status, 'requested'),
+          gte(bookings.firstChoiceDate, from),
+          lte(bookings.firstChoiceDate, to),
+          gt(bookings.createdAt, holdSince),
+        ),
+      ),
+    q
+      .select({ date: bookings.sessionDate })
+      .from(bookings)
+      .where(
+        and(eq(bookings.status, 'confirmed'), gte(bookings.sessionDate, from), lte(bookings.sessionDate, to)),
+      ),
+  ]);
+  return {
+    holds: held.map((h) => ({ date: h.date, time: h.time as SessionTime })),
+    sessionDates: confirmed.flatMap((c) => (c.date ? [c.date] : [])),
+  };
+}
+
+/** The diary's entries still on, as busy times (an evening masterclass may start the day before). */
+async function busyBetween(q: Queryable, diary: Diary, from: string, to: string): Promise<BusyTime[]> {
+  const entries = await diary.entries(q, addDays(from, -1), addDays(to, 1));
+  return entries
+    .filter((e) => !e.cancelled)
+    .map((e) => ({
+      start: ukWallTimeToInstant(e.start.date, e.start.time).getTime(),
+      end: ukWallTimeToInstant(e.end.date, e.end.time).getTime(),
+    }));
+}
+
+/** The availability of the UK dates from..to as the owner's settings, holds and diary leave it. */
+export async function availabilityOf(
+  q: Queryable,
+  diary: Diary,
+  from: string,
+  to: string,
+  now: Date,
+): Promise<DayAvailability[]> {
+  const [settings, booked, busy] = await Promise.all([
+    readAvailabilitySettings(q),
+    bookedBetween(q, from, to, now),
+    busyBetween(q, diary, from, to),
+  ]);
+  return availabilityBetween({ settings, now, bankHolidays: BANK_HOLIDAY_DATES, busy, ...booked }, from, to);
+}
+
+/** The public answer's range: today to the last date the settings offer. */
+export async function publicRange(q: Queryable, now: Date): Promise<{ from: string; to: string }> {
+  const settings = await readAvailabilitySettings(q);
+  return { from: ukDateOf(now), to: lastBookableDate({ settings, now }) };
+}
+
+/**
+ * Holds a day's sessions until the transaction ends: requests for its half-days, and the owner's
+ * confirmations and moves to it, check it one after the other, so none misses another.
+ */
+export async function lockDay(tx: Tx, date: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`booking-day:${date}`}))`);
+}
+
+/** The request's half-day was taken since the page loaded: 409, the message on step 1's field. */
+export class TakenRefusal extends Refusal {
+  constructor(field: 'firstChoiceDate' | 'secondChoiceDate') {
+    super(409, {
+      error: availabilityCopy.taken,
+      reason: 'taken',
+      fieldErrors: { [field]: availabilityCopy.taken },
+    });
+  }
+}
+
+/**
+ * Checks, in the request's transaction, that each half-day it asks for is still free; the lock of
+ * their days (taken in date order, so two requests never wait on each other) makes two requests
+ * for the last free half-day run one after the other, on every instance of one database. The
+ * request's own row, inserted after this, is then the hold.
+ */
+export async function checkRequestIsFree(
+  tx: Tx,
+  diary: Diary,
+  data: Pick<BookingRequest, 'firstChoiceDate' | 'firstChoiceTime' | 'secondChoiceDate' | 'secondChoiceTime'>,
+  now: Date,
+): Promise<void> {
+  const choices = [
+    { field: 'firstChoiceDate' as const, date: data.firstChoiceDate, time: data.firstChoiceTime },
+    ...(data.secondChoiceDate && data.secondChoiceTime
+      ? [
+          {
+            field: 'secondChoiceDate' as const,
+            date: data.secondChoiceDate,
+            time: data.secondChoiceTime as SessionTime,
+          },
+        ]
+      : []),
+  ];
+  for (const date of [...new Set(choices.map((c) => c.date))].sort()) await lockDay(tx, date);
+  for (const choice of choices) {
+    const [day] = await availabilityOf(tx, diary, choice.date, choice.date, now);
+    if (day?.[choice.time] !== 'free') throw new TakenRefusal(choice.field);
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The owner's availability and the half-days it leaves free (decision 036). Pure: the server
+ * reads the settings, the holds and the busy times (availability.server.ts) and this module says,
+ * for each UK date, whether its morning and its afternoon are free. The same rules answer the
+ * public availability the wizard shows and refuse a request whose half-day was taken meanwhile.
+ *
+ * A half-day is
+ * - `closed` when the weekly hours close it, or its date is a day off, a bank holiday of England
+ *   and Wales the owner has not opened, inside the minimum notice or beyond the booking window;
+ * - `full` when the day has as many sessions (confirmed or held) as the daily cap, when a request
+ *   holds it, or when a busy time (a confirmed session, a masterclass) overlaps it;
+ * - else `free`.
+ * Times are UK wall-clock times; a half-day's instants come from ukWallTimeToInstant, so the weeks
+ * of the clock changes keep 9am at 9am.
+ */
+import { BOOKING_HORIZON_DAYS, SESSION_TIMES, sessionTimeWindows, type SessionTime } from '~/content/booking';
+import { addDays, isIsoDate, toUtcDate, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
+import { z } from '~/lib/zod';
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export type OpenHalves = { morning: boolean; afternoon: boolean };
+
+export const AVAILABILITY_LIMITS = {
+  daysOff: 200,
+  note: 200,
+  /** The longest range one day-off entry may cover (a sabbatical, not a typo of a year). */
+  rangeDays: 366,
+  openHolidays: 100,
+  noticeDays: 30,
+  dailyCap: 8,
+} as const;
+
+const isoDate = z.string().refine(isIsoDate, 'Please enter a date as day, month and year');
+
+const DayOffSchema = z
+  .object({
+    from: isoDate,
+    to: isoDate,
+    note: z
+      .string()
+      .trim()
+      .max(AVAILABILITY_LIMITS.note, `Please keep the note under ${AVAILABILITY_LIMITS.note} characters`),
+  })
+  .refine((d) => d.from <= d.to, { message: 'The last day off must be on or after the first', path: ['to'] })
+  .refine(
+    (d) =>
+      toUtcDate(d.to).getTime() - toUtcDate(d.from).getTime() < AVAILABILITY_LIMITS.rangeDays * 86_400_000,
+    {
+      message: `One entry can cover at most ${AVAILABILITY_LIMITS.rangeDays} days`,
+      path: ['to'],
+    },
+  );
+
+const HalvesSchema = z.object({ morning: z.boolean(), afternoon: z.boolean() });
+
+/** What the owner sets on the console's Availability page; the server checks it with this schema. */
+export const AvailabilitySettingsSchema = z.object({
+  weekly: z.object(
+    Object.fromEntries(WEEKDAYS.map((d) => [d, HalvesSchema])) as Record<Weekday, typeof HalvesSchema>,
+  ),
+  daysOff: z
+    .array(DayOffSchema)
+    .max(AVAILABILITY_LIMITS.daysOff, `At most ${AVAILABILITY_LIMITS.daysOff} days off`),
+  /** Bank holidays the owner opened for sessions (every other one is closed). */
+  openHolidays: z
+    .array(isoDate)
+    .max(AVAILABILITY_LIMITS.openHolidays)
+    .transform((dates) => [...new Set(dates)].sort()),
+  /** Working days of notice: 1 offers nothing before the next working day. */
+  noticeDays: z
+    .number()
+    .int('Please enter a whole number of days')
+    .min(1, 'The notice is at least one working day')
+    .max(
+      AVAILABILITY_LIMITS.noticeDays,
+      `The notice is at most ${AVAILABILITY_LIMITS.noticeDays} working days`,
+    ),
+  /** How far ahead a visitor may ask, in days from today. */
+  windowDays: z
+    .number()
+    .int('Please enter a whole number of days')
+    .min(7, 'The booking window is at least 7 days')
+    .max(BOOKING_HORIZON_DAYS, `The booking window is at most ${BOOKING_HORIZON_DAYS} days (12 months)`),
+  /** Most sessions (confirmed and requested) in one day. */
+  dailyCap: z
+    .number()
+    .int('Please enter a whole number of sessions')
+    .min(1, 'The daily cap is at least one session')
+    .max(AVAILABILITY_LIMITS.dailyCap, `The daily cap is at most ${AVAILABILITY_LIMITS.dailyCap} sessions`),
+});
+
+export type AvailabilitySettings = z.output<typeof AvailabilitySettingsSchema>;
+
+const WEEKDAY_HOURS: OpenHalves = { morning: true, afternoon: true };
+const CLOSED: OpenHalves = { morning: false, afternoon: false };
+
+/** Monday to Friday, morning and afternoon; bank holidays closed; the next working day on; 12 months. */
+export const DEFAULT_AVAILABILITY: AvailabilitySettings = {
+  weekly: {
+    mon: WEEKDAY_HOURS,
+    tue: WEEKDAY_HOURS,
+    wed: WEEKDAY_HOURS,
+    thu: WEEKDAY_HOURS,
+    fri: WEEKDAY_HOURS,
+    sat: CLOSED,
+    sun: CLOSED,
+  },
+  daysOff: [],
+  openHolidays: [],
+  noticeDays: 1,
+  windowDays: BOOKING_HORIZON_DAYS,
+  dailyCap: 2,
+};
+
+export type HalfDayState = 'free' | 'closed' | 'full';
+export type DayAvailability = { date: string } & Record<SessionTime, HalfDayState>;
+
+/** A busy time, as instants (ms): an entry of the owner's diary still on. */
+export type BusyTime = { start: number; end: number };
+
+export type AvailabilityInput = {
+  settings: AvailabilitySettings;
+  now: Date;
+  /** Bank holidays of England and Wales (closed unless the settings open them). */
+  bankHolidays: ReadonlySet<string>;
+  /** Confirmed sessions and other diary entries still on. */
+  busy: readonly BusyTime[];
+  /** The dates of confirmed sessions, once each session (for the daily cap). */
+  sessionDates: readonly string[];
+  /** Requests that hold their first choice. */
+  holds: readonly { date: string; time: SessionTime }[];
+};
+
+/** 'mon' ... 'sun' of a UK date. */
+export function weekdayOf(date: string): Weekday {
+  return WEEKDAYS[(toUtcDate(date).getUTCDay() + 6) % 7]!;
+}
+
+/** A day with open weekly hours that is no bank holiday: what the notice counts. */
+function isWorkingDay(date: string, input: AvailabilityInput): boolean {
+  const open = input.settings.weekly[weekdayOf(date)];
+  return (open.morning || open.afternoon) && !input.bankHolidays.has(date);
+}
+
+/** The first date the notice allows: the noticeDays-th working day after today. */
+export function firstBookableDate(input: AvailabilityInput): string {
+  let date = ukDateOf(input.now);
+  // Bounded: a week with no working day (every weekday closed) stops at the window's end.
+  for (
+    let counted = 0, guard = 0;
+    counted < input.settings.noticeDays && guard <= BOOKING_HORIZON_DAYS;
+    guard += 1
+  ) {
+    date = addDays(date, 1);
+    if (isWorkingDay(date, input)) counted += 1;
+  }
+  return date;
+}
+
+export function lastBookableDate(input: Pick<AvailabilityInput, 'settings' | 'now'>): string {
+  return addDays(ukDateOf(input.now), Math.min(input.settings.windowDays, BOOKING_HORIZON_DAYS));
+}
+
+function isDayOff(date: string, settings: AvailabilitySettings): boolean {
+  return settings.daysOff.some((d) => d.from <= date && date <= d.to);
+}
+
+/** The instants a half-day spans. */
+export function halfDaySpan(date: string, time: SessionTime): BusyTime {
+  const { start, end } = sessionTimeWindows[time];
+  return {
+    start: ukWallTimeToInstant(date, start).getTime(),
+    end: ukWallTimeToInstant(date, end).getTime(),
+  };
+}
+
+/**
+ * The availability of each UK date from `from` to `to` (both included). Busy times are searched by
+ * a sorted sweep, so a year of days against thousands of events stays linear.
+ */
+export function availabilityBetween(input: AvailabilityInput, from: string, to: string): DayAvailability[] {
+  const { settings } = input;
+  const first = firstBookableDate(input);
+  const last = lastBookableDate(input);
+  const opened = new Set(settings.openHolidays);
+  const perDay = new Map<string, number>();
+  for (const date of input.sessionDates) perDay.set(date, (perDay.get(date) ?? 0) + 1);
+  const held = new Set<string>();
+  for (const hold of input.holds) {
+    perDay.set(hold.date, (perDay.get(hold.date) ?? 0) + 1);
+    held.add(`${hold.date} ${hold.time}`);
+  }
+  const busy = [...input.busy].sort((a, b) => a.start - b.start);
+  // Busy times sorted by start; `cursor` skips those that ended before the current half-day.
+  let cursor = 0;
+  const overlapsBusy = (span: BusyTime): boolean => {
+    while (cursor < busy.length && busy[cursor]!.end <= span.start && busy[cursor]!.start < span.start)
+      cursor += 1;
+    for (let i = cursor; i < busy.length && busy[i]!.start < span.end; i += 1) {
+      if (busy[i]!.end > span.start) return true;
+    }
+    return false;
+  };
+
+  const days: DayAvailability[] = [];
+  for (let date = from; date <= to; date = addDays(date, 1)) {
+    const open = settings.weekly[weekdayOf(date)];
+    const closedDay =
+      date < first ||
+      date > last ||
+      isDayOff(date, settings) ||
+      (input.bankHolidays.has(date) && !opened.has(date));
+    const capped = (perDay.get(date) ?? 0) >= settings.dailyCap;
+    const day = { date } as DayAvailability;
+    for (const time of SESSION_TIMES) {
+      if (closedDay || !open[time]) day[time] = 'closed';
+      else if (capped || held.has(`${date} ${time}`) || overlapsBusy(halfDaySpan(date, time)))
+        day[time] = 'full';
+      else day[time] = 'free';
+    }
+    days.push(day);
+  }
+  return days;
+}
+
+/** The public answer's letters: one per half-day, morning then afternoon, from the first date on. */
+const LETTER: Record<HalfDayState, string> = { free: 'f', closed: 'c', full: 'b' };
+const STATE: Record<string, HalfDayState> = { f: 'free', c: 'closed', b: 'full' };
+
+/** The public answer: free or not of each half-day, no reason in detail (never an event's title). */
+export type PublicAvailability = { from: string; halves: string };
+
+export function encodeAvailability(days: readonly DayAvailability[]): PublicAvailability {
+  return {
+    from: days[0]?.date ?? '',
+    halves: days.map((d) => SESSION_TIMES.map((t) => LETTER[d[t]]).join('')).join(''),
+  };
+}
+
+/** The state of a half-day in a public answer; undefined outside it (the wizard then offers it). */
+export function stateIn(
+  answer: PublicAvailability,
+  date: string,
+  time: SessionTime,
+): HalfDayState | undefined {
+  if (!answer.from || !isIsoDate(date) || date < answer.from) return undefined;
+  const index = Math.round((toUtcDate(date).getTime() - toUtcDate(answer.from).getTime()) / 86_400_000);
+  return STATE[answer.halves[index * SESSION_TIMES.length + SESSION_TIMES.indexOf(time)] ?? ''];
+}
