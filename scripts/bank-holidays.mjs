@@ -15,6 +15,6 @@ const days = [];
 for (let year = FIRST_YEAR; year <= LAST_YEAR; year += 1) days.push(...bankHolidaysOf(year));
 writeFileSync(
   target,
-  `${JSON.stringify({ source: 'date-holidays GB-ENG', firstYear: FIRST_YEAR, lastYear: LAST_YEAR, days }, null, 1)}\n`,
+  `${JSON.stringify({ source: 'date-holidays GB-ENG', firstYear: FIRST_YEAR, lastYear: LAST_YEAR, days }, null, 2)}\n`,
 );
 console.log(`bank holidays: ${days.length} days, ${FIRST_YEAR}-${LAST_YEAR}`);

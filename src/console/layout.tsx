@@ -37,6 +37,8 @@ import { SubmissionPage } from './submission';
 import { SubscribersPage } from '~/features/newsletter/console/subscribers';
 import { SuppressionsPage } from './suppressions';
 import { DiaryPage } from './diary';
+import { AvailabilityPage } from '~/features/booking/console/availability-page';
+import { availabilityRoutes } from '~/features/booking/availability-contract';
 import { NoticeProvider, noticeOf } from '~/components/console/notices';
 import { PageHeading } from '~/components/console/page';
 
@@ -221,6 +223,8 @@ function CurrentPage({
       return <EventsPage />;
     case 'calendar':
       return <DiaryPage />;
+    case 'availability':
+      return <AvailabilityPage />;
     case 'deliveries':
       return <DeliveriesPage />;
     case 'subscribers':
@@ -256,6 +260,7 @@ function routeOfPage(subPath: string): RouteSpec {
     bookings: bookingRoutes.list,
     events: eventsRoutes.list,
     calendar: diaryRoutes.view,
+    availability: availabilityRoutes.view,
     deliveries: deliveryRoutes.list,
     subscribers: subscriberRoutes.list,
     suppressions: suppressionRoutes.page,

@@ -70,6 +70,8 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'passkey.remove': () => 'removed a passkey',
   'diary.create': () => 'made the address of the calendar subscription',
   'diary.replace': () => 'replaced the address of the calendar subscription (the old one no longer works)',
+  'availability.change': (_, d) =>
+    `changed the availability offered to visitors${typeof d?.changed === 'string' ? ` (${d.changed})` : ''}`,
   'submission.mark-spam': (t) => `moved submission ${shortId(t)} to spam`,
   'submission.release': (t, d) =>
     `released submission ${shortId(t)} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,

@@ -350,6 +350,44 @@ export const diaryCopy = {
   replaced: 'The address is replaced: the old one no longer works. Add the new one to your calendar.',
 };
 
+/** The Availability page: which half-days the booking form offers (decision 036). */
+export const availabilityPageCopy = {
+  title: 'Availability',
+  intro:
+    'Choose when visitors can ask for a strategy session. The booking form offers only the mornings and afternoons left free by these settings, by sessions you have confirmed or that visitors have asked for, and by your published masterclasses. All times are UK time.',
+  weeklyHeading: 'Weekly hours',
+  weeklyIntro: 'Tick the mornings and afternoons you are open for sessions each week.',
+  day: 'Day',
+  daysOffHeading: 'Days off',
+  daysOffIntro:
+    'Holidays, conferences, any day you cannot take a session. A range includes both its first and last day.',
+  noDaysOff: 'No days off.',
+  from: 'First day off',
+  to: 'Last day off',
+  toHint: 'leave empty for one day',
+  note: 'Note',
+  noteHint: 'only you see it',
+  fromRequired: 'Please enter the first day off',
+  toAfterFrom: 'The last day off must be on or after the first',
+  addDaysOff: 'Add days off',
+  remove: 'Remove',
+  holidaysHeading: 'Bank holidays (England and Wales)',
+  holidaysIntro: 'Bank holidays are closed. Tick one to offer sessions on it.',
+  openForSessions: 'open for sessions',
+  rulesHeading: 'Notice, window and daily cap',
+  notice: 'Minimum notice (working days)',
+  noticeHint: '1: nothing before the next working day',
+  window: 'Booking window (days ahead)',
+  windowHint: 'at most 365',
+  dailyCap: 'Most sessions in one day',
+  dailyCapHint: 'confirmed and requested',
+  save: 'Save availability',
+  saving: 'Saving…',
+  saved: 'Availability saved. The booking form offers the new times now.',
+  lastSaved: 'Last saved',
+  defaults: 'These are the default settings: nothing has been saved yet.',
+};
+
 export const peopleCopy = {
   title: 'People',
   intro:
@@ -551,6 +589,7 @@ export const consoleNav = [
   { path: 'bookings', label: 'Bookings' },
   { path: 'events', label: 'Events' },
   { path: 'calendar', label: 'Calendar' },
+  { path: 'availability', label: 'Availability' },
   { path: 'deliveries', label: 'Deliveries' },
   { path: 'subscribers', label: 'Subscribers' },
   { path: 'people', label: 'People' },

@@ -22,6 +22,7 @@ import {
   type FormsTestApp,
   type ReceivedMail,
   type SmtpPeer,
+  workingDay,
 } from './forms-support';
 
 /** The first of the given month-days that is bookable today (tomorrow .. a year ahead). */
@@ -37,8 +38,10 @@ function nextBookable(monthDay: string): string {
   throw new Error(`no bookable ${monthDay}`);
 }
 
-const SUMMER = nextBookable('07-15'); // British Summer Time (UTC+1)
-const WINTER = nextBookable('01-15'); // GMT (UTC+0)
+// Each applicant asks for a half-day of their own (a request holds its first choice): the n-th
+// working day of July (British Summer Time, UTC+1) and from 5 January (GMT, UTC+0).
+const SUMMER = nextBookable('07-01');
+const WINTER = nextBookable('01-05');
 
 let applicantCounter = 0;
 function bookingBody(over: Record<string, unknown> = {}) {
@@ -46,9 +49,9 @@ function bookingBody(over: Record<string, unknown> = {}) {
   return {
     formType: 'booking',
     sessionType: 'inPerson',
-    firstChoiceDate: SUMMER,
+    firstChoiceDate: workingDay(SUMMER, applicantCounter),
     firstChoiceTime: 'morning',
-    secondChoiceDate: WINTER,
+    secondChoiceDate: workingDay(WINTER, applicantCounter),
     secondChoiceTime: 'afternoon',
     firstName: 'Ada',
     lastName: 'Lovelace',
@@ -190,7 +193,7 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
         reference: answer.reference,
         status: 'requested',
         session_type: 'inPerson',
-        first_date: SUMMER,
+        first_date: body.firstChoiceDate,
         first_choice_time: 'morning',
         form_type: 'booking',
         email: body.email,
@@ -211,11 +214,11 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     expect(applicantMail.envelopeTo).toEqual([body.email]);
     expect(applicantMail.header('subject')).toBe(`Your strategy session request ${answer.reference}`);
     expect(applicantMail.header('reply-to')).toBe(OWNER);
-    const d = new Date(`${SUMMER}T12:00:00Z`);
+    const d = new Date(`${body.firstChoiceDate}T12:00:00Z`);
     const weekday = d.toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' });
     const month = d.toLocaleDateString('en-GB', { month: 'long', timeZone: 'UTC' });
     expect(applicantMail.text).toContain(
-      `${weekday} 15 ${month} ${SUMMER.slice(0, 4)}, morning 9am-12pm UK time`,
+      `${weekday} ${d.getUTCDate()} ${month} ${d.getUTCFullYear()}, morning 9am-12pm UK time`,
     );
     expect(applicantMail.text).toContain('afternoon 1pm-5pm UK time');
     expect(applicantMail.text).toContain('In-Person Workshop (London)');
@@ -312,16 +315,16 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     const { method, event, vevent } = parseIcs(ics!.content);
     expect(method).toBe('REQUEST');
     expect(vevent.getFirstProperty('dtstart')?.getParameter('tzid')).toBe('Europe/London');
-    expect(event.startDate.toString()).toBe(`${SUMMER}T09:30:00`);
+    expect(event.startDate.toString()).toBe(`${body.firstChoiceDate}T09:30:00`);
     // 09:30 in summer is 08:30 UTC.
-    expect(event.startDate.toJSDate().toISOString()).toBe(`${SUMMER}T08:30:00.000Z`);
-    expect(event.endDate.toJSDate().toISOString()).toBe(`${SUMMER}T09:15:00.000Z`);
+    expect(event.startDate.toJSDate().toISOString()).toBe(`${body.firstChoiceDate}T08:30:00.000Z`);
+    expect(event.endDate.toJSDate().toISOString()).toBe(`${body.firstChoiceDate}T09:15:00.000Z`);
     expect(event.uid).toBe(`booking-${bookingId}@www.sterling.test`);
     expect(event.summary).toContain('In-Person Workshop (London)');
 
     const google = /Add to Google Calendar: (\S+)/.exec(invite!.text)?.[1] ?? '';
     expect(new URL(google).searchParams.get('dates')).toBe(
-      `${SUMMER.replace(/-/g, '')}T083000Z/${SUMMER.replace(/-/g, '')}T091500Z`,
+      `${body.firstChoiceDate.replace(/-/g, '')}T083000Z/${body.firstChoiceDate.replace(/-/g, '')}T091500Z`,
     );
     expect(invite!.text).toMatch(/Add to Outlook: https:\/\/outlook\.live\.com\//);
 
@@ -350,8 +353,8 @@ describe.each(drivers)('booking on $name with a real SMTP peer', (driver) => {
     expect((await act(token, '16:15')).statusCode).toBe(200);
     const [, invite] = await mailsTo(body.email, 2);
     const { event } = parseIcs(invite!.attachments.find((a) => a.filename === 'invite.ics')!.content);
-    expect(event.startDate.toJSDate().toISOString()).toBe(`${WINTER}T16:15:00.000Z`);
-    expect(event.endDate.toJSDate().toISOString()).toBe(`${WINTER}T17:00:00.000Z`);
+    expect(event.startDate.toJSDate().toISOString()).toBe(`${body.secondChoiceDate}T16:15:00.000Z`);
+    expect(event.endDate.toJSDate().toISOString()).toBe(`${body.secondChoiceDate}T17:00:00.000Z`);
   });
 
   it('refuses forged, tampered and expired links without changing anything', async () => {

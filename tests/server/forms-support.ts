@@ -4,7 +4,9 @@
  * the app built over either database.
  */
 import { mkdtempSync } from 'node:fs';
-import { earliestBookableDate, latestBookableDate } from '../../src/features/booking/booking-dates';
+import { addDays, earliestBookableDate, latestBookableDate } from '../../src/features/booking/booking-dates';
+import { weekdayOf } from '../../src/features/booking/availability';
+import { BANK_HOLIDAYS } from '../../src/features/booking/availability.server';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -294,14 +296,25 @@ export async function startFormsTestbed(label: string, usePostgres: boolean) {
   };
 }
 
-/** A day the booking form takes, `offsetDays` after the earliest it offers. */
-export function bookableDate(offsetDays: number): string {
-  const now = new Date();
-  const d = new Date(`${earliestBookableDate(now)}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + offsetDays);
-  const iso = d.toISOString().slice(0, 10);
-  if (iso > latestBookableDate(now)) throw new Error('out of range');
-  return iso;
+/**
+ * The n-th working day (Monday to Friday, no bank holiday of England and Wales) on or after
+ * `from`, n from 1: a date the owner's default availability offers. Tests that book take a date
+ * of their own, since a request holds its first-choice half-day.
+ */
+export function workingDay(from: string, n: number): string {
+  let date = addDays(from, -1);
+  for (let counted = 0; counted < n;) {
+    date = addDays(date, 1);
+    const weekday = weekdayOf(date);
+    if (weekday !== 'sat' && weekday !== 'sun' && !BANK_HOLIDAYS.has(date)) counted += 1;
+  }
+  if (date > latestBookableDate(new Date())) throw new Error('out of range');
+  return date;
+}
+
+/** The n-th working day after today (n from 1; the default availability offers nothing sooner). */
+export function bookableDate(n: number): string {
+  return workingDay(earliestBookableDate(new Date()), n);
 }
 
 /** Valid bodies of every form type, as the browser sends them (the traps filled as a person would). */

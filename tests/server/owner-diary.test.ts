@@ -252,17 +252,23 @@ describe.each(drivers)('a session’s time against the owner’s diary on $name'
   });
 
   let people = 0;
-  /** A booking request for the morning (or afternoon) of `date`: its id and reference. */
+  /**
+   * A booking request for the morning (or afternoon) of `date`: its id and reference. The visitor's
+   * form no longer lets two requests ask for one half-day (the first holds it), so the request asks
+   * for a free working day of its own and is then moved to `date` in the table: a request as one
+   * released from spam, or made before that day filled up, stands.
+   */
   async function requested(date: string, time = 'morning'): Promise<{ id: string; reference: string }> {
     people += 1;
     const answer = await t.post(
-      bodies.booking(date, {
+      bodies.booking(bookableDate(100 + people), {
         email: `clash${people}-${driver.name.toLowerCase()}@example.org`,
         firstChoiceTime: time,
       }),
     );
     expect(answer.statusCode, answer.body).toBe(200);
     const { reference } = answer.json() as { reference: string };
+    await t.query(`update bookings set first_choice_date = '${date}' where reference = '${reference}'`);
     const list = (await owner('GET', '/api/owner/bookings')).json().items as {
       id: string;
       reference: string;

@@ -20,6 +20,7 @@ import { PERSONAL_DATA } from '../../src/server/root/personal-data';
 import { asOwner, type OwnerCall, signInOwner } from './owner-session';
 import {
   bodies,
+  bookableDate,
   type FormsTestApp,
   logCapture,
   makeFormsApp,
@@ -81,13 +82,15 @@ describe.each(drivers)('personal data on $name', (driver) => {
     return found;
   }
 
+  let booked = 0;
   async function sendEverything(email: string, lastName: string) {
     expect(
       (await t.post(bodies.contact({ email, lastName, message: `Please call ${lastName}` }))).statusCode,
     ).toBe(200);
     expect((await t.post(bodies.guide({ email, firstName: `Ada ${lastName}` }))).statusCode).toBe(200);
     expect((await t.post(bodies.newsletter({ email, lastName }))).statusCode).toBe(200);
-    const day = new Date(Date.now() + 10 * 86400_000).toISOString().slice(0, 10);
+    booked += 1;
+    const day = bookableDate(booked);
     const booking = await t.post({
       formType: 'booking',
       sessionType: 'zoom',

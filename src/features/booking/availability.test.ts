@@ -19,7 +19,7 @@ const HOLIDAYS = new Set(bankHolidayFile.days.map((d) => d.date));
 const WEDNESDAY = new Date('2026-11-25T10:00:00Z');
 
 function input(
-  over: Partial<AvailabilityInput> & { settings?: Partial<AvailabilitySettings> } = {},
+  over: Partial<Omit<AvailabilityInput, 'settings'>> & { settings?: Partial<AvailabilitySettings> } = {},
 ): AvailabilityInput {
   return {
     now: WEDNESDAY,

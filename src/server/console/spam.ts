@@ -127,8 +127,11 @@ export const spamArea =
   (handlers: FormHandlers): ConsoleArea =>
   (routes, { config, db, links, clock, wakeOutbox, diary }) => {
     routes.on(spamRoutes.release, async ({ params: { id }, owner, request }) => {
-      const emails = await releaseSubmission({ db, config, links, diary, handlers }, id, clock(), (tx, emails) =>
-        audit(tx, owner.email, 'submission.release', id, { emails }),
+      const emails = await releaseSubmission(
+        { db, config, links, diary, handlers },
+        id,
+        clock(),
+        (tx, emails) => audit(tx, owner.email, 'submission.release', id, { emails }),
       );
       if (emails > 0) wakeOutbox();
       request.log.info({ submissionId: id, emails }, 'submission released from spam');

@@ -20,6 +20,7 @@ import { submissionsExportArea } from '../console/submissions-export';
 import { bookingsArea } from '~/features/booking/booking-console.server';
 import { eventsArea } from '~/features/events/events-console.server';
 import { diaryArea } from '../console/diary';
+import { availabilityArea } from '~/features/booking/availability-console.server';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
@@ -42,5 +43,6 @@ export function consoleAreas(deps: {
     bookingsArea,
     eventsArea,
     diaryArea,
+    availabilityArea,
   ];
 }

@@ -1,0 +1,356 @@
+/**
+ * The owner's Availability page (decision 036): which half-days the booking wizard offers. Weekly
+ * hours, days off (single dates and ranges, with a note), bank holidays (closed unless opened),
+ * the minimum notice, the booking window and the daily cap, saved together; the server checks
+ * them (AvailabilitySettingsSchema) and its errors are shown beside the part to correct.
+ */
+import { useState, type FormEvent } from 'react';
+import { SESSION_TIMES, sessionTimeLabels } from '~/content/booking';
+import { availabilityPageCopy as copy } from '~/content/console';
+import { useResource, Loaded } from '~/components/console/data';
+import { DateTime } from '~/components/console/dates';
+import { Field, SubmitButton } from '~/components/console/fields';
+import { post } from '~/components/console/http';
+import { useNotify } from '~/components/console/notices';
+import { PageHeading, Section } from '~/components/console/page';
+import { isIsoDate } from '~/lib/uk-dates';
+import { AVAILABILITY_LIMITS, WEEKDAYS, type AvailabilitySettings } from '../availability';
+import type { AvailabilityAnswer } from '../availability-contract';
+import { formatUkDate } from '../booking-dates';
+
+export function AvailabilityPage() {
+  const [resource, reload] = useResource<AvailabilityAnswer>('/availability');
+  return (
+    <>
+      <PageHeading title={copy.title}>{copy.title}</PageHeading>
+      <p className="mt-2 max-w-prose text-ink-700">{copy.intro}</p>
+      <Loaded resource={resource} reload={reload}>
+        {(answer) => <AvailabilityForm answer={answer} />}
+      </Loaded>
+    </>
+  );
+}
+
+type Errors = Partial<Record<keyof AvailabilitySettings, string>>;
+
+function AvailabilityForm({ answer }: { answer: AvailabilityAnswer }) {
+  const notify = useNotify();
+  const [settings, setSettings] = useState(answer.settings);
+  const [updatedAt, setUpdatedAt] = useState(answer.updatedAt);
+  const [errors, setErrors] = useState<Errors>({});
+  const [sending, setSending] = useState(false);
+  const set = <K extends keyof AvailabilitySettings>(key: K, value: AvailabilitySettings[K]) =>
+    setSettings((s) => ({ ...s, [key]: value }));
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (sending) return;
+    setSending(true);
+    const result = await post<AvailabilityAnswer>('/availability', settings);
+    setSending(false);
+    if (!result.ok) {
+      if (result.status === 401) return;
+      setErrors((result.fieldErrors ?? {}) as Errors);
+      notify({ tone: 'error', text: result.error });
+      return;
+    }
+    setErrors({});
+    setSettings(result.data.settings);
+    setUpdatedAt(result.data.updatedAt);
+    notify({ tone: 'success', text: copy.saved });
+  }
+
+  return (
+    <form onSubmit={(e) => void save(e)} noValidate className="mt-6 grid gap-8">
+      <WeeklyHours settings={settings} onChange={(weekly) => set('weekly', weekly)} error={errors.weekly} />
+      <DaysOff days={settings.daysOff} onChange={(days) => set('daysOff', days)} error={errors.daysOff} />
+      <BankHolidays
+        holidays={answer.bankHolidays}
+        open={settings.openHolidays}
+        onChange={(open) => set('openHolidays', open)}
+      />
+      <Section id="availability-rules" heading={copy.rulesHeading}>
+        <div className="mt-2 grid max-w-md gap-1">
+          <NumberField
+            label={copy.notice}
+            hint={copy.noticeHint}
+            value={settings.noticeDays}
+            min={1}
+            max={AVAILABILITY_LIMITS.noticeDays}
+            error={errors.noticeDays}
+            onChange={(v) => set('noticeDays', v)}
+          />
+          <NumberField
+            label={copy.window}
+            hint={copy.windowHint}
+            value={settings.windowDays}
+            min={7}
+            max={365}
+            error={errors.windowDays}
+            onChange={(v) => set('windowDays', v)}
+          />
+          <NumberField
+            label={copy.dailyCap}
+            hint={copy.dailyCapHint}
+            value={settings.dailyCap}
+            min={1}
+            max={AVAILABILITY_LIMITS.dailyCap}
+            error={errors.dailyCap}
+            onChange={(v) => set('dailyCap', v)}
+          />
+        </div>
+      </Section>
+      <div className="flex flex-wrap items-center gap-4">
+        <SubmitButton busy={sending} label={copy.save} busyLabel={copy.saving} />
+        <p className="text-sm text-ink-600">
+          {updatedAt ? (
+            <>
+              {copy.lastSaved} <DateTime iso={updatedAt} />
+            </>
+          ) : (
+            copy.defaults
+          )}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+const WEEKDAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
+function WeeklyHours({
+  settings,
+  onChange,
+  error,
+}: {
+  settings: AvailabilitySettings;
+  onChange: (weekly: AvailabilitySettings['weekly']) => void;
+  error?: string;
+}) {
+  return (
+    <Section id="availability-weekly" heading={copy.weeklyHeading}>
+      <p className="mt-1 max-w-prose text-ink-700">{copy.weeklyIntro}</p>
+      <table className="mt-3 text-left">
+        <thead>
+          <tr>
+            <th scope="col" className="pr-6 pb-2">
+              {copy.day}
+            </th>
+            {SESSION_TIMES.map((time) => (
+              <th key={time} scope="col" className="pr-6 pb-2">
+                {time === 'morning' ? 'Morning' : 'Afternoon'} ({sessionTimeLabels[time]})
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {WEEKDAYS.map((day) => (
+            <tr key={day}>
+              <th scope="row" className="pr-6 py-1 font-medium">
+                {WEEKDAY_NAMES[day]}
+              </th>
+              {SESSION_TIMES.map((time) => (
+                <td key={time} className="py-1">
+                  <input
+                    type="checkbox"
+                    className="size-5"
+                    aria-label={`${WEEKDAY_NAMES[day]} ${time}`}
+                    checked={settings.weekly[day][time]}
+                    onChange={(e) =>
+                      onChange({
+                        ...settings.weekly,
+                        [day]: { ...settings.weekly[day], [time]: e.target.checked },
+                      })
+                    }
+                  />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {error ? (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </Section>
+  );
+}
+
+function DaysOff({
+  days,
+  onChange,
+  error,
+}: {
+  days: AvailabilitySettings['daysOff'];
+  onChange: (days: AvailabilitySettings['daysOff']) => void;
+  error?: string;
+}) {
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [note, setNote] = useState('');
+  const [problem, setProblem] = useState<{ from?: string; to?: string }>({});
+
+  function add() {
+    const last = to || from;
+    if (!isIsoDate(from)) return setProblem({ from: copy.fromRequired });
+    if (!isIsoDate(last) || last < from) return setProblem({ to: copy.toAfterFrom });
+    setProblem({});
+    onChange([...days, { from, to: last, note: note.trim() }].sort((a, b) => a.from.localeCompare(b.from)));
+    setFrom('');
+    setTo('');
+    setNote('');
+  }
+
+  return (
+    <Section id="availability-days-off" heading={copy.daysOffHeading}>
+      <p className="mt-1 max-w-prose text-ink-700">{copy.daysOffIntro}</p>
+      {days.length === 0 ? (
+        <p className="mt-2 text-ink-700">{copy.noDaysOff}</p>
+      ) : (
+        <ul className="mt-2 grid gap-2" aria-label={copy.daysOffHeading}>
+          {days.map((d, index) => (
+            <li key={`${d.from}-${d.to}-${index}`} className="flex flex-wrap items-center gap-3">
+              <span>
+                {d.from === d.to ? formatUkDate(d.from) : `${formatUkDate(d.from)} to ${formatUkDate(d.to)}`}
+                {d.note ? `: ${d.note}` : ''}
+              </span>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                aria-label={`${copy.remove} ${d.from === d.to ? formatUkDate(d.from) : `${formatUkDate(d.from)} to ${formatUkDate(d.to)}`}`}
+                onClick={() => onChange(days.filter((_, i) => i !== index))}
+              >
+                {copy.remove}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error ? (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="mt-3 grid max-w-2xl gap-x-4 sm:grid-cols-3">
+        <Field label={copy.from} error={problem.from} validated>
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field label={copy.to} hint={copy.toHint} error={problem.to} validated>
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              className="field-input"
+            />
+          )}
+        </Field>
+        <Field label={copy.note} hint={copy.noteHint}>
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              value={note}
+              maxLength={AVAILABILITY_LIMITS.note}
+              onChange={(e) => setNote(e.target.value)}
+              className="field-input"
+            />
+          )}
+        </Field>
+      </div>
+      <button type="button" className="btn btn-secondary" onClick={add}>
+        {copy.addDaysOff}
+      </button>
+    </Section>
+  );
+}
+
+function BankHolidays({
+  holidays,
+  open,
+  onChange,
+}: {
+  holidays: AvailabilityAnswer['bankHolidays'];
+  open: string[];
+  onChange: (open: string[]) => void;
+}) {
+  return (
+    <Section id="availability-holidays" heading={copy.holidaysHeading}>
+      <p className="mt-1 max-w-prose text-ink-700">{copy.holidaysIntro}</p>
+      <ul className="mt-2 grid gap-1">
+        {holidays.map((h) => (
+          <li key={h.date}>
+            <label className="inline-flex items-center gap-2">
+              <input
+                type="checkbox"
+                className="size-5"
+                checked={open.includes(h.date)}
+                onChange={(e) =>
+                  onChange(e.target.checked ? [...open, h.date].sort() : open.filter((d) => d !== h.date))
+                }
+              />
+              <span>
+                {formatUkDate(h.date)}, {h.name}: {copy.openForSessions}
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+function NumberField({
+  label,
+  hint,
+  value,
+  min,
+  max,
+  error,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  value: number;
+  min: number;
+  max: number;
+  error?: string;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error} validated>
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          inputMode="numeric"
+          min={min}
+          max={max}
+          step={1}
+          value={Number.isNaN(value) ? '' : value}
+          onChange={(e) => onChange(e.target.value === '' ? Number.NaN : Number(e.target.value))}
+          className="field-input sm:max-w-32"
+        />
+      )}
+    </Field>
+  );
+}
