@@ -164,8 +164,15 @@ export const availabilityCopy = {
   timeUnavailable: 'This time is not available. Please choose another',
   /** The server's answer when the half-day was taken between the page's load and the request. */
   taken: 'Sorry, that time has just been taken. Please choose another date or time.',
-  /** Under the date field: the offered dates' range, and that times are UK time. */
+  /** Beside a chosen half-day, for a visitor whose browser is in another time zone. */
   localTime: (local: string) => `In your time zone: ${local}`,
+  showCalendar: (choice: string) =>
+    `Show free dates for the ${choice.toLowerCase().replace(' (optional)', '')}`,
+  hideCalendar: 'Hide the calendar',
+  previousMonth: 'Previous month',
+  nextMonth: 'Next month',
+  chosen: 'chosen',
+  calendarLegend: 'Crossed-out dates are closed or fully booked. All times are UK time.',
 } as const;
 
 export const bookingClashCopy = {

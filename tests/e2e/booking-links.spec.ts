@@ -9,14 +9,13 @@ import { join } from 'node:path';
 import ICAL from 'ical.js';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
-import { addDays, earliestBookableDate, formatUkDate } from '../../src/features/booking/booking-dates';
+import { formatUkDate } from '../../src/features/booking/booking-dates';
+import { freeDays } from './support/free-days';
 import { parseMail, type ParsedMail } from '../server/forms-mime';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
 
 const OWNER = 'owner@example.com';
-const FIRST_DATE = addDays(earliestBookableDate(new Date()), 10);
-const SECOND_DATE = addDays(earliestBookableDate(new Date()), 12);
 
 function readMails(): ParsedMail[] {
   const dir = join(E2E_DATA_DIR, 'mail');
@@ -54,10 +53,6 @@ function linkIn(mail: ParsedMail, label: string): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
-/**
- * A booking request whose first choice is `firstDate` (FIRST_DATE unless given): a test that
- * confirms it takes a day of its own, since a time that clashes with a confirmed one is refused.
- */
 let clients = 0;
 /** A client address of its own for each booking (198.18.0.0/15, set aside for tests of networks). */
 function clientAddress(): string {
@@ -65,7 +60,12 @@ function clientAddress(): string {
   return `198.19.${process.pid % 250}.${clients % 250}`;
 }
 
-async function book(request: APIRequestContext, tag: string, firstDate = FIRST_DATE) {
+/**
+ * A booking request for the morning of a free day of the test's own (a request holds its first
+ * choice), with the afternoon of another as its second choice: `firstDate` is the first's.
+ */
+async function book(request: APIRequestContext, tag: string) {
+  const [firstDate, secondDate] = await freeDays(request, 2);
   const email = `grace.${tag}.${Date.now()}@example.org`;
   // A client of its own (the e2e server trusts the loopback proxy): the booking form's rate limit
   // counts per client, and the wizard's tests book from the browser's own address.
@@ -81,7 +81,7 @@ async function book(request: APIRequestContext, tag: string, firstDate = FIRST_D
       sessionType: 'zoom',
       firstChoiceDate: firstDate,
       firstChoiceTime: 'morning',
-      secondChoiceDate: SECOND_DATE,
+      secondChoiceDate: secondDate,
       secondChoiceTime: 'afternoon',
       firstName: 'Grace',
       lastName: 'Hopper',
@@ -97,7 +97,7 @@ async function book(request: APIRequestContext, tag: string, firstDate = FIRST_D
   expect(res.status(), await res.text()).toBe(200);
   const { reference } = (await res.json()) as { reference: string };
   const ownerMail = await mailTo(OWNER, `New strategy session booking ${reference}`);
-  return { email, reference, ownerMail };
+  return { email, reference, ownerMail, firstDate: firstDate! };
 }
 
 async function openLink(page: Page, path: string) {
@@ -109,7 +109,7 @@ for (const width of [1280, 375]) {
   test.describe(`booking links at ${width} px`, () => {
     test.use({
       viewport: { width, height: width > 800 ? 900 : 740 },
-      // Refused links and a clashing time are answered 403/409/410 by the API, which the browser logs.
+      // Refused links are answered 403/409/410 by the API, which the browser logs.
       allowConsoleErrors: /Failed to load resource: the server responded with a status of (403|409|410)/,
     });
 
@@ -117,9 +117,7 @@ for (const width of [1280, 375]) {
       page,
       request,
     }) => {
-      // Each width confirms on a day of its own: the same time twice would clash.
-      const day = width === 1280 ? FIRST_DATE : addDays(FIRST_DATE, 1);
-      const { email, reference, ownerMail } = await book(request, `confirm${width}`, day);
+      const { email, reference, ownerMail, firstDate: day } = await book(request, `confirm${width}`);
 
       await openLink(page, linkIn(ownerMail, 'Confirm first choice'));
       const heading = page.getByRole('heading', { name: 'Confirm the first choice' });
@@ -187,35 +185,6 @@ for (const width of [1280, 375]) {
         'Declined. The applicant has been told.',
       );
       await mailTo(email, `About your strategy session request ${reference}`);
-    });
-
-    test('a start time that clashes with a confirmed session is refused on the page, and another one confirms', async ({
-      page,
-      request,
-    }) => {
-      // A day of this width's own, two requests for its morning.
-      const day = addDays(FIRST_DATE, width === 1280 ? 3 : 4);
-      const first = await book(request, `clash-a${width}`, day);
-      const second = await book(request, `clash-b${width}`, day);
-      await openLink(page, linkIn(first.ownerMail, 'Confirm first choice'));
-      const starts = page.getByRole('group', { name: /Start time \(UK time, 45 minutes\)/ });
-      await starts.getByRole('radio', { name: '9am-9:45am' }).check();
-      await page.getByRole('button', { name: 'Confirm booking' }).click();
-      await expect(page.getByTestId('booking-link-done')).toContainText('Confirmed for');
-
-      await openLink(page, linkIn(second.ownerMail, 'Confirm first choice'));
-      await starts.getByRole('radio', { name: '9:30am-10:15am' }).check();
-      await page.getByRole('button', { name: 'Confirm booking' }).click();
-      await expect(page.getByRole('alert')).toHaveText(
-        `This time clashes with booking ${first.reference}, ${formatUkDate(day)}, 9am-9:45am UK time. Choose another start time, or confirm it anyway from the Bookings page of the console.`,
-      );
-      await expectNoAxeViolations(page);
-      // The link is still good: the form stays, and a time clear of the first confirms.
-      await starts.getByRole('radio', { name: '9:45am-10:30am' }).check();
-      await page.getByRole('button', { name: 'Confirm booking' }).click();
-      await expect(page.getByTestId('booking-link-done')).toContainText(
-        `Confirmed for ${formatUkDate(day)}, 9:45am-10:30am UK time.`,
-      );
     });
 
     test('a forged or missing token gets a clear refusal', async ({ page }) => {

@@ -5,14 +5,33 @@
  * offered the page. On the Bookings page, a time that clashes with a confirmed session is refused
  * with the clash named, and the owner may confirm it anyway (the audit log says so).
  */
+import type { APIRequestContext } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
-import { expect } from './support/fixtures';
+import { expect, gotoHydrated } from './support/fixtures';
 import { OWNER_BASE_URL } from '../../playwright.config';
-import { EXPECTED_CONSOLE_ERRORS, openConsole, requestBooking, test, uniqueTag } from './owner-support';
+import {
+  EXPECTED_CONSOLE_ERRORS,
+  OWNER_EMAIL,
+  openConsole,
+  requestBooking,
+  test,
+  uniqueTag,
+  waitForMailsTo,
+} from './owner-support';
+import { formatUkDate } from '../../src/features/booking/booking-dates';
+import { freeDays } from './support/free-days';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
 
 const sameOrigin = { Origin: OWNER_BASE_URL };
+
+/** A booking's id, from the console's list. */
+async function bookingId(request: APIRequestContext, reference: string): Promise<string> {
+  const list = await request.get('/api/owner/bookings', { headers: sameOrigin });
+  return ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
+    (item) => item.reference === reference,
+  )!.id;
+}
 
 test('the owner makes the calendar address, the feed shows a confirmed session, and replacing it ends the old one', async ({
   ownerPage: page,
@@ -41,7 +60,6 @@ test('the owner makes the calendar address, the feed shows a confirmed session, 
   const { reference } = await requestBooking(page.request, {
     lastName,
     email: `${lastName}@example.org`,
-    inDays: 40,
   });
   const list = await page.request.get('/api/owner/bookings', { headers: sameOrigin });
   const booking = ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
@@ -77,25 +95,27 @@ test('confirming a time that clashes with a confirmed session is refused with th
   ownerPage: page,
 }) => {
   const tag = uniqueTag('Clash');
-  const first = await requestBooking(page.request, {
-    lastName: `${tag}a`,
-    email: `${tag}a@example.org`,
-    inDays: 44,
-  });
+  // The visitor's form lets no two requests ask for one half-day: the second request holds the
+  // day's morning, and the owner moves a confirmed session onto it (a move checks the diary, not
+  // requests), so confirming the second request then clashes with it.
+  const [day] = await freeDays(page.request, 1);
   const second = await requestBooking(page.request, {
     lastName: `${tag}b`,
     email: `${tag}b@example.org`,
-    inDays: 44,
+    first: day!,
   });
-  const list = await page.request.get('/api/owner/bookings', { headers: sameOrigin });
-  const firstId = ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
-    (item) => item.reference === first.reference,
-  )!.id;
+  const first = await requestBooking(page.request, { lastName: `${tag}a`, email: `${tag}a@example.org` });
+  const firstId = await bookingId(page.request, first.reference);
   const confirmed = await page.request.post(`/api/owner/bookings/${firstId}/confirm`, {
     headers: sameOrigin,
     data: { choice: 1, start: '09:00' },
   });
   expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const moved = await page.request.post(`/api/owner/bookings/${firstId}/reschedule`, {
+    headers: sameOrigin,
+    data: { date: day, start: '09:00' },
+  });
+  expect(moved.status(), await moved.text()).toBe(200);
 
   await openConsole(page, '/owner/bookings');
   const card = page.getByRole('article', { name: new RegExp(second.reference) });
@@ -125,6 +145,48 @@ test('confirming a time that clashes with a confirmed session is refused with th
   await openConsole(page, '/owner/audit');
   await expect(page.getByRole('main')).toContainText(
     `confirmed booking ${second.reference}, despite a clash with booking ${first.reference}`,
+  );
+});
+
+test('the owner’s e-mailed link refuses a start time that clashes with a confirmed session, and another one confirms', async ({
+  ownerPage: page,
+}) => {
+  const tag = uniqueTag('LinkClash');
+  const [day] = await freeDays(page.request, 1);
+  const second = await requestBooking(page.request, {
+    lastName: `${tag}b`,
+    email: `${tag}b@example.org`,
+    first: day!,
+  });
+  const first = await requestBooking(page.request, { lastName: `${tag}a`, email: `${tag}a@example.org` });
+  const firstId = await bookingId(page.request, first.reference);
+  for (const [path, data] of [
+    ['confirm', { choice: 1, start: '09:00' }],
+    ['reschedule', { date: day, start: '09:00' }],
+  ] as const) {
+    const res = await page.request.post(`/api/owner/bookings/${firstId}/${path}`, {
+      headers: sameOrigin,
+      data,
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  const [ownerMail] = await waitForMailsTo(OWNER_EMAIL, `New strategy session booking ${second.reference}`);
+  const url = new URL(/Confirm first choice: (\S+)/.exec(ownerMail!.text)![1]!);
+  await gotoHydrated(page, `${url.pathname}${url.search}`);
+  await expect(page.getByText('Checking your link...')).toHaveCount(0);
+
+  const starts = page.getByRole('group', { name: /Start time \(UK time, 45 minutes\)/ });
+  await starts.getByRole('radio', { name: '9:30am-10:15am' }).check();
+  await page.getByRole('button', { name: 'Confirm booking' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    `This time clashes with booking ${first.reference}, ${formatUkDate(day!)}, 9am-9:45am UK time. Choose another start time, or confirm it anyway from the Bookings page of the console.`,
+  );
+  await expectNoAxeViolations(page);
+  // The link is still good: the form stays, and a time clear of the first confirms.
+  await starts.getByRole('radio', { name: '9:45am-10:30am' }).check();
+  await page.getByRole('button', { name: 'Confirm booking' }).click();
+  await expect(page.getByTestId('booking-link-done')).toContainText(
+    `Confirmed for ${formatUkDate(day!)}, 9:45am-10:30am UK time.`,
   );
 });
 

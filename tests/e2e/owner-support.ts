@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { OWNER_BASE_URL, OWNER_DATA_DIR, OWNER_EMAIL, OWNER_SERVER_ENV } from '../../playwright.config';
-import { addDays, earliestBookableDate } from '../../src/features/booking/booking-dates';
+import { freeDays } from './support/free-days';
 import { parseMail, type ParsedMail } from '../server/forms-mime';
 import { test as base, expect, gotoHydrated } from './support/fixtures';
 
@@ -187,13 +187,16 @@ export async function requestBooking(
     company?: string;
     role?: string;
     /**
-     * Days after the earliest bookable date of the first choice (10 unless given): a test that
-     * confirms a session takes a day of its own, since the console refuses a time that clashes.
+     * The first choice's date (a free day of the test's own unless given: a request holds its
+     * first choice), and the second choice's (a free day too).
      */
-    inDays?: number;
+    first?: string;
+    second?: string;
   },
 ) {
-  const first = addDays(earliestBookableDate(new Date()), o.inDays ?? 10);
+  const free = o.first && o.second ? [] : await freeDays(request, 3);
+  const first = o.first ?? free[0]!;
+  const second = o.second ?? free.find((d) => d !== first)!;
   const res = await request.post('/api/send-contact-email', {
     headers: { ...sameOrigin, 'x-forwarded-for': clientAddress(), 'Idempotency-Key': `owner-${o.lastName}` },
     data: {
@@ -201,7 +204,7 @@ export async function requestBooking(
       sessionType: 'zoom',
       firstChoiceDate: first,
       firstChoiceTime: 'morning',
-      secondChoiceDate: addDays(first, 2),
+      secondChoiceDate: second,
       secondChoiceTime: 'afternoon',
       firstName: o.firstName ?? 'Grace',
       lastName: o.lastName,

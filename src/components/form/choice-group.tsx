@@ -4,7 +4,8 @@
  */
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
-export type Choice = { value: string; label: string; description?: string };
+/** An option; a disabled one cannot be chosen, and its description says why. */
+export type Choice = { value: string; label: string; description?: string; disabled?: boolean };
 
 type RadioProps = InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
 
@@ -48,12 +49,14 @@ export function ChoiceGroup({
               className={
                 'relative flex items-start gap-3 rounded-lg border bg-white p-4 transition-colors ' +
                 'has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 ' +
+                'has-[:disabled]:border-dashed has-[:disabled]:bg-ink-50 ' +
                 'has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-600 ' +
                 (invalid ? 'border-danger-700' : 'border-ink-300 hover:border-ink-600')
               }
             >
               <input
                 {...inputProps(option, index)}
+                disabled={option.disabled || undefined}
                 type="radio"
                 id={itemId}
                 value={option.value}

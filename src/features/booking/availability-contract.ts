@@ -3,7 +3,8 @@
  * days off, bank holidays, notice, booking window and daily cap (decision 036). The owner's alone.
  */
 import { route } from '~/contract/route';
-import { AvailabilitySettingsSchema, type AvailabilitySettings } from './availability';
+import type { AvailabilitySettings } from './availability';
+import { AvailabilitySettingsSchema } from './availability-settings';
 
 /** A bank holiday of England and Wales inside the booking window, and whether the owner opened it. */
 export type BankHolidayRow = { date: string; name: string; open: boolean };

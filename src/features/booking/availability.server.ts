@@ -17,13 +17,13 @@ import { Refusal } from '~/server/kit/http/request-checks';
 import { addDays, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
 import {
   availabilityBetween,
-  AvailabilitySettingsSchema,
   DEFAULT_AVAILABILITY,
   lastBookableDate,
   type AvailabilitySettings,
   type BusyTime,
   type DayAvailability,
 } from './availability';
+import { AvailabilitySettingsSchema } from './availability-settings';
 import type { BookingRequest } from './booking-schema';
 import { bookingAvailability, bookings } from './tables.server';
 

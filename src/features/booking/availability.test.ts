@@ -3,7 +3,6 @@ import bankHolidayFile from '~/content/bank-holidays.json';
 import { ukWallTimeToInstant } from '~/lib/uk-dates';
 import {
   availabilityBetween,
-  AvailabilitySettingsSchema,
   DEFAULT_AVAILABILITY,
   encodeAvailability,
   firstBookableDate,
@@ -11,6 +10,7 @@ import {
   type AvailabilityInput,
   type AvailabilitySettings,
 } from './availability';
+import { AvailabilitySettingsSchema } from './availability-settings';
 // The generator's own function: the file must be what the library computes today.
 import { bankHolidaysOf } from '../../../scripts/bank-holidays-of.mjs';
 

@@ -15,7 +15,6 @@
  */
 import { BOOKING_HORIZON_DAYS, SESSION_TIMES, sessionTimeWindows, type SessionTime } from '~/content/booking';
 import { addDays, isIsoDate, toUtcDate, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
-import { z } from '~/lib/zod';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -32,66 +31,19 @@ export const AVAILABILITY_LIMITS = {
   dailyCap: 8,
 } as const;
 
-const isoDate = z.string().refine(isIsoDate, 'Please enter a date as day, month and year');
-
-const DayOffSchema = z
-  .object({
-    from: isoDate,
-    to: isoDate,
-    note: z
-      .string()
-      .trim()
-      .max(AVAILABILITY_LIMITS.note, `Please keep the note under ${AVAILABILITY_LIMITS.note} characters`),
-  })
-  .refine((d) => d.from <= d.to, { message: 'The last day off must be on or after the first', path: ['to'] })
-  .refine(
-    (d) =>
-      toUtcDate(d.to).getTime() - toUtcDate(d.from).getTime() < AVAILABILITY_LIMITS.rangeDays * 86_400_000,
-    {
-      message: `One entry can cover at most ${AVAILABILITY_LIMITS.rangeDays} days`,
-      path: ['to'],
-    },
-  );
-
-const HalvesSchema = z.object({ morning: z.boolean(), afternoon: z.boolean() });
-
-/** What the owner sets on the console's Availability page; the server checks it with this schema. */
-export const AvailabilitySettingsSchema = z.object({
-  weekly: z.object(
-    Object.fromEntries(WEEKDAYS.map((d) => [d, HalvesSchema])) as Record<Weekday, typeof HalvesSchema>,
-  ),
-  daysOff: z
-    .array(DayOffSchema)
-    .max(AVAILABILITY_LIMITS.daysOff, `At most ${AVAILABILITY_LIMITS.daysOff} days off`),
+/** What the owner sets on the console's Availability page (availability-settings.ts checks it). */
+export type AvailabilitySettings = {
+  weekly: Record<Weekday, OpenHalves>;
+  daysOff: { from: string; to: string; note: string }[];
   /** Bank holidays the owner opened for sessions (every other one is closed). */
-  openHolidays: z
-    .array(isoDate)
-    .max(AVAILABILITY_LIMITS.openHolidays)
-    .transform((dates) => [...new Set(dates)].sort()),
+  openHolidays: string[];
   /** Working days of notice: 1 offers nothing before the next working day. */
-  noticeDays: z
-    .number()
-    .int('Please enter a whole number of days')
-    .min(1, 'The notice is at least one working day')
-    .max(
-      AVAILABILITY_LIMITS.noticeDays,
-      `The notice is at most ${AVAILABILITY_LIMITS.noticeDays} working days`,
-    ),
+  noticeDays: number;
   /** How far ahead a visitor may ask, in days from today. */
-  windowDays: z
-    .number()
-    .int('Please enter a whole number of days')
-    .min(7, 'The booking window is at least 7 days')
-    .max(BOOKING_HORIZON_DAYS, `The booking window is at most ${BOOKING_HORIZON_DAYS} days (12 months)`),
+  windowDays: number;
   /** Most sessions (confirmed and requested) in one day. */
-  dailyCap: z
-    .number()
-    .int('Please enter a whole number of sessions')
-    .min(1, 'The daily cap is at least one session')
-    .max(AVAILABILITY_LIMITS.dailyCap, `The daily cap is at most ${AVAILABILITY_LIMITS.dailyCap} sessions`),
-});
-
-export type AvailabilitySettings = z.output<typeof AvailabilitySettingsSchema>;
+  dailyCap: number;
+};
 
 const WEEKDAY_HOURS: OpenHalves = { morning: true, afternoon: true };
 const CLOSED: OpenHalves = { morning: false, afternoon: false };

@@ -20,6 +20,10 @@ import {
 } from '~/content/booking';
 import type { BookingFormValues, BookingRequest } from './booking-schema';
 import type { DateBounds } from './booking-wizard';
+import { availabilityCopy, sessionTimeWindows, type SessionTime } from '~/content/booking';
+import { stateIn, type PublicAvailability } from './availability';
+import { FreeDatesCalendar } from './free-dates-calendar';
+import { localTimeOf } from './local-time';
 
 type BookingForm = SchemaForm<BookingFormValues, BookingRequest>;
 
@@ -100,8 +104,27 @@ export function StepIndicator({ step }: { step: 1 | 2 }) {
   );
 }
 
+/** The half-day options of a date: one the owner's availability does not offer is disabled, with its reason. */
+function timeOptionsOn(date: string, availability: PublicAvailability | null) {
+  return timeOptions.map((option) => {
+    const state = date ? stateIn(availability ?? { from: '', halves: '' }, date, option.value) : undefined;
+    const reason =
+      state === 'closed' ? availabilityCopy.closed : state === 'full' ? availabilityCopy.full : undefined;
+    return reason ? { ...option, description: reason, disabled: true } : option;
+  });
+}
+
 /** Step 1: the session format, then the first and second choice of date and time. */
-export function SessionStep({ form, bounds }: { form: BookingForm; bounds: DateBounds }) {
+export function SessionStep({
+  form,
+  bounds,
+  availability,
+}: {
+  form: BookingForm;
+  bounds: DateBounds;
+  availability: PublicAvailability | null;
+}) {
+  const chosen = form.watch(['firstChoiceDate', 'firstChoiceTime', 'secondChoiceDate', 'secondChoiceTime']);
   return (
     <div className="mt-6 grid gap-6">
       <RadioField
@@ -111,50 +134,70 @@ export function SessionStep({ form, bounds }: { form: BookingForm; bounds: DateB
         options={sessionTypeOptions}
         columns={3}
       />
-      {CHOICES.map((choice) => (
-        <fieldset key={choice.date} className="grid gap-2">
-          <legend className="text-lg font-semibold text-ink-900">{choice.legend}</legend>
-          <Field
-            label={copy.step1.dateLabel}
-            error={form.errorOf(choice.date)}
-            required={choice.required}
-            announce="polite"
-          >
-            {(control) => (
-              <input
-                {...control}
-                {...form.register(choice.date)}
-                type="date"
-                min={bounds.min}
-                max={bounds.max}
-                className="field-input sm:max-w-xs"
-              />
+      {CHOICES.map((choice, index) => {
+        const date = chosen[index * 2] ?? '';
+        const time = chosen[index * 2 + 1] as SessionTime | '';
+        const local = date && time ? localTimeOf(date, sessionTimeWindows[time]) : undefined;
+        return (
+          <fieldset key={choice.date} className="grid gap-2">
+            <legend className="text-lg font-semibold text-ink-900">{choice.legend}</legend>
+            <Field
+              label={copy.step1.dateLabel}
+              error={form.errorOf(choice.date)}
+              required={choice.required}
+              announce="polite"
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  {...form.register(choice.date)}
+                  type="date"
+                  min={bounds.min}
+                  max={bounds.max}
+                  className="field-input sm:max-w-xs"
+                />
+              )}
+            </Field>
+            <FreeDatesCalendar
+              availability={availability}
+              value={date}
+              min={bounds.min}
+              max={bounds.max}
+              label={choice.legend}
+              onPick={(picked) =>
+                form.setValue(choice.date, picked, {
+                  shouldValidate: true,
+                  shouldTouch: true,
+                  shouldDirty: true,
+                })
+              }
+            />
+            <RadioField
+              form={form}
+              name={choice.time}
+              legend={copy.step1.timeLegend}
+              options={timeOptionsOn(date, availability)}
+              columns={2}
+            />
+            {local ? <p className="text-sm text-ink-700">{availabilityCopy.localTime(local)}</p> : null}
+            {choice.required ? null : (
+              <div>
+                <button
+                  type="button"
+                  className="text-sm font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800"
+                  onClick={() => {
+                    form.setValue(choice.date, '');
+                    form.setValue(choice.time, '');
+                    void form.trigger([choice.date, choice.time]);
+                  }}
+                >
+                  {copy.step1.clearSecondChoice}
+                </button>
+              </div>
             )}
-          </Field>
-          <RadioField
-            form={form}
-            name={choice.time}
-            legend={copy.step1.timeLegend}
-            options={timeOptions}
-            columns={2}
-          />
-          {choice.required ? null : (
-            <div>
-              <button
-                type="button"
-                className="text-sm font-medium text-brand-700 underline underline-offset-2 hover:text-brand-800"
-                onClick={() => {
-                  form.setValue(choice.date, '');
-                  form.setValue(choice.time, '');
-                  void form.trigger([choice.date, choice.time]);
-                }}
-              >
-                {copy.step1.clearSecondChoice}
-              </button>
-            </div>
-          )}
-        </fieldset>
-      ))}
+          </fieldset>
+        );
+      })}
       <div className="flex justify-end">
         <button type="submit" className="btn btn-primary w-full sm:w-auto">
           {copy.step1.continue}

@@ -11,7 +11,10 @@ import { useSchemaForm, validationOnDemand } from '~/components/form/use-schema-
 import { toast } from '~/components/toast/toast-store';
 import { bookingCopy as copy } from '~/content/booking';
 import { useBrowserValue } from '~/lib/use-browser-value';
-import { BOOKING_FORM_TYPE, submitBooking } from './booking-api';
+import { availabilityCopy } from '~/content/booking';
+import { stateIn, type PublicAvailability } from './availability';
+import { BOOKING_FORM_TYPE, ChoiceTaken, fetchAvailability, submitBooking } from './booking-api';
+import { dateState } from './free-dates-calendar';
 import { earliestBookableDate, latestBookableDate } from './booking-dates';
 import type { BookingFormValues, BookingRequest } from './booking-schema';
 import { STEP1_FIELDS } from './booking-steps';
@@ -60,6 +63,53 @@ function useDateBounds(): DateBounds {
   return { min, max };
 }
 
+/**
+ * The owner's availability, read after the page is shown (decision 036): until it arrives, or if
+ * it cannot be read, every date is offered and the server checks the request.
+ */
+function useAvailability(): [PublicAvailability | null, () => void] {
+  const [answer, setAnswer] = useState<PublicAvailability | null>(null);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    void fetchAvailability().then((a) => {
+      if (current && a) setAnswer(a);
+    });
+    return () => {
+      current = false;
+    };
+  }, [round]);
+  return [answer, () => setRound((r) => r + 1)];
+}
+
+/** What is wrong with a step-1 choice the owner's availability does not offer, as field errors. */
+function unavailableChoices(
+  values: BookingFormValues,
+  availability: PublicAvailability | null,
+): Partial<Record<'firstChoiceDate' | 'firstChoiceTime' | 'secondChoiceDate' | 'secondChoiceTime', string>> {
+  const errors: ReturnType<typeof unavailableChoices> = {};
+  if (!availability) return errors;
+  const choices = [
+    { date: 'firstChoiceDate', time: 'firstChoiceTime' },
+    { date: 'secondChoiceDate', time: 'secondChoiceTime' },
+  ] as const;
+  for (const choice of choices) {
+    const date = values[choice.date];
+    const time = values[choice.time];
+    if (!date) continue;
+    const day = dateState(availability, date);
+    if (day === 'closed') errors[choice.date] = availabilityCopy.dateClosed;
+    else if (day === 'full') errors[choice.date] = availabilityCopy.dateFull;
+    else if (
+      time &&
+      stateIn(availability, date, time) !== undefined &&
+      stateIn(availability, date, time) !== 'free'
+    )
+      errors[choice.time] = availabilityCopy.timeUnavailable;
+  }
+  return errors;
+}
+
 /** A fresh key per distinct request: a retry of the same values reuses it, an edited request does not. */
 function useIdempotencyKey() {
   const last = useRef<{ key: string; body: string } | undefined>(undefined);
@@ -80,6 +130,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
   const stepChanged = useRef(false);
   const keyFor = useIdempotencyKey();
   const bounds = useDateBounds();
+  const [availability, reloadAvailability] = useAvailability();
   // Each field is checked as the visitor leaves it, and its error read out politely.
   const form = useSchemaForm({
     formType: BOOKING_FORM_TYPE,
@@ -112,7 +163,9 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
       failed();
       return;
     }
-    if (canContinue(form.getValues(), new Date())) goTo(2);
+    const unavailable = unavailableChoices(form.getValues(), availability);
+    form.showFieldErrors(unavailable);
+    if (canContinue(form.getValues(), new Date()) && Object.keys(unavailable).length === 0) goTo(2);
     else toast({ title: copy.toasts.incompleteStep, variant: 'destructive' });
   }
 
@@ -126,6 +179,14 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
       goTo('confirmed');
       toast({ title: copy.toasts.success });
     } catch (error) {
+      if (error instanceof ChoiceTaken) {
+        // Taken since the page loaded: back to step 1, every value kept, the choice to change named.
+        goTo(1);
+        form.showFieldErrors(error.fieldErrors);
+        reloadAvailability();
+        toast({ title: error.message, variant: 'destructive' });
+        return;
+      }
       console.error('Booking submission failed:', error instanceof Error ? error.message : error);
       failed();
     }
@@ -159,7 +220,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
           {step === 1 ? copy.step1.heading : copy.step2.heading}
         </h2>
         {step === 1 ? (
-          <SessionStep form={form} bounds={bounds} />
+          <SessionStep form={form} bounds={bounds} availability={availability} />
         ) : (
           <DetailsStep form={form} onBack={() => goTo(1)} />
         )}
