@@ -23,6 +23,7 @@ const PAGES = [
   ['/owner/events', 'Events'],
   ['/owner/events/new', 'New event'],
   ['/owner/calendar', 'Your calendar'],
+  ['/owner/availability', 'Availability'],
   ['/owner/deliveries', 'Deliveries'],
   ['/owner/subscribers', 'Subscribers'],
   ['/owner/suppressions', 'Suppression list'],
