@@ -72,7 +72,7 @@ const NGINX_ORIGIN = `http://localhost:${NGINX_PORT}`;
 const ROUTES = [...PUBLIC_PATHS, articlePath(readArticleFiles()[0].slug)];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-// BENCH_ONLY=static (or lighthouse, api, outbox, console; comma-separated) runs those parts alone and writes no
+// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console; comma-separated) runs those parts alone and writes no
 // results file: for checking one figure while tuning.
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (part) => !ONLY || ONLY.has(part);
@@ -572,6 +572,94 @@ async function runApi(db, env, dataDir, databaseUrl, anchorEnv) {
   return { rows, peak };
 }
 
+/**
+ * The bookings the availability part reads (decision 036): 250 requests that hold a half-day in
+ * the next 90 days, and 400 confirmed sessions over the year, written as the server stores them.
+ */
+const AVAILABILITY_SEED = `
+insert into submissions (id, form_type, fields)
+  select gen_random_uuid(), 'booking', '{"email":"seed@example.org"}'::jsonb from generate_series(1, 650);
+with numbered as (select id, row_number() over (order by id) as i from submissions where form_type = 'booking')
+insert into bookings (id, submission_id, reference, status, session_type, first_choice_date, first_choice_time,
+                      session_date, session_start, session_end, confirmed_choice)
+  select gen_random_uuid(), id, 'BK-S' || lpad(i::text, 5, '0'),
+         case when i <= 250 then 'requested' else 'confirmed' end, 'zoom',
+         current_date + (1 + (case when i <= 250 then i % 90 else i % 365 end))::int,
+         case when i % 2 = 0 then 'morning' else 'afternoon' end,
+         case when i > 250 then current_date + (1 + i % 365)::int end,
+         case when i > 250 then (case when i % 2 = 0 then '09:30' else '14:00' end) end,
+         case when i > 250 then (case when i % 2 = 0 then '10:15' else '14:45' end) end,
+         case when i > 250 then 1 end
+    from numbered`;
+
+async function seedAvailability({ dataDir, databaseUrl }) {
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(AVAILABILITY_SEED);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
+  // The extensions of the console's search index, whose trigger the insert runs.
+  const db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { pg_trgm, btree_gin } });
+  try {
+    await db.exec(AVAILABILITY_SEED);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Sequential GETs of `path`, after a warm-up: their latencies' median and p95, in ms. */
+async function latencies(path, count = 400) {
+  const url = `http://127.0.0.1:${PORT}${path}`;
+  for (let i = 0; i < 30; i += 1) await (await fetch(url)).arrayBuffer();
+  const times = [];
+  for (let i = 0; i < count; i += 1) {
+    const t0 = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const at = (p) =>
+    Math.round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)] * 100) / 100;
+  return { p50Ms: at(0.5), p95Ms: at(0.95) };
+}
+
+/**
+ * The public availability answer (the year ahead, as the wizard reads it) over seeded bookings, on
+ * one kind of database; its anchor is /healthz, answered by the same server in the same run.
+ */
+async function runAvailability(db, env, store) {
+  const migrated = await startServer(env);
+  await stopServer(migrated);
+  await seedAvailability(store);
+  const server = await startServer(env);
+  try {
+    const answer = await latencies('/api/bookings/availability');
+    const anchor = await latencies('/healthz');
+    return {
+      row: {
+        db,
+        p50Ms: answer.p50Ms,
+        p95Ms: answer.p95Ms,
+        anchorP95Ms: anchor.p95Ms,
+        ratio: Math.round((answer.p95Ms / anchor.p95Ms) * 10) / 10,
+      },
+      peak: peakRssMb(server.child.pid),
+    };
+  } finally {
+    await stopServer(server);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 function table(title, rows, columns) {
@@ -649,6 +737,30 @@ async function main() {
   peak = Math.max(peak, pglite.peak, postgres.peak);
   rmSync(dataDir, { recursive: true, force: true });
 
+  const availabilityRows = [];
+  if (runs('availability')) {
+    console.log('Availability: the public answer over seeded bookings, on PGlite and on Postgres');
+    const availabilityDir = mkdtempSync(join(tmpdir(), 'bench-availability-'));
+    try {
+      const onPglite = await runAvailability(
+        'pglite',
+        { DATA_DIR: availabilityDir },
+        { dataDir: availabilityDir },
+      );
+      const onPostgres = await withBenchDatabase((databaseUrl) =>
+        runAvailability(
+          'postgres',
+          { DATA_DIR: availabilityDir, DATABASE_URL: databaseUrl },
+          { databaseUrl },
+        ),
+      );
+      availabilityRows.push(onPglite.row, onPostgres.row);
+      peak = Math.max(peak, onPglite.peak, onPostgres.peak);
+    } finally {
+      rmSync(availabilityDir, { recursive: true, force: true });
+    }
+  }
+
   let outboxRows = [];
   if (runs('outbox')) {
     outboxRows = await runOutbox({
@@ -693,6 +805,7 @@ async function main() {
     api: [...pglite.rows, ...postgres.rows],
     outbox: outboxRows,
     console: consoleResult,
+    availability: availabilityRows,
     memory: siteParts ? { peakRssMb: peak, readyMs, firstStartMs } : null,
     durationS: Math.round((Date.now() - started) / 1000),
   };
@@ -768,6 +881,13 @@ async function main() {
     consoleResult?.personal ?? [],
     CONSOLE_COLUMNS.personal,
   );
+  table('Availability (sequential GETs of the public answer; anchor /healthz)', results.availability, [
+    'db',
+    'p50Ms',
+    'p95Ms',
+    'anchorP95Ms',
+    'ratio',
+  ]);
   table('Memory and start', results.memory ? [results.memory] : [], ['peakRssMb', 'readyMs', 'firstStartMs']);
 
   const targets = checkTargets(results);
@@ -854,6 +974,13 @@ function checkTargets(r) {
         o.duplicates === 0 && o.delivered === o.queued && o.recordedSent === o.queued,
       );
     }
+  }
+  for (const a of r.availability ?? []) {
+    add(
+      `availability ${a.db}: p95 <= 20 ms (the year ahead, 650 seeded bookings)`,
+      `${a.p95Ms} ms (median ${a.p50Ms} ms; /healthz p95 ${a.anchorP95Ms} ms, ${a.ratio}x)`,
+      a.p95Ms <= 20,
+    );
   }
   // The console's figures beside their bare statements (decision 027, addendum).
   t.push(...consoleTargets(r.console));

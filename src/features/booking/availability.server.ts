@@ -107,19 +107,20 @@ export async function availabilityOf(
   from: string,
   to: string,
   now: Date,
+  known?: AvailabilitySettings,
 ): Promise<DayAvailability[]> {
   const [settings, booked, busy] = await Promise.all([
-    readAvailabilitySettings(q),
+    known ?? readAvailabilitySettings(q),
     bookedBetween(q, from, to, now),
     busyBetween(q, diary, from, to),
   ]);
   return availabilityBetween({ settings, now, bankHolidays: BANK_HOLIDAY_DATES, busy, ...booked }, from, to);
 }
 
-/** The public answer's range: today to the last date the settings offer. */
-export async function publicRange(q: Queryable, now: Date): Promise<{ from: string; to: string }> {
+/** The public answer: from today to the last date the settings offer. */
+export async function publicAvailability(q: Queryable, diary: Diary, now: Date): Promise<DayAvailability[]> {
   const settings = await readAvailabilitySettings(q);
-  return { from: ukDateOf(now), to: lastBookableDate({ settings, now }) };
+  return availabilityOf(q, diary, ukDateOf(now), lastBookableDate({ settings, now }), now, settings);
 }
 
 /**

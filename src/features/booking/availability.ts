@@ -10,11 +10,11 @@
  * - `full` when the day has as many sessions (confirmed or held) as the daily cap, when a request
  *   holds it, or when a busy time (a confirmed session, a masterclass) overlaps it;
  * - else `free`.
- * Times are UK wall-clock times; a half-day's instants come from ukWallTimeToInstant, so the weeks
+ * Times are UK wall-clock times: a half-day's instants take the UK offset of its date, so the weeks
  * of the clock changes keep 9am at 9am.
  */
 import { BOOKING_HORIZON_DAYS, SESSION_TIMES, sessionTimeWindows, type SessionTime } from '~/content/booking';
-import { addDays, isIsoDate, toUtcDate, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
+import { addDays, isIsoDate, toUtcDate, ukDateOf, ukOffsetMinutes } from '~/lib/uk-dates';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -115,22 +115,21 @@ export function lastBookableDate(input: Pick<AvailabilityInput, 'settings' | 'no
   return addDays(ukDateOf(input.now), Math.min(input.settings.windowDays, BOOKING_HORIZON_DAYS));
 }
 
-function isDayOff(date: string, settings: AvailabilitySettings): boolean {
-  return settings.daysOff.some((d) => d.from <= date && date <= d.to);
-}
-
-/** The instants a half-day spans. */
-export function halfDaySpan(date: string, time: SessionTime): BusyTime {
-  const { start, end } = sessionTimeWindows[time];
-  return {
-    start: ukWallTimeToInstant(date, start).getTime(),
-    end: ukWallTimeToInstant(date, end).getTime(),
-  };
-}
+const DAY_MS = 86_400_000;
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+/** Each half-day's window as minutes after midnight. */
+const WINDOWS = SESSION_TIMES.map((time) => ({
+  time,
+  start: minutesOf(sessionTimeWindows[time].start),
+  end: minutesOf(sessionTimeWindows[time].end),
+}));
 
 /**
- * The availability of each UK date from `from` to `to` (both included). Busy times are searched by
- * a sorted sweep, so a year of days against thousands of events stays linear.
+ * The availability of each UK date from `from` to `to` (both included). Dates advance as whole
+ * UTC days, and a half-day's instants are its wall-clock minutes less the UK offset at the date's
+ * noon: the clocks change at 01:00 UTC on a Sunday, so one offset holds from 9am to 5pm (the tests
+ * set busy times with ukWallTimeToInstant in the weeks of both changes). Busy times are
+ * searched by a sorted sweep, so a year of days against thousands of events stays linear.
  */
 export function availabilityBetween(input: AvailabilityInput, from: string, to: string): DayAvailability[] {
   const { settings } = input;
@@ -144,35 +143,43 @@ export function availabilityBetween(input: AvailabilityInput, from: string, to: 
     perDay.set(hold.date, (perDay.get(hold.date) ?? 0) + 1);
     held.add(`${hold.date} ${hold.time}`);
   }
+  const daysOff = [...settings.daysOff].sort((a, b) => a.from.localeCompare(b.from));
   const busy = [...input.busy].sort((a, b) => a.start - b.start);
   // Busy times sorted by start; `cursor` skips those that ended before the current half-day.
   let cursor = 0;
-  const overlapsBusy = (span: BusyTime): boolean => {
-    while (cursor < busy.length && busy[cursor]!.end <= span.start && busy[cursor]!.start < span.start)
-      cursor += 1;
-    for (let i = cursor; i < busy.length && busy[i]!.start < span.end; i += 1) {
-      if (busy[i]!.end > span.start) return true;
+  const overlapsBusy = (start: number, end: number): boolean => {
+    while (cursor < busy.length && busy[cursor]!.end <= start) cursor += 1;
+    for (let i = cursor; i < busy.length && busy[i]!.start < end; i += 1) {
+      if (busy[i]!.end > start) return true;
     }
     return false;
   };
 
   const days: DayAvailability[] = [];
-  for (let date = from; date <= to; date = addDays(date, 1)) {
-    const open = settings.weekly[weekdayOf(date)];
+  const end = toUtcDate(to).getTime();
+  for (let midnight = toUtcDate(from).getTime(); midnight <= end; midnight += DAY_MS) {
+    const day = new Date(midnight);
+    const date = day.toISOString().slice(0, 10);
+    const open = settings.weekly[WEEKDAYS[(day.getUTCDay() + 6) % 7]!];
     const closedDay =
       date < first ||
       date > last ||
-      isDayOff(date, settings) ||
+      daysOff.some((d) => d.from <= date && date <= d.to) ||
       (input.bankHolidays.has(date) && !opened.has(date));
     const capped = (perDay.get(date) ?? 0) >= settings.dailyCap;
-    const day = { date } as DayAvailability;
-    for (const time of SESSION_TIMES) {
-      if (closedDay || !open[time]) day[time] = 'closed';
-      else if (capped || held.has(`${date} ${time}`) || overlapsBusy(halfDaySpan(date, time)))
-        day[time] = 'full';
-      else day[time] = 'free';
+    const offset = ukOffsetMinutes(new Date(midnight + DAY_MS / 2)) * 60_000;
+    const result = { date } as DayAvailability;
+    for (const w of WINDOWS) {
+      if (closedDay || !open[w.time]) result[w.time] = 'closed';
+      else if (
+        capped ||
+        held.has(`${date} ${w.time}`) ||
+        overlapsBusy(midnight + w.start * 60_000 - offset, midnight + w.end * 60_000 - offset)
+      )
+        result[w.time] = 'full';
+      else result[w.time] = 'free';
     }
-    days.push(day);
+    days.push(result);
   }
   return days;
 }

@@ -24,7 +24,7 @@ import { CANCEL_PATH, RESPOND_PATH } from './booking-paths';
 import { endOfUkDay } from './booking-dates';
 import { ownerRequestEmail, requestReceivedEmail } from './booking-emails.server';
 import { signLink, type LinkAction } from './booking-links.server';
-import { availabilityOf, checkRequestIsFree, publicRange } from './availability.server';
+import { checkRequestIsFree, publicAvailability } from './availability.server';
 import { encodeAvailability } from './availability';
 import { generateReference } from './booking-reference';
 import { BookingSchema, type BookingRequest } from './booking-schema';
@@ -134,10 +134,8 @@ export function bookingRoutes(
   // Free or not, from today to the end of the booking window: the same answer for every visitor,
   // never a reason in detail. Not cached: a half-day taken a moment ago is shown taken.
   app.get('/api/bookings/availability', async (_request, reply) => {
-    const now = clock();
-    const { from, to } = await publicRange(ctx.db, now);
     reply.header('cache-control', 'no-store');
-    return send(reply, 200, encodeAvailability(await availabilityOf(ctx.db, ctx.diary, from, to, now)));
+    return send(reply, 200, encodeAvailability(await publicAvailability(ctx.db, ctx.diary, clock())));
   });
 
   // A refused link throws a LinkRefusal: the API's error handler answers it {error, reason}.
