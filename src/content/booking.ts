@@ -94,6 +94,9 @@ export const bookingCopy = {
   },
   step2: {
     heading: 'Your Details',
+    /** Above the fields: what is being asked for, and that the owner will confirm it. */
+    askingFor: 'You are asking for',
+    requestNote: 'We will confirm one of these times by e-mail before the session is booked.',
     firstName: 'First Name',
     lastName: 'Last Name',
     email: 'Email Address',
@@ -109,7 +112,10 @@ export const bookingCopy = {
   },
   confirmed: {
     heading: 'Booking Confirmed!',
-    intro: 'Thank you for booking your strategy session. We have your request and will be in touch.',
+    intro:
+      'Thank you for booking your strategy session. This is a request: we will confirm one of the times you chose by e-mail, or suggest another.',
+    /** The chosen half-days, repeated under the intro. */
+    choicesHeading: 'You asked for',
     referenceLabel: 'Your booking reference',
     nextStepsHeading: 'What happens next',
     nextSteps: [

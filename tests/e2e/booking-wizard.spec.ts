@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config';
-import { addDays, earliestBookableDate } from '../../src/features/booking/booking-dates';
+import { addDays, earliestBookableDate, formatChoice } from '../../src/features/booking/booking-dates';
 import { parseMail } from '../server/forms-mime';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
@@ -103,6 +103,13 @@ for (const width of [1280, 375]) {
       await expect(step2).toBeFocused();
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
       await expect(fields(page).phone).toHaveAttribute('placeholder', '+44 XXXX XXXXXX');
+      // Step 2 repeats what is asked for, and says the owner will confirm it.
+      const first = `First choice: ${formatChoice(FIRST_DATE, 'morning')}`;
+      await expect(page.getByText('You are asking for')).toBeVisible();
+      await expect(page.getByText(first)).toBeVisible();
+      await expect(
+        page.getByText('We will confirm one of these times by e-mail before the session is booked.'),
+      ).toBeVisible();
       await expectNoAxeViolations(page);
 
       const d = details(`happy${width}`);
@@ -123,6 +130,10 @@ for (const width of [1280, 375]) {
       ]) {
         await expect(page.getByText(step)).toBeVisible();
       }
+      await expect(
+        page.getByText(/This is a request: we will confirm one of the times you chose/),
+      ).toBeVisible();
+      await expect(page.getByText(first)).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Your Details' })).toHaveCount(0);
       await expect(page.getByTestId('book-included')).toHaveCount(0);
       await expect(page.getByTestId('book-faq')).toHaveCount(0);
@@ -222,6 +233,8 @@ for (const width of [1280, 375]) {
       await firstChoice(page).getByRole('radio', { name: 'Afternoon (1pm-5pm)' }).click();
       await next.click();
       await expect(page.getByRole('heading', { name: 'Your Details' })).toBeVisible();
+      // Step 1's toast does not follow the visitor into step 2.
+      await expect(page.getByText(msg.gate, { exact: true })).toHaveCount(0);
     });
 
     test('Back returns to step 1 with every value kept, and forward again keeps step 2', async ({ page }) => {

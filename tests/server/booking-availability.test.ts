@@ -237,6 +237,25 @@ describe.each(drivers)('booking availability on $name', (driver) => {
     expect((await apiCall(t.app, 'GET', '/api/owner/availability')).statusCode).toBe(401);
   });
 
+  it('the console lists waiting requests by how soon they are, the morning before the afternoon', async () => {
+    const [later, sooner] = [bookableDate(14), bookableDate(13)];
+    const refs: string[] = [];
+    for (const [date, time] of [
+      [later, 'afternoon'],
+      [sooner, 'afternoon'],
+      [sooner, 'morning'],
+    ] as const) {
+      const res = await request(t, date, { firstChoiceTime: time });
+      expect(res.statusCode, res.body).toBe(200);
+      refs.push(res.json().reference as string);
+    }
+    const items = (await owner('GET', '/api/owner/bookings?view=requested')).json().items as {
+      reference: string;
+    }[];
+    const order = items.map((i) => i.reference).filter((r) => refs.includes(r));
+    expect(order).toEqual([refs[2], refs[1], refs[0]]);
+  });
+
   it('of two requests for the last free half-day at once, one is accepted and the other refused', async () => {
     const day = bookableDate(9);
     const other = second ?? t;

@@ -4,7 +4,7 @@
  * (`performOwnerAction`, `rescheduleBooking`): the same code and e-mails as the links in the owner's
  * e-mail, with the console's audit row written in the action's transaction.
  */
-import { and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { sessionTypeLabels, type SessionTime, type SessionType } from '~/content/booking';
 import { audit, type AuditAction } from '~/server/kit/audit';
@@ -42,10 +42,15 @@ export async function bookingList(db: Queryable, view: BookingView, now = new Da
     .from(bookings)
     .innerJoin(submissions, eq(submissions.id, bookings.submissionId))
     .where(viewFilter(view, today))
-    // Requests oldest first (the longest waiting on top); sessions soonest first; the rest newest first.
+    // Requests and sessions soonest first (a request by its first choice, the morning before the
+    // afternoon; of two for one half-day, the longer waiting first); the rest newest first.
     .orderBy(
       ...(view === 'requested'
-        ? [asc(bookings.createdAt)]
+        ? [
+            asc(bookings.firstChoiceDate),
+            asc(sql`case when ${bookings.firstChoiceTime} = 'morning' then 0 else 1 end`),
+            asc(bookings.createdAt),
+          ]
         : view === 'confirmed'
           ? [asc(bookings.sessionDate), asc(bookings.sessionStart)]
           : [desc(bookings.updatedAt)]),

@@ -79,7 +79,7 @@ export function requestReceivedEmail(
     blocks: [
       {
         type: 'paragraph',
-        text: `${greeting(d.firstName)} thank you for booking a free strategy session with ${site.brand}.`,
+        text: `${greeting(d.firstName)} thank you for asking for a free strategy session with ${site.brand}. This is a request: we will confirm one of the times you chose below by e-mail, or suggest another.`,
       },
       { type: 'fields', rows: [['Reference', b.reference], ...choiceRows(d)] },
       {

@@ -23,6 +23,8 @@ import type { DateBounds } from './booking-wizard';
 import { availabilityCopy, sessionTimeWindows, type SessionTime } from '~/content/booking';
 import { stateIn, type PublicAvailability } from './availability';
 import { FreeDatesCalendar } from './free-dates-calendar';
+import { formatChoice } from './booking-dates';
+import type { STEP1_FIELDS } from './booking-steps';
 import { localTimeOf } from './local-time';
 
 type BookingForm = SchemaForm<BookingFormValues, BookingRequest>;
@@ -207,11 +209,38 @@ export function SessionStep({
   );
 }
 
+/** The chosen half-days in words: 'First choice: Tuesday 3 March 2026, morning 9am-12pm UK time'. */
+export function ChosenHalfDays({
+  values,
+}: {
+  values: Pick<BookingFormValues, (typeof STEP1_FIELDS)[number]>;
+}) {
+  const rows = CHOICES.flatMap((choice) => {
+    const date = values[choice.date];
+    const time = values[choice.time];
+    return date && time
+      ? [`${choice.legend.replace(' (optional)', '')}: ${formatChoice(date, time as SessionTime)}`]
+      : [];
+  });
+  return (
+    <ul className="mt-2 grid gap-1 text-ink-800">
+      {rows.map((row) => (
+        <li key={row}>{row}</li>
+      ))}
+    </ul>
+  );
+}
+
 /** Step 2: the contact details, Back (values kept) and the booking's one request. */
 export function DetailsStep({ form, onBack }: { form: BookingForm; onBack: () => void }) {
   const busy = form.formState.isSubmitting;
   return (
     <div className="mt-6 grid gap-x-5 gap-y-2 sm:grid-cols-2">
+      <div className="mb-4 rounded-lg bg-ink-50 p-4 sm:col-span-2">
+        <p className="font-medium text-ink-900">{copy.step2.askingFor}</p>
+        <ChosenHalfDays values={form.getValues()} />
+        <p className="mt-2 text-sm text-ink-700">{copy.step2.requestNote}</p>
+      </div>
       <TextFields fields={DETAILS} errorOf={form.errorOf} bind={form.register} announce="polite" />
       <div className="flex flex-col-reverse gap-3 sm:col-span-2 sm:flex-row sm:justify-between">
         <button type="button" className="btn btn-secondary" disabled={busy} onClick={onBack}>
@@ -226,9 +255,11 @@ export function DetailsStep({ form, onBack }: { form: BookingForm; onBack: () =>
 export function BookingConfirmed({
   reference,
   headingRef,
+  values,
 }: {
   reference: string;
   headingRef: RefObject<HTMLHeadingElement | null>;
+  values: Pick<BookingFormValues, (typeof STEP1_FIELDS)[number]>;
 }) {
   return (
     <section
@@ -241,6 +272,10 @@ export function BookingConfirmed({
         {copy.confirmed.heading}
       </h2>
       <p className="mt-3 text-ink-700">{copy.confirmed.intro}</p>
+      <div className="mx-auto mt-4 max-w-md text-left">
+        <p className="font-medium text-ink-900">{copy.confirmed.choicesHeading}</p>
+        <ChosenHalfDays values={values} />
+      </div>
       <p className="mt-6 text-sm text-ink-700">{copy.confirmed.referenceLabel}</p>
       <p
         data-testid="booking-reference"

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FieldPath } from 'react-hook-form';
 import { HoneypotField } from '~/components/form/honeypot-field';
 import { useSchemaForm, validationOnDemand } from '~/components/form/use-schema-form';
-import { toast } from '~/components/toast/toast-store';
+import { dismissToast, toast } from '~/components/toast/toast-store';
 import { bookingCopy as copy } from '~/content/booking';
 import { useBrowserValue } from '~/lib/use-browser-value';
 import { availabilityCopy } from '~/content/booking';
@@ -150,6 +150,8 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
 
   function goTo(next: Step) {
     stepChanged.current = true;
+    // A toast of the step left (step 1's "fill in all required fields") does not follow the visitor.
+    dismissToast();
     setStep(next);
   }
 
@@ -200,7 +202,8 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
     }
   }
 
-  if (step === 'confirmed') return <BookingConfirmed reference={reference} headingRef={headingRef} />;
+  if (step === 'confirmed')
+    return <BookingConfirmed reference={reference} headingRef={headingRef} values={form.getValues()} />;
 
   return (
     <>
