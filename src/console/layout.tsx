@@ -38,7 +38,7 @@ import { SubscribersPage } from '~/features/newsletter/console/subscribers';
 import { SuppressionsPage } from './suppressions';
 import { DiaryPage } from './diary';
 import { AvailabilityPage } from '~/features/booking/console/availability-page';
-import { availabilityRoutes } from '~/features/booking/availability-contract';
+import { availabilityRoutes } from '~/features/booking/availability-console-contract';
 import { NoticeProvider, noticeOf } from '~/components/console/notices';
 import { PageHeading } from '~/components/console/page';
 

@@ -9,7 +9,7 @@ import type { Queryable } from '~/server/kit/db/client';
 import type { ConsoleArea } from '~/server/kit/http/owner-routes';
 import { addDays, ukDateOf } from '~/lib/uk-dates';
 import type { AvailabilitySettings } from './availability';
-import { availabilityRoutes, type AvailabilityAnswer } from './availability-contract';
+import { availabilityRoutes, type AvailabilityAnswer } from './availability-console-contract';
 import { BANK_HOLIDAYS, readAvailabilitySettings, saveAvailabilitySettings } from './availability.server';
 import { bookingAvailability } from './tables.server';
 

@@ -15,7 +15,7 @@ import { useNotify } from '~/components/console/notices';
 import { PageHeading, Section } from '~/components/console/page';
 import { isIsoDate } from '~/lib/uk-dates';
 import { AVAILABILITY_LIMITS, WEEKDAYS, type AvailabilitySettings } from '../availability';
-import type { AvailabilityAnswer } from '../availability-contract';
+import type { AvailabilityAnswer } from '../availability-console-contract';
 import { formatUkDate } from '../booking-dates';
 
 export function AvailabilityPage() {
