@@ -81,6 +81,16 @@ test('days off set in the console and a bank holiday are closed in the wizard’
     firstChoice(page).getByRole('button', { name: `${formatUkDate(christmas)}, Closed` }),
   ).toHaveAttribute('aria-disabled', 'true');
 
+  // Months ahead of the first page of the answer are read as the calendar reaches them: a
+  // Saturday seven months on is marked closed.
+  let saturday = addDays(today, 210);
+  while (new Date(`${saturday}T12:00:00Z`).getUTCDay() !== 6) saturday = addDays(saturday, 1);
+  await firstChoice(page).getByRole('button', { name: 'Hide the calendar' }).click();
+  await calendarAt(page, saturday);
+  await expect(
+    firstChoice(page).getByRole('button', { name: `${formatUkDate(saturday)}, Closed` }),
+  ).toHaveAttribute('aria-disabled', 'true');
+
   // A free date, chosen with the keyboard: the field takes it and focus returns to the button.
   await firstChoice(page).getByRole('button', { name: 'Hide the calendar' }).click();
   await calendarAt(page, free!);

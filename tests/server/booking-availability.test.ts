@@ -8,7 +8,13 @@
  * REQUEST_HOLD_DAYS; the settings are checked at the edge, audited, and the owner's alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stateIn, type PublicAvailability } from '../../src/features/booking/availability';
+import {
+  answerEnd,
+  AVAILABILITY_PAGE_DAYS,
+  joinAnswers,
+  stateIn,
+  type PublicAvailability,
+} from '../../src/features/booking/availability';
 import { availabilityCopy, REQUEST_HOLD_DAYS } from '../../src/content/booking';
 import { addDays, ukDateOf } from '../../src/lib/uk-dates';
 import { bodies, bookableDate, makeFormsApp, testDrivers, type FormsTestApp } from './forms-support';
@@ -37,8 +43,10 @@ describe.each(drivers)('booking availability on $name', (driver) => {
     await drop?.();
   });
 
-  async function availability(): Promise<PublicAvailability & { raw: string; cache: string | undefined }> {
-    const res = await apiCall(t.app, 'GET', '/api/bookings/availability');
+  async function availability(
+    from?: string,
+  ): Promise<PublicAvailability & { raw: string; cache: string | undefined }> {
+    const res = await apiCall(t.app, 'GET', `/api/bookings/availability${from ? `?from=${from}` : ''}`);
     expect(res.statusCode, res.body).toBe(200);
     return {
       ...(res.json() as PublicAvailability),
@@ -61,7 +69,7 @@ describe.each(drivers)('booking availability on $name', (driver) => {
     expect(answer.from).toBe(today);
     expect(answer.cache).toBe('no-store');
     expect(answer.halves).toMatch(/^[fcb]+$/);
-    expect(answer.halves.length).toBe(2 * 366);
+    expect(answer.halves.length).toBe(2 * AVAILABILITY_PAGE_DAYS);
     expect(stateIn(answer, today, 'morning')).toBe('closed');
     const next = bookableDate(1);
     expect(stateIn(answer, next, 'morning')).toBe('free');
@@ -75,7 +83,27 @@ describe.each(drivers)('booking availability on $name', (driver) => {
       `${today.slice(0, 4)}-12-25` > today
         ? `${today.slice(0, 4)}-12-25`
         : `${Number(today.slice(0, 4)) + 1}-12-25`;
-    expect(stateIn(answer, christmas, 'afternoon')).toBe('closed');
+    expect(stateIn(await availability(christmas), christmas, 'afternoon')).toBe('closed');
+  });
+
+  it('gives the year a page at a time, ends with the booking window, and refuses a malformed query', async () => {
+    const first = await availability();
+    const second = await availability(answerEnd(first));
+    expect(second.from).toBe(answerEnd(first));
+    const joined = joinAnswers(first, second);
+    expect(joined.halves.length).toBe(4 * AVAILABILITY_PAGE_DAYS);
+    // The last page stops at the window's end (365 days ahead), and past it there is nothing.
+    const today = ukDateOf(new Date());
+    const last = await availability(addDays(today, 360));
+    expect(answerEnd(last)).toBe(addDays(today, 366));
+    expect((await availability(addDays(today, 400))).halves).toBe('');
+    // A date before today is today.
+    expect((await availability('2020-01-01')).from).toBe(today);
+    for (const query of ['?from=2026-02-30', '?from=tomorrow', '?from=2026-01-01&x=1', '?from[]=1']) {
+      const res = await apiCall(t.app, 'GET', `/api/bookings/availability${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json()).toEqual({ error: 'Please give the first date as YYYY-MM-DD.' });
+    }
   });
 
   it('a request holds its first choice: the next visitor is not offered it, and one who asks anyway is refused on step 1', async () => {

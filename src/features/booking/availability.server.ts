@@ -8,7 +8,7 @@
  *   of their days, so that two requests for the last free half-day cannot both be accepted;
  * - the console's Availability page, which reads and saves the settings.
  */
-import { and, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import bankHolidayFile from '~/content/bank-holidays.json';
 import { availabilityCopy, REQUEST_HOLD_DAYS, type SessionTime } from '~/content/booking';
 import type { Queryable, Tx } from '~/server/kit/db/client';
@@ -19,9 +19,12 @@ import {
   availabilityBetween,
   DEFAULT_AVAILABILITY,
   lastBookableDate,
+  encodeAvailability,
+  AVAILABILITY_PAGE_DAYS,
   type AvailabilitySettings,
   type BusyTime,
   type DayAvailability,
+  type PublicAvailability,
 } from './availability';
 import { AvailabilitySettingsSchema } from './availability-settings';
 import type { BookingRequest } from './booking-schema';
@@ -61,43 +64,42 @@ export async function saveAvailabilitySettings(
     .onConflictDoUpdate({ target: bookingAvailability.name, set: { settings, updatedAt: now } });
 }
 
-/** Requests that still hold their first choice, and confirmed sessions, on the dates from..to. */
-async function bookedBetween(q: Queryable, from: string, to: string, now: Date) {
+/** The half-days that requests still hold on the dates from..to, with how many requests hold each. */
+async function holdsBetween(q: Queryable, from: string, to: string, now: Date) {
   const holdSince = new Date(now.getTime() - REQUEST_HOLD_DAYS * DAY_MS);
-  const [held, confirmed] = await Promise.all([
-    q
-      .select({ date: bookings.firstChoiceDate, time: bookings.firstChoiceTime })
-      .from(bookings)
-      .where(
-        and(
-          eq(bookings.status, 'requested'),
-          gte(bookings.firstChoiceDate, from),
-          lte(bookings.firstChoiceDate, to),
-          gt(bookings.createdAt, holdSince),
-        ),
+  const rows = await q
+    .select({ date: bookings.firstChoiceDate, time: bookings.firstChoiceTime, count: count() })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.status, 'requested'),
+        gte(bookings.firstChoiceDate, from),
+        lte(bookings.firstChoiceDate, to),
+        gt(bookings.createdAt, holdSince),
       ),
-    q
-      .select({ date: bookings.sessionDate })
-      .from(bookings)
-      .where(
-        and(eq(bookings.status, 'confirmed'), gte(bookings.sessionDate, from), lte(bookings.sessionDate, to)),
-      ),
-  ]);
-  return {
-    holds: held.map((h) => ({ date: h.date, time: h.time as SessionTime })),
-    sessionDates: confirmed.flatMap((c) => (c.date ? [c.date] : [])),
-  };
+    )
+    .groupBy(bookings.firstChoiceDate, bookings.firstChoiceTime);
+  return rows.flatMap((r) =>
+    Array.from({ length: Number(r.count) }, () => ({ date: r.date, time: r.time as SessionTime })),
+  );
 }
 
-/** The diary's entries still on, as busy times (an evening masterclass may start the day before). */
-async function busyBetween(q: Queryable, diary: Diary, from: string, to: string): Promise<BusyTime[]> {
-  const entries = await diary.entries(q, addDays(from, -1), addDays(to, 1));
-  return entries
-    .filter((e) => !e.cancelled)
-    .map((e) => ({
+/**
+ * The diary's entries still on (an evening masterclass may start the day before), as busy times,
+ * and the dates of the confirmed sessions among them (the daily cap counts them).
+ */
+async function diaryBetween(q: Queryable, diary: Diary, from: string, to: string) {
+  const times = await diary.times(q, addDays(from, -1), addDays(to, 1));
+  const busy: BusyTime[] = [];
+  const sessionDates: string[] = [];
+  for (const e of times) {
+    busy.push({
       start: ukWallTimeToInstant(e.start.date, e.start.time).getTime(),
       end: ukWallTimeToInstant(e.end.date, e.end.time).getTime(),
-    }));
+    });
+    if (e.session) sessionDates.push(e.start.date);
+  }
+  return { busy, sessionDates };
 }
 
 /** The availability of the UK dates from..to as the owner's settings, holds and diary leave it. */
@@ -109,18 +111,36 @@ export async function availabilityOf(
   now: Date,
   known?: AvailabilitySettings,
 ): Promise<DayAvailability[]> {
-  const [settings, booked, busy] = await Promise.all([
+  const [settings, holds, { busy, sessionDates }] = await Promise.all([
     known ?? readAvailabilitySettings(q),
-    bookedBetween(q, from, to, now),
-    busyBetween(q, diary, from, to),
+    holdsBetween(q, from, to, now),
+    diaryBetween(q, diary, from, to),
   ]);
-  return availabilityBetween({ settings, now, bankHolidays: BANK_HOLIDAY_DATES, busy, ...booked }, from, to);
+  return availabilityBetween(
+    { settings, now, bankHolidays: BANK_HOLIDAY_DATES, busy, sessionDates, holds },
+    from,
+    to,
+  );
 }
 
-/** The public answer: from today to the last date the settings offer. */
-export async function publicAvailability(q: Queryable, diary: Diary, now: Date): Promise<DayAvailability[]> {
+/**
+ * The public answer: AVAILABILITY_PAGE_DAYS from `from` (today when absent or earlier), up to the
+ * last date the settings offer; empty halves past it. The wizard asks for the next page as the
+ * visitor looks further ahead.
+ */
+export async function publicAvailability(
+  q: Queryable,
+  diary: Diary,
+  now: Date,
+  from?: string,
+): Promise<PublicAvailability> {
   const settings = await readAvailabilitySettings(q);
-  return availabilityOf(q, diary, ukDateOf(now), lastBookableDate({ settings, now }), now, settings);
+  const today = ukDateOf(now);
+  const start = from && from > today ? from : today;
+  const last = lastBookableDate({ settings, now });
+  if (start > last) return { from: start, halves: '' };
+  const end = addDays(start, AVAILABILITY_PAGE_DAYS - 1);
+  return encodeAvailability(await availabilityOf(q, diary, start, end < last ? end : last, now, settings));
 }
 
 /**

@@ -184,6 +184,9 @@ export function availabilityBetween(input: AvailabilityInput, from: string, to: 
   return days;
 }
 
+/** The days one public answer covers: the wizard asks for the next page as the visitor looks ahead. */
+export const AVAILABILITY_PAGE_DAYS = 92;
+
 /** The public answer's letters: one per half-day, morning then afternoon, from the first date on. */
 const LETTER: Record<HalfDayState, string> = { free: 'f', closed: 'c', full: 'b' };
 const STATE: Record<string, HalfDayState> = { f: 'free', c: 'closed', b: 'full' };
@@ -196,6 +199,16 @@ export function encodeAvailability(days: readonly DayAvailability[]): PublicAvai
     from: days[0]?.date ?? '',
     halves: days.map((d) => SESSION_TIMES.map((t) => LETTER[d[t]]).join('')).join(''),
   };
+}
+
+/** The date after the last one an answer covers. */
+export function answerEnd(answer: PublicAvailability): string {
+  return answer.from ? addDays(answer.from, answer.halves.length / SESSION_TIMES.length) : '';
+}
+
+/** Two answers, the second starting where the first ends, as one. */
+export function joinAnswers(a: PublicAvailability, b: PublicAvailability): PublicAvailability {
+  return b.from === answerEnd(a) ? { from: a.from, halves: a.halves + b.halves } : a;
 }
 
 /** The state of a half-day in a public answer; undefined outside it (the wizard then offers it). */

@@ -23,9 +23,10 @@ export class ChoiceTaken extends Error {
 }
 
 /** The owner's availability as the wizard shows it (decision 036); null when it could not be read. */
-export async function fetchAvailability(): Promise<PublicAvailability | null> {
+export async function fetchAvailability(from?: string): Promise<PublicAvailability | null> {
   try {
-    const response = await fetch(AVAILABILITY_ENDPOINT, {
+    const url = from ? `${AVAILABILITY_ENDPOINT}?from=${encodeURIComponent(from)}` : AVAILABILITY_ENDPOINT;
+    const response = await fetch(url, {
       headers: { Accept: 'application/json' },
       cache: 'no-store',
     });

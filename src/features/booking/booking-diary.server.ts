@@ -6,20 +6,20 @@
  */
 import { and, asc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import { submissions } from '~/server/kit/db/schema';
-import { DIARY_MAX_ENTRIES, type DiarySource } from '~/server/kit/diary';
+import { DIARY_MAX_ENTRIES, type DiaryEntry, type DiaryQuery, type DiarySource } from '~/server/kit/diary';
 import { quotableName } from '~/server/kit/mail/greeting';
 import { calendarUid, eventTexts } from './booking-emails.server';
 import type { BookingRequest } from './booking-schema';
 import { bookings } from './tables.server';
 
-export const bookingDiary: DiarySource = async ({
+async function entries({
   db,
   publicUrl,
   sinceDate,
   untilDate,
   organizer,
   consoleUrl,
-}) => {
+}: DiaryQuery): Promise<DiaryEntry[]> {
   const rows = await db
     .select({ row: bookings, fields: submissions.fields })
     .from(bookings)
@@ -56,4 +56,27 @@ export const bookingDiary: DiarySource = async ({
       },
     ];
   });
+}
+
+export const bookingDiary: DiarySource = {
+  entries,
+  // Confirmed sessions' times alone: no applicant's details read.
+  async times({ db, sinceDate, untilDate }) {
+    const rows = await db
+      .select({ date: bookings.sessionDate, start: bookings.sessionStart, end: bookings.sessionEnd })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.status, 'confirmed'),
+          gte(bookings.sessionDate, sinceDate),
+          untilDate ? lt(bookings.sessionDate, untilDate) : undefined,
+        ),
+      )
+      .limit(DIARY_MAX_ENTRIES);
+    return rows.flatMap(({ date, start, end }) =>
+      date && start && end
+        ? [{ start: { date, time: start }, end: { date, time: end }, session: true as const }]
+        : [],
+    );
+  },
 };

@@ -4,7 +4,8 @@
  * Every field is drawn with the field kit, its errors read out politely as each field is left.
  */
 import { CalendarCheck } from 'lucide-react';
-import type { RefObject } from 'react';
+import { useEffect, type RefObject } from 'react';
+import { isIsoDate } from '~/lib/uk-dates';
 import { Controller } from 'react-hook-form';
 import { ChoiceField } from '~/components/form/choice-field';
 import type { Choice } from '~/components/form/choice-group';
@@ -19,7 +20,7 @@ import {
   sessionTypeLabels,
 } from '~/content/booking';
 import type { BookingFormValues, BookingRequest } from './booking-schema';
-import type { DateBounds } from './booking-wizard';
+import type { AvailabilityState, DateBounds } from './booking-wizard';
 import { availabilityCopy, sessionTimeWindows, type SessionTime } from '~/content/booking';
 import { stateIn, type PublicAvailability } from './availability';
 import { FreeDatesCalendar } from './free-dates-calendar';
@@ -124,9 +125,15 @@ export function SessionStep({
 }: {
   form: BookingForm;
   bounds: DateBounds;
-  availability: PublicAvailability | null;
+  availability: AvailabilityState;
 }) {
   const chosen = form.watch(['firstChoiceDate', 'firstChoiceTime', 'secondChoiceDate', 'secondChoiceTime']);
+  const [firstDate, , secondDate] = chosen;
+  const { lookAhead } = availability;
+  // A date typed beyond what has been read: read up to it, so its half-days say whether they are free.
+  useEffect(() => {
+    for (const date of [firstDate, secondDate]) if (date && isIsoDate(date)) lookAhead(date);
+  }, [firstDate, secondDate, lookAhead]);
   return (
     <div className="mt-6 grid gap-6">
       <RadioField
@@ -161,7 +168,8 @@ export function SessionStep({
               )}
             </Field>
             <FreeDatesCalendar
-              availability={availability}
+              availability={availability.answer}
+              onMonth={lookAhead}
               value={date}
               min={bounds.min}
               max={bounds.max}
@@ -178,7 +186,7 @@ export function SessionStep({
               form={form}
               name={choice.time}
               legend={copy.step1.timeLegend}
-              options={timeOptionsOn(date, availability)}
+              options={timeOptionsOn(date, availability.answer)}
               columns={2}
             />
             {local ? <p className="text-sm text-ink-700">{availabilityCopy.localTime(local)}</p> : null}

@@ -11,7 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { OWNER_LINK_DAYS } from '~/content/booking';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
-import { jsonOnly, sameOriginOnly, send } from '~/server/kit/http/request-checks';
+import { jsonOnly, Refusal, sameOriginOnly, send } from '~/server/kit/http/request-checks';
 import type { Queryable, Tx } from '~/server/kit/db/client';
 import {
   inspectLink,
@@ -25,12 +25,17 @@ import { endOfUkDay } from './booking-dates';
 import { ownerRequestEmail, requestReceivedEmail } from './booking-emails.server';
 import { signLink, type LinkAction } from './booking-links.server';
 import { checkRequestIsFree, publicAvailability } from './availability.server';
-import { encodeAvailability } from './availability';
+import { z } from '~/lib/zod';
+import { isIsoDate } from '~/lib/uk-dates';
 import { generateReference } from './booking-reference';
 import { BookingSchema, type BookingRequest } from './booking-schema';
 import { bookingStatusEvents, bookings } from './tables.server';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const AVAILABILITY_QUERY_REFUSED = 'Please give the first date as YYYY-MM-DD.';
+/** The availability's query: an optional first date, nothing else. */
+const AvailabilityQuery = z.strictObject({ from: z.string().max(10).refine(isIsoDate).optional() });
 
 function earlier(a: Date, b: Date): Date {
   return a.getTime() <= b.getTime() ? a : b;
@@ -131,11 +136,13 @@ export function bookingRoutes(
   const tokenOf = (body: unknown) =>
     typeof body === 'object' && body !== null ? (body as Record<string, unknown>).token : undefined;
 
-  // Free or not, from today to the end of the booking window: the same answer for every visitor,
-  // never a reason in detail. Not cached: a half-day taken a moment ago is shown taken.
-  app.get('/api/bookings/availability', async (_request, reply) => {
+  // Free or not, AVAILABILITY_PAGE_DAYS from `from` (today by default): the same answer for every
+  // visitor, never a reason in detail. Not cached: a half-day taken a moment ago is shown taken.
+  app.get('/api/bookings/availability', async (request, reply) => {
+    const query = AvailabilityQuery.safeParse(request.query ?? {});
+    if (!query.success) throw new Refusal(400, { error: AVAILABILITY_QUERY_REFUSED });
     reply.header('cache-control', 'no-store');
-    return send(reply, 200, encodeAvailability(await publicAvailability(ctx.db, ctx.diary, clock())));
+    return send(reply, 200, await publicAvailability(ctx.db, ctx.diary, clock(), query.data.from));
   });
 
   // A refused link throws a LinkRefusal: the API's error handler answers it {error, reason}.

@@ -59,6 +59,7 @@ export function FreeDatesCalendar({
   max,
   label,
   onPick,
+  onMonth,
 }: {
   availability: PublicAvailability | null;
   value: string;
@@ -67,6 +68,8 @@ export function FreeDatesCalendar({
   /** The field's name, for the button and the calendar ("First choice"). */
   label: string;
   onPick: (date: string) => void;
+  /** Told the last date of the month shown, so that its availability is read. */
+  onMonth: (lastDate: string) => void;
 }) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
@@ -91,6 +94,7 @@ export function FreeDatesCalendar({
             min={min}
             max={max}
             label={label}
+            onMonth={onMonth}
             onPick={(date) => {
               onPick(date);
               setOpen(false);
@@ -115,6 +119,7 @@ function MonthView({
   label,
   onPick,
   onClose,
+  onMonth,
 }: {
   availability: PublicAvailability | null;
   value: string;
@@ -123,6 +128,7 @@ function MonthView({
   label: string;
   onPick: (date: string) => void;
   onClose: () => void;
+  onMonth: (lastDate: string) => void;
 }) {
   const start =
     (value && (!min || value >= min) && (!max || value <= max) ? value : undefined) ??
@@ -134,6 +140,10 @@ function MonthView({
   const grid = useRef<HTMLTableElement>(null);
   const headingId = `${useId()}-month`;
   const month = monthOf(focused);
+
+  useEffect(() => {
+    onMonth(addDays(firstOfMonth(shiftMonth(month, 1)), -1));
+  }, [month, onMonth]);
 
   useEffect(() => {
     if (!moved.current) return;

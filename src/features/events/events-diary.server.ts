@@ -3,13 +3,20 @@
  * masterclass, with the UID and SEQUENCE of its public calendar file; one cancelled after it was
  * published stays, cancelled. Drafts were never public and are not in the diary.
  */
-import { and, asc, gte, inArray, isNotNull, lt } from 'drizzle-orm';
-import { DIARY_MAX_ENTRIES, type DiarySource } from '~/server/kit/diary';
+import { and, asc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
+import { DIARY_MAX_ENTRIES, type DiaryEntry, type DiaryQuery, type DiarySource } from '~/server/kit/diary';
 import { london } from './event-ics';
 import { eventUid, whereText } from './events-emails.server';
 import { events } from './tables.server';
 
-export const eventsDiary: DiarySource = async ({ db, publicUrl, since, until, organizer, consoleUrl }) => {
+async function entries({
+  db,
+  publicUrl,
+  since,
+  until,
+  organizer,
+  consoleUrl,
+}: DiaryQuery): Promise<DiaryEntry[]> {
   const rows = await db
     .select()
     .from(events)
@@ -36,4 +43,24 @@ export const eventsDiary: DiarySource = async ({ db, publicUrl, since, until, or
     cancelled: event.status === 'cancelled',
     label: `the masterclass “${event.title}”`,
   }));
+}
+
+export const eventsDiary: DiarySource = {
+  entries,
+  // Published masterclasses' times alone.
+  async times({ db, since, until }) {
+    const rows = await db
+      .select({ startsAt: events.startsAt, endsAt: events.endsAt })
+      .from(events)
+      .where(
+        and(
+          eq(events.status, 'published'),
+          isNotNull(events.publishedAt),
+          gte(events.endsAt, since),
+          until ? lt(events.startsAt, until) : undefined,
+        ),
+      )
+      .limit(DIARY_MAX_ENTRIES);
+    return rows.map((event) => ({ start: london(event.startsAt), end: london(event.endsAt) }));
+  },
 };

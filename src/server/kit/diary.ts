@@ -40,8 +40,21 @@ export type DiaryQuery = {
  */
 export type DiaryEntry = LondonFeedEntry & { label: string };
 
-/** One feature's entries in the owner's diary, oldest first, at most DIARY_MAX_ENTRIES. */
-export type DiarySource = (query: DiaryQuery) => Promise<DiaryEntry[]>;
+/**
+ * The time of an entry still on: all the booking form's availability needs of it. `session`: a
+ * strategy session, which counts against the owner's daily cap of sessions.
+ */
+export type DiaryTime = { start: LondonTime; end: LondonTime; session?: true };
+
+/**
+ * One feature's part of the owner's diary: its entries (oldest first, at most DIARY_MAX_ENTRIES),
+ * and the times of those still on, read without the words the calendar shows (the booking form's
+ * availability reads these on every visit, decision 036).
+ */
+export type DiarySource = {
+  entries(query: DiaryQuery): Promise<DiaryEntry[]>;
+  times(query: DiaryQuery): Promise<DiaryTime[]>;
+};
 
 /** A session's time: its UK date and its start and end, 'HH:MM'. */
 export type Slot = { date: string; start: string; end: string };
@@ -49,6 +62,8 @@ export type Slot = { date: string; start: string; end: string };
 export type Diary = {
   /** Every source's entries on the UK days from `sinceDate` to before `untilDate` (no end when absent). */
   entries(db: Queryable, sinceDate: string, untilDate?: string): Promise<DiaryEntry[]>;
+  /** The times of every entry still on, on the UK days from `sinceDate` to before `untilDate`. */
+  times(db: Queryable, sinceDate: string, untilDate: string): Promise<DiaryTime[]>;
   /** An entry still on (not cancelled) whose time overlaps `slot`, other than the one of `exceptUid`. */
   clash(db: Queryable, slot: Slot, exceptUid?: string): Promise<DiaryEntry | undefined>;
 };
@@ -59,18 +74,23 @@ export function createDiary(
   sources: readonly DiarySource[],
   context: Pick<DiaryQuery, 'publicUrl' | 'organizer' | 'consoleUrl'>,
 ): Diary {
+  const queryOf = (db: Queryable, sinceDate: string, untilDate?: string): DiaryQuery => ({
+    ...context,
+    db,
+    sinceDate,
+    since: ukWallTimeToInstant(sinceDate, '00:00'),
+    ...(untilDate ? { untilDate, until: ukWallTimeToInstant(untilDate, '00:00') } : {}),
+  });
   const entries: Diary['entries'] = async (db, sinceDate, untilDate) => {
-    const query: DiaryQuery = {
-      ...context,
-      db,
-      sinceDate,
-      since: ukWallTimeToInstant(sinceDate, '00:00'),
-      ...(untilDate ? { untilDate, until: ukWallTimeToInstant(untilDate, '00:00') } : {}),
-    };
-    return (await Promise.all(sources.map((source) => source(query)))).flat();
+    const query = queryOf(db, sinceDate, untilDate);
+    return (await Promise.all(sources.map((source) => source.entries(query)))).flat();
   };
   return {
     entries,
+    async times(db, sinceDate, untilDate) {
+      const query = queryOf(db, sinceDate, untilDate);
+      return (await Promise.all(sources.map((source) => source.times(query)))).flat();
+    },
     async clash(db, slot, exceptUid) {
       const from = instant({ date: slot.date, time: slot.start });
       const to = instant({ date: slot.date, time: slot.end });

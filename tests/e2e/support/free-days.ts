@@ -5,7 +5,7 @@
  * number of workers); a worker's tests run one after the other and each reads what is still free.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { stateIn, type PublicAvailability } from '../../../src/features/booking/availability';
+import { answerEnd, stateIn, type PublicAvailability } from '../../../src/features/booking/availability';
 import { addDays, toUtcDate } from '../../../src/lib/uk-dates';
 
 export async function freeDays(request: APIRequestContext, count: number, skip = 0): Promise<string[]> {
