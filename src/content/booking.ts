@@ -175,6 +175,7 @@ export const availabilityCopy = {
   showCalendar: (choice: string) =>
     `Show free dates for the ${choice.toLowerCase().replace(' (optional)', '')}`,
   hideCalendar: 'Hide the calendar',
+  loadingCalendar: 'Loading the calendar…',
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
   chosen: 'chosen',

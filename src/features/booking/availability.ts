@@ -221,3 +221,12 @@ export function stateIn(
   const index = Math.round((toUtcDate(date).getTime() - toUtcDate(answer.from).getTime()) / 86_400_000);
   return STATE[answer.halves[index * SESSION_TIMES.length + SESSION_TIMES.indexOf(time)] ?? ''];
 }
+
+/** A date's state for the calendar: free when a half-day is free; else full or closed. */
+export function dateState(answer: PublicAvailability | null, date: string): HalfDayState | undefined {
+  if (!answer) return undefined;
+  const halves = SESSION_TIMES.map((t) => stateIn(answer, date, t));
+  if (halves.some((h) => h === undefined)) return undefined;
+  if (halves.includes('free')) return 'free';
+  return halves.includes('full') ? 'full' : 'closed';
+}
