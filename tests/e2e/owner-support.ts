@@ -38,7 +38,16 @@ export function readMails(): Eml[] {
   } catch {
     return [];
   }
-  return names.sort().map((file) => ({ ...parseMail(readFileSync(join(MAIL_DIR, file), 'utf8')), file }));
+  // A file listed may be gone by the time it is read: an erasure deletes the person's e-mails.
+  return names.sort().flatMap((file) => {
+    let text: string;
+    try {
+      text = readFileSync(join(MAIL_DIR, file), 'utf8');
+    } catch {
+      return [];
+    }
+    return [{ ...parseMail(text), file }];
+  });
 }
 
 /** E-mails to `to` whose subject contains `subject`. */
