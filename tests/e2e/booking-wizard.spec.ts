@@ -13,6 +13,7 @@ import { parseMail } from '../server/forms-mime';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
 import { freeDays } from './support/free-days';
+import { ukWallTimeToInstant } from '../../src/lib/uk-dates';
 
 const REFERENCE = /^BK-[2-9A-HJKMNP-Z]{6}$/;
 // Free days of each test's own (a request holds its first choice), read before each test.
@@ -384,3 +385,30 @@ for (const width of [1280, 375]) {
     });
   });
 }
+
+test.describe('a visitor whose browser is in another time zone', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('sees the chosen half-day in their own time beside the UK one', async ({ page }) => {
+    await gotoHydrated(page, '/book');
+    await firstChoice(page).getByLabel('Date').fill(FIRST_DATE);
+    await firstChoice(page).getByRole('radio', { name: 'Morning (9am-12pm)' }).check();
+    const start = ukWallTimeToInstant(FIRST_DATE, '09:00');
+    const end = ukWallTimeToInstant(FIRST_DATE, '12:00');
+    const zone = { timeZone: 'America/New_York', hour: 'numeric', minute: '2-digit', hour12: true } as const;
+    const local = `${new Intl.DateTimeFormat('en-GB', { ...zone, weekday: 'short' }).format(start)} to ${new Intl.DateTimeFormat('en-GB', { ...zone, timeZoneName: 'short' }).format(end)}`;
+    await expect(firstChoice(page).getByText(`In your time zone: ${local}`)).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('a visitor in the UK', () => {
+  test.use({ timezoneId: 'Europe/London' });
+
+  test('sees UK time alone', async ({ page }) => {
+    await gotoHydrated(page, '/book');
+    await firstChoice(page).getByLabel('Date').fill(FIRST_DATE);
+    await firstChoice(page).getByRole('radio', { name: 'Morning (9am-12pm)' }).check();
+    await expect(page.getByText(/In your time zone/)).toHaveCount(0);
+  });
+});
