@@ -164,8 +164,8 @@ export class TakenRefusal extends Refusal {
 
 /**
  * Checks, in the request's transaction, that each half-day it asks for is still free; the lock of
- * their days (taken in date order, so two requests never wait on each other) makes two requests
- * for the last free half-day run one after the other, on every instance of one database. The
+ * their days (taken in date order, so two requests never wait for each other in a circle) makes two
+ * requests for the last free half-day run one after the other, on every instance of one database. The
  * request's own row, inserted after this, is then the hold.
  */
 export async function checkRequestIsFree(
