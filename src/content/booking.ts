@@ -180,9 +180,31 @@ export const availabilityCopy = {
   nextMonth: 'Next month',
   chosen: 'chosen',
   calendarLegend: 'Crossed-out dates are closed or fully booked. All times are UK time.',
+  /** What closes a session's half-day, as the owner's confirm or move names it. */
+  closedBy: {
+    dayOff: (note: string) => (note ? `a day off (${note})` : 'a day off'),
+    bankHoliday: (name: string) => `a bank holiday (${name})`,
+    weeklyHours: (weekday: string, time: SessionTime) =>
+      `your weekly hours (${
+        {
+          mon: 'Monday',
+          tue: 'Tuesday',
+          wed: 'Wednesday',
+          thu: 'Thursday',
+          fri: 'Friday',
+          sat: 'Saturday',
+          sun: 'Sunday',
+        }[weekday] ?? weekday
+      } ${time}s closed)`,
+  },
 } as const;
 
 export const bookingClashCopy = {
+  /** `why`: what closes the day in the owner's availability ("a day off (Dentist)"). */
+  closed: (why: string, day: string, action: 'confirm' | 'move') =>
+    `${day} is closed by ${why}. Choose another time, or ${action === 'confirm' ? 'confirm' : 'move'} it anyway.`,
+  closedByLink: (why: string, day: string) =>
+    `${day} is closed by ${why}. Choose another time, or confirm it anyway from the Bookings page of the console.`,
   /** `what`: "booking BK-K7WC6H" or 'the masterclass "…"'; `when`: its day and times in UK words. */
   clash: (what: string, when: string, action: 'confirm' | 'move') =>
     `This time clashes with ${what}, ${when}. Choose another start time, or ${action === 'confirm' ? 'confirm' : 'move'} it anyway.`,

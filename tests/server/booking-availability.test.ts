@@ -284,6 +284,52 @@ describe.each(drivers)('booking availability on $name', (driver) => {
     expect(order).toEqual([refs[2], refs[1], refs[0]]);
   });
 
+  it('the owner’s confirm and move onto a day the availability closes are refused, named; the owner may insist', async () => {
+    const day = bookableDate(16);
+    const res = await request(t, day);
+    expect(res.statusCode, res.body).toBe(200);
+    const reference = res.json().reference as string;
+    const { id } = (
+      (await owner('GET', '/api/owner/bookings?view=requested')).json().items as {
+        id: string;
+        reference: string;
+      }[]
+    ).find((b) => b.reference === reference)!;
+    const before = await settings();
+    const saved = await owner('POST', '/api/owner/availability', {
+      body: { ...before, daysOff: [{ from: day, to: day, note: 'Dentist' }] },
+    });
+    expect(saved.statusCode).toBe(200);
+
+    const confirm = (insist?: boolean) =>
+      owner('POST', `/api/owner/bookings/${id}/confirm`, {
+        body: { choice: 1, start: '09:30', ...(insist === undefined ? {} : { insist }) },
+      });
+    const refused = await confirm();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(
+      /^\w+day \d+ \w+ \d{4} is closed by a day off \(Dentist\)\. Choose another time, or confirm it anyway\.$/,
+    );
+    expect(refused.json().fieldErrors.start).toBe(refused.json().error);
+    expect((await confirm(true)).statusCode).toBe(200);
+    const audited = await t.query<{ detail: unknown }>(
+      `select detail from audit_log where action = 'booking.confirm' and target = '${reference}'`,
+    );
+    expect(audited).toEqual([{ detail: { clash: 'a day off (Dentist)' } }]);
+
+    // Moved to a Saturday: closed by the weekly hours.
+    let saturday = addDays(day, 1);
+    while (new Date(`${saturday}T12:00:00Z`).getUTCDay() !== 6) saturday = addDays(saturday, 1);
+    const move = await owner('POST', `/api/owner/bookings/${id}/reschedule`, {
+      body: { date: saturday, start: '14:00' },
+    });
+    expect(move.statusCode).toBe(409);
+    expect(move.json().error).toContain(
+      'is closed by your weekly hours (Saturday afternoons closed). Choose another time, or move it anyway.',
+    );
+    expect((await owner('POST', '/api/owner/availability', { body: before })).statusCode).toBe(200);
+  });
+
   it('of two requests for the last free half-day at once, one is accepted and the other refused', async () => {
     const day = bookableDate(9);
     const other = second ?? t;

@@ -10,7 +10,7 @@
  */
 import { and, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import bankHolidayFile from '~/content/bank-holidays.json';
-import { availabilityCopy, REQUEST_HOLD_DAYS, type SessionTime } from '~/content/booking';
+import { availabilityCopy, REQUEST_HOLD_DAYS, sessionTimeWindows, type SessionTime } from '~/content/booking';
 import type { Queryable, Tx } from '~/server/kit/db/client';
 import type { Diary } from '~/server/kit/diary';
 import { Refusal } from '~/server/kit/http/request-checks';
@@ -20,6 +20,7 @@ import {
   DEFAULT_AVAILABILITY,
   lastBookableDate,
   encodeAvailability,
+  weekdayOf,
   AVAILABILITY_PAGE_DAYS,
   type AvailabilitySettings,
   type BusyTime,
@@ -141,6 +142,24 @@ export async function publicAvailability(
   if (start > last) return { from: start, halves: '' };
   const end = addDays(start, AVAILABILITY_PAGE_DAYS - 1);
   return encodeAvailability(await availabilityOf(q, diary, start, end < last ? end : last, now, settings));
+}
+
+/**
+ * Why the owner's availability closes the half-day of a session at `start` on `date`, in words
+ * for the owner ("a day off (Dentist)", "a bank holiday (Boxing Day)", "your weekly hours
+ * (Wednesday afternoons closed)"); undefined when it is open. The notice and the window are the
+ * visitor's limits, not the owner's: they close nothing here.
+ */
+export async function closedReason(q: Queryable, date: string, start: string): Promise<string | undefined> {
+  const settings = await readAvailabilitySettings(q);
+  const time: SessionTime = start < sessionTimeWindows.morning.end ? 'morning' : 'afternoon';
+  const off = settings.daysOff.find((d) => d.from <= date && date <= d.to);
+  if (off) return availabilityCopy.closedBy.dayOff(off.note);
+  const holiday = BANK_HOLIDAYS.get(date);
+  if (holiday && !settings.openHolidays.includes(date)) return availabilityCopy.closedBy.bankHoliday(holiday);
+  const weekday = weekdayOf(date);
+  if (!settings.weekly[weekday][time]) return availabilityCopy.closedBy.weeklyHours(weekday, time);
+  return undefined;
 }
 
 /**

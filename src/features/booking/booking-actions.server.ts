@@ -51,7 +51,7 @@ import { signLink, verifyLink, type LinkPayload } from './booking-links.server';
 import { CANCEL_PATH } from './booking-paths';
 import type { BookingRequest } from './booking-schema';
 import { bookingLinkUses, bookingStatusEvents, bookings } from './tables.server';
-import { lockDay } from './availability.server';
+import { closedReason, lockDay } from './availability.server';
 
 export type BookingClock = () => Date;
 
@@ -197,8 +197,9 @@ export class ClashRefusal extends Refusal {
 }
 
 /**
- * What `slot` clashes with in the owner's diary, the booking's own entry aside: undefined when
- * nothing; refused when the owner does not insist (`how`: the console's action, or the e-mailed
+ * What `slot` clashes with in the owner's diary, the booking's own entry aside, or else what closes
+ * its day or half-day in the owner's availability (decision 036): undefined when nothing; refused
+ * when the owner does not insist (`how`: the console's action, or the e-mailed
  * link, which cannot insist); else the clash's label, for the audit row.
  */
 async function checkClash(
@@ -209,7 +210,17 @@ async function checkClash(
   how: { insist?: boolean; action: 'confirm' | 'move' | 'link' },
 ): Promise<string | undefined> {
   const clash = await ctx.diary.clash(tx, slot, calendarUid(row.id, ctx.config.publicUrl));
-  if (!clash) return undefined;
+  if (!clash) {
+    // A day or half-day the owner's availability closes (a day off, a bank holiday, weekly hours).
+    const closed = await closedReason(tx, slot.date, slot.start);
+    if (!closed || how.insist) return closed;
+    const day = formatUkDate(slot.date);
+    throw new ClashRefusal(
+      how.action === 'link'
+        ? bookingClashCopy.closedByLink(closed, day)
+        : bookingClashCopy.closed(closed, day, how.action),
+    );
+  }
   if (how.insist) return clash.label;
   const when = `${formatUkDate(clash.start.date)}, ${formatClock(clash.start.time)}-${formatClock(clash.end.time)} UK time`;
   throw new ClashRefusal(
