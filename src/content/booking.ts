@@ -180,6 +180,9 @@ export const availabilityCopy = {
   nextMonth: 'Next month',
   chosen: 'chosen',
   calendarLegend: 'Crossed-out dates are closed or fully booked. All times are UK time.',
+} as const;
+
+export const bookingClashCopy = {
   /** What closes a session's half-day, as the owner's confirm or move names it. */
   closedBy: {
     dayOff: (note: string) => (note ? `a day off (${note})` : 'a day off'),
@@ -197,9 +200,6 @@ export const availabilityCopy = {
         }[weekday] ?? weekday
       } ${time}s closed)`,
   },
-} as const;
-
-export const bookingClashCopy = {
   /** `why`: what closes the day in the owner's availability ("a day off (Dentist)"). */
   closed: (why: string, day: string, action: 'confirm' | 'move') =>
     `${day} is closed by ${why}. Choose another time, or ${action === 'confirm' ? 'confirm' : 'move'} it anyway.`,

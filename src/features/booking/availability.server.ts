@@ -10,7 +10,13 @@
  */
 import { and, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import bankHolidayFile from '~/content/bank-holidays.json';
-import { availabilityCopy, REQUEST_HOLD_DAYS, sessionTimeWindows, type SessionTime } from '~/content/booking';
+import {
+  availabilityCopy,
+  bookingClashCopy,
+  REQUEST_HOLD_DAYS,
+  sessionTimeWindows,
+  type SessionTime,
+} from '~/content/booking';
 import type { Queryable, Tx } from '~/server/kit/db/client';
 import type { Diary } from '~/server/kit/diary';
 import { Refusal } from '~/server/kit/http/request-checks';
@@ -154,11 +160,11 @@ export async function closedReason(q: Queryable, date: string, start: string): P
   const settings = await readAvailabilitySettings(q);
   const time: SessionTime = start < sessionTimeWindows.morning.end ? 'morning' : 'afternoon';
   const off = settings.daysOff.find((d) => d.from <= date && date <= d.to);
-  if (off) return availabilityCopy.closedBy.dayOff(off.note);
+  if (off) return bookingClashCopy.closedBy.dayOff(off.note);
   const holiday = BANK_HOLIDAYS.get(date);
-  if (holiday && !settings.openHolidays.includes(date)) return availabilityCopy.closedBy.bankHoliday(holiday);
+  if (holiday && !settings.openHolidays.includes(date)) return bookingClashCopy.closedBy.bankHoliday(holiday);
   const weekday = weekdayOf(date);
-  if (!settings.weekly[weekday][time]) return availabilityCopy.closedBy.weeklyHours(weekday, time);
+  if (!settings.weekly[weekday][time]) return bookingClashCopy.closedBy.weeklyHours(weekday, time);
   return undefined;
 }
 
