@@ -187,18 +187,7 @@ export const bookingClashCopy = {
   closedBy: {
     dayOff: (note: string) => (note ? `a day off (${note})` : 'a day off'),
     bankHoliday: (name: string) => `a bank holiday (${name})`,
-    weeklyHours: (weekday: string, time: SessionTime) =>
-      `your weekly hours (${
-        {
-          mon: 'Monday',
-          tue: 'Tuesday',
-          wed: 'Wednesday',
-          thu: 'Thursday',
-          fri: 'Friday',
-          sat: 'Saturday',
-          sun: 'Sunday',
-        }[weekday] ?? weekday
-      } ${time}s closed)`,
+    weeklyHours: (day: string, time: SessionTime) => `your weekly hours (${day} ${time}s closed)`,
   },
   /** `why`: what closes the day in the owner's availability ("a day off (Dentist)"). */
   closed: (why: string, day: string, action: 'confirm' | 'move') =>

@@ -68,6 +68,17 @@ export const AvailabilitySettingsSchema = z.object({
 });
 
 // The schema gives exactly the settings' type.
+/** The weekdays' names, as the Availability page and the owner's refusals write them. */
+export const WEEKDAY_NAMES: Record<Weekday, string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
 const settingsTypeMatches: z.output<typeof AvailabilitySettingsSchema> extends AvailabilitySettings
   ? AvailabilitySettings extends z.output<typeof AvailabilitySettingsSchema>
     ? true

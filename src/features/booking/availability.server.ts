@@ -33,7 +33,7 @@ import {
   type DayAvailability,
   type PublicAvailability,
 } from './availability';
-import { AvailabilitySettingsSchema } from './availability-settings';
+import { AvailabilitySettingsSchema, WEEKDAY_NAMES } from './availability-settings';
 import type { BookingRequest } from './booking-schema';
 import { bookingAvailability, bookings } from './tables.server';
 
@@ -164,7 +164,8 @@ export async function closedReason(q: Queryable, date: string, start: string): P
   const holiday = BANK_HOLIDAYS.get(date);
   if (holiday && !settings.openHolidays.includes(date)) return bookingClashCopy.closedBy.bankHoliday(holiday);
   const weekday = weekdayOf(date);
-  if (!settings.weekly[weekday][time]) return bookingClashCopy.closedBy.weeklyHours(weekday, time);
+  if (!settings.weekly[weekday][time])
+    return bookingClashCopy.closedBy.weeklyHours(WEEKDAY_NAMES[weekday], time);
   return undefined;
 }
 

@@ -11,7 +11,7 @@
  */
 import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { availabilityCopy } from '~/content/booking';
-import type { PublicAvailability } from './availability';
+import type { MonthViewProps } from './free-dates-month';
 
 // The month view is fetched when the calendar is first opened: the page's first load pays nothing.
 const MonthView = lazy(() => import('./free-dates-month'));
@@ -24,17 +24,7 @@ export function FreeDatesCalendar({
   label,
   onPick,
   onMonth,
-}: {
-  availability: PublicAvailability | null;
-  value: string;
-  min?: string;
-  max?: string;
-  /** The field's name, for the button and the calendar ("First choice"). */
-  label: string;
-  onPick: (date: string) => void;
-  /** Told the last date of the month shown, so that its availability is read. */
-  onMonth: (lastDate: string) => void;
-}) {
+}: Omit<MonthViewProps, 'onClose'>) {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const id = useId();

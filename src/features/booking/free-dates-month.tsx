@@ -36,6 +36,20 @@ function reasonOf(state: HalfDayState | undefined): string | undefined {
   return undefined;
 }
 
+/** The month view's inputs; the calendar (free-dates-calendar.tsx) takes the same, less `onClose`. */
+export type MonthViewProps = {
+  availability: PublicAvailability | null;
+  value: string;
+  min?: string;
+  max?: string;
+  /** The field's name, for the button and the calendar ("First choice"). */
+  label: string;
+  onPick: (date: string) => void;
+  onClose: () => void;
+  /** Told the last date of the month shown, so that its availability is read. */
+  onMonth: (lastDate: string) => void;
+};
+
 export default function MonthView({
   availability,
   value,
@@ -45,16 +59,7 @@ export default function MonthView({
   onPick,
   onClose,
   onMonth,
-}: {
-  availability: PublicAvailability | null;
-  value: string;
-  min?: string;
-  max?: string;
-  label: string;
-  onPick: (date: string) => void;
-  onClose: () => void;
-  onMonth: (lastDate: string) => void;
-}) {
+}: MonthViewProps) {
   const start =
     (value && (!min || value >= min) && (!max || value <= max) ? value : undefined) ??
     firstFree(availability, min, max) ??

@@ -16,6 +16,7 @@ import { PageHeading, Section } from '~/components/console/page';
 import { isIsoDate } from '~/lib/uk-dates';
 import { AVAILABILITY_LIMITS, WEEKDAYS, type AvailabilitySettings } from '../availability';
 import type { AvailabilityAnswer } from '../availability-console-contract';
+import { WEEKDAY_NAMES } from '../availability-settings';
 import { formatUkDate } from '../booking-dates';
 
 export function AvailabilityPage() {
@@ -115,16 +116,6 @@ function AvailabilityForm({ answer }: { answer: AvailabilityAnswer }) {
     </form>
   );
 }
-
-const WEEKDAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
 
 function WeeklyHours({
   settings,
