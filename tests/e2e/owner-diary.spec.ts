@@ -33,6 +33,30 @@ async function bookingId(request: APIRequestContext, reference: string): Promise
   )!.id;
 }
 
+/**
+ * A request whose first choice clashes with a confirmed session. The visitor's form lets no two
+ * requests ask for one half-day: `second` holds the day's morning, and the owner confirms `first`
+ * elsewhere and moves it onto that morning at 9am (a move checks the diary, not requests).
+ */
+async function clashingRequest(request: APIRequestContext, tag: string) {
+  const [day] = await freeDays(request, 1);
+  const second = await requestBooking(request, {
+    lastName: `${tag}b`,
+    email: `${tag}b@example.org`,
+    first: day!,
+  });
+  const first = await requestBooking(request, { lastName: `${tag}a`, email: `${tag}a@example.org` });
+  const firstId = await bookingId(request, first.reference);
+  for (const [path, data] of [
+    ['confirm', { choice: 1, start: '09:00' }],
+    ['reschedule', { date: day, start: '09:00' }],
+  ] as const) {
+    const res = await request.post(`/api/owner/bookings/${firstId}/${path}`, { headers: sameOrigin, data });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  return { day: day!, first, second };
+}
+
 test('the owner makes the calendar address, the feed shows a confirmed session, and replacing it ends the old one', async ({
   ownerPage: page,
 }) => {
@@ -94,28 +118,7 @@ test('the owner makes the calendar address, the feed shows a confirmed session, 
 test('confirming a time that clashes with a confirmed session is refused with the clash named; the owner insists', async ({
   ownerPage: page,
 }) => {
-  const tag = uniqueTag('Clash');
-  // The visitor's form lets no two requests ask for one half-day: the second request holds the
-  // day's morning, and the owner moves a confirmed session onto it (a move checks the diary, not
-  // requests), so confirming the second request then clashes with it.
-  const [day] = await freeDays(page.request, 1);
-  const second = await requestBooking(page.request, {
-    lastName: `${tag}b`,
-    email: `${tag}b@example.org`,
-    first: day!,
-  });
-  const first = await requestBooking(page.request, { lastName: `${tag}a`, email: `${tag}a@example.org` });
-  const firstId = await bookingId(page.request, first.reference);
-  const confirmed = await page.request.post(`/api/owner/bookings/${firstId}/confirm`, {
-    headers: sameOrigin,
-    data: { choice: 1, start: '09:00' },
-  });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
-  const moved = await page.request.post(`/api/owner/bookings/${firstId}/reschedule`, {
-    headers: sameOrigin,
-    data: { date: day, start: '09:00' },
-  });
-  expect(moved.status(), await moved.text()).toBe(200);
+  const { first, second } = await clashingRequest(page.request, uniqueTag('Clash'));
 
   await openConsole(page, '/owner/bookings');
   const card = page.getByRole('article', { name: new RegExp(second.reference) });
@@ -151,25 +154,7 @@ test('confirming a time that clashes with a confirmed session is refused with th
 test('the owner’s e-mailed link refuses a start time that clashes with a confirmed session, and another one confirms', async ({
   ownerPage: page,
 }) => {
-  const tag = uniqueTag('LinkClash');
-  const [day] = await freeDays(page.request, 1);
-  const second = await requestBooking(page.request, {
-    lastName: `${tag}b`,
-    email: `${tag}b@example.org`,
-    first: day!,
-  });
-  const first = await requestBooking(page.request, { lastName: `${tag}a`, email: `${tag}a@example.org` });
-  const firstId = await bookingId(page.request, first.reference);
-  for (const [path, data] of [
-    ['confirm', { choice: 1, start: '09:00' }],
-    ['reschedule', { date: day, start: '09:00' }],
-  ] as const) {
-    const res = await page.request.post(`/api/owner/bookings/${firstId}/${path}`, {
-      headers: sameOrigin,
-      data,
-    });
-    expect(res.status(), await res.text()).toBe(200);
-  }
+  const { day, first, second } = await clashingRequest(page.request, uniqueTag('LinkClash'));
   const [ownerMail] = await waitForMailsTo(OWNER_EMAIL, `New strategy session booking ${second.reference}`);
   const url = new URL(/Confirm first choice: (\S+)/.exec(ownerMail!.text)![1]!);
   await gotoHydrated(page, `${url.pathname}${url.search}`);
@@ -179,14 +164,14 @@ test('the owner’s e-mailed link refuses a start time that clashes with a confi
   await starts.getByRole('radio', { name: '9:30am-10:15am' }).check();
   await page.getByRole('button', { name: 'Confirm booking' }).click();
   await expect(page.getByRole('alert')).toHaveText(
-    `This time clashes with booking ${first.reference}, ${formatUkDate(day!)}, 9am-9:45am UK time. Choose another start time, or confirm it anyway from the Bookings page of the console.`,
+    `This time clashes with booking ${first.reference}, ${formatUkDate(day)}, 9am-9:45am UK time. Choose another start time, or confirm it anyway from the Bookings page of the console.`,
   );
   await expectNoAxeViolations(page);
   // The link is still good: the form stays, and a time clear of the first confirms.
   await starts.getByRole('radio', { name: '9:45am-10:30am' }).check();
   await page.getByRole('button', { name: 'Confirm booking' }).click();
   await expect(page.getByTestId('booking-link-done')).toContainText(
-    `Confirmed for ${formatUkDate(day!)}, 9:45am-10:30am UK time.`,
+    `Confirmed for ${formatUkDate(day)}, 9:45am-10:30am UK time.`,
   );
 });
 
