@@ -44,6 +44,13 @@ export function OverviewPage() {
                   </p>
                 </IfMayUse>
               </Banner>
+              <Banner heading={copy.calendarWarningsHeading} items={data.calendarWarnings}>
+                <p className="mt-2">
+                  <Link to={page('availability')} className="text-link">
+                    {copy.openAvailability}
+                  </Link>
+                </p>
+              </Banner>
               <Banner heading={copy.configWarningsHeading} items={data.configWarnings} />
 
               <div className="mt-6 grid gap-4 sm:grid-cols-2">

@@ -72,6 +72,12 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'diary.replace': () => 'replaced the address of the calendar subscription (the old one no longer works)',
   'availability.change': (_, d) =>
     `changed the availability offered to visitors${typeof d?.changed === 'string' ? ` (${d.changed})` : ''}`,
+  'availability.calendar': (_, d) =>
+    d?.removed === true
+      ? 'removed the address of their own calendar (its busy times no longer close half-days)'
+      : 'set the address of their own calendar, whose busy times close half-days',
+  'calendar.failed': () =>
+    "could not read the owner's calendar; its last good copy is used and the owner was e-mailed",
   'submission.mark-spam': (t) => `moved submission ${shortId(t)} to spam`,
   'submission.release': (t, d) =>
     `released submission ${shortId(t)} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,

@@ -188,6 +188,7 @@ export const bookingClashCopy = {
     dayOff: (note: string) => (note ? `a day off (${note})` : 'a day off'),
     bankHoliday: (name: string) => `a bank holiday (${name})`,
     weeklyHours: (day: string, time: SessionTime) => `your weekly hours (${day} ${time}s closed)`,
+    calendar: 'your own calendar (busy then)',
   },
   /** `why`: what closes the day in the owner's availability ("a day off (Dentist)"). */
   closed: (why: string, day: string, action: 'confirm' | 'move') =>

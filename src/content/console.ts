@@ -79,6 +79,8 @@ export const overviewCopy = {
   openInbox: 'Open the inbox',
   mailWarningsHeading: 'E-mail is not being delivered',
   configWarningsHeading: 'Configuration left at its defaults',
+  calendarWarningsHeading: 'Your calendar could not be read',
+  openAvailability: 'Open Availability',
   openDeliveries: 'See deliveries',
   allWell: 'E-mail is being delivered.',
 };
@@ -386,6 +388,29 @@ export const availabilityPageCopy = {
   saved: 'Availability saved. The booking form offers the new times now.',
   lastSaved: 'Last saved',
   defaults: 'These are the default settings: nothing has been saved yet.',
+  calendarHeading: 'Your own calendar',
+  calendarIntro:
+    'Paste the secret iCal address of your Google, Outlook or Apple calendar, and its busy times close the mornings and afternoons they overlap. Events marked free, and cancelled ones, close nothing. It is read again every few minutes; only the busy half-days are kept, never what the events say.',
+  calendarNone: 'No calendar address is set.',
+  calendarAddress: 'Address',
+  calendarLastGood: 'Last read',
+  calendarNever: 'not yet read',
+  calendarCounts: (events: number, halves: number) =>
+    `: ${events} event${events === 1 ? '' : 's'}, ${halves} half-day${halves === 1 ? '' : 's'} busy in the next 12 months`,
+  calendarErrorHeading: 'Your calendar could not be read',
+  calendarStillUsed: 'The busy times of the last good copy are still used.',
+  calendarNothingUsed: 'No copy has been read yet: none of its busy times close a half-day.',
+  calendarPaste: 'Secret address of your calendar',
+  calendarReplace: 'Replace the address',
+  calendarPasteHint: 'https:// or webcal://, kept secret',
+  calendarSave: 'Save and read',
+  calendarReading: 'Reading…',
+  calendarReadNow: 'Read it now',
+  calendarRemove: 'Remove the address',
+  calendarRead: (halves: number) =>
+    `Your calendar was read: ${halves} half-day${halves === 1 ? ' is' : 's are'} busy. The booking form no longer offers ${halves === 1 ? 'it' : 'them'}.`,
+  calendarFailed: 'Your calendar could not be read: see why on this page.',
+  calendarRemoved: 'The address was removed: your calendar no longer closes any half-day.',
 };
 
 export const peopleCopy = {

@@ -57,6 +57,8 @@ export type Overview = {
   spamHeld: number;
   /** Why mail is not really being delivered, as sentences; empty when all is well. */
   mailWarnings: string[];
+  /** The owner's own calendar could not be read (decision 037): the error and the last good fetch. */
+  calendarWarnings: string[];
   configWarnings: string[];
 };
 

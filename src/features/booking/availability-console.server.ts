@@ -11,6 +11,14 @@ import { addDays, ukDateOf } from '~/lib/uk-dates';
 import type { AvailabilitySettings } from './availability';
 import { availabilityRoutes, type AvailabilityAnswer } from './availability-console-contract';
 import { BANK_HOLIDAYS, readAvailabilitySettings, saveAvailabilitySettings } from './availability.server';
+import { Refusal } from '~/server/kit/http/request-checks';
+import { feedRequestUrl, refusedScheme } from './calendar-feed-fetch.server';
+import {
+  maskFeedAddress,
+  readCalendarFeed,
+  setCalendarAddress,
+  type CalendarFeedJob,
+} from './calendar-feed.server';
 import { bookingAvailability } from './tables.server';
 
 /** The audit's words for each part of the settings. */
@@ -38,21 +46,63 @@ async function answer(q: Queryable, now: Date): Promise<AvailabilityAnswer> {
   const bankHolidays = [...BANK_HOLIDAYS]
     .filter(([date]) => date >= today && date <= until)
     .map(([date, name]) => ({ date, name, open: open.has(date) }));
-  return { settings, bankHolidays, updatedAt: row ? row.updatedAt.toISOString() : null };
+  const feed = await readCalendarFeed(q);
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  return {
+    settings,
+    bankHolidays,
+    updatedAt: row ? row.updatedAt.toISOString() : null,
+    calendar: {
+      address: feed?.url ? maskFeedAddress(feed.url) : null,
+      events: feed?.url ? feed.events : 0,
+      busyHalfDays: feed?.url ? feed.busy.length : 0,
+      lastGoodAt: iso(feed?.lastGoodAt),
+      lastAttemptAt: iso(feed?.lastAttemptAt),
+      error: feed?.url ? feed.lastError : null,
+    },
+  };
 }
 
-export const availabilityArea: ConsoleArea = (routes, { db, clock }) => {
-  routes.on(availabilityRoutes.view, async () => answer(db, clock()));
+const noAddress = () => new Refusal(409, { error: 'No calendar address is set: paste one first.' });
 
-  routes.on(availabilityRoutes.save, async ({ body, owner }) => {
-    const now = clock();
-    return db.transaction(async (tx) => {
-      const before = await readAvailabilitySettings(tx);
-      await saveAvailabilitySettings(tx, body, now);
-      const changed = changedParts(before, body);
-      if (changed.length > 0)
-        await audit(tx, owner.email, 'availability.change', undefined, { changed: changed.join(', ') });
-      return answer(tx, now);
+/** The Availability area; `calendar` reads the owner's calendar when asked (calendar-feed.server.ts). */
+export const availabilityArea =
+  (calendar: CalendarFeedJob): ConsoleArea =>
+  (routes, { db, clock, config }) => {
+    routes.on(availabilityRoutes.view, async () => answer(db, clock()));
+
+    routes.on(availabilityRoutes.save, async ({ body, owner }) => {
+      const now = clock();
+      return db.transaction(async (tx) => {
+        const before = await readAvailabilitySettings(tx);
+        await saveAvailabilitySettings(tx, body, now);
+        const changed = changedParts(before, body);
+        if (changed.length > 0)
+          await audit(tx, owner.email, 'availability.change', undefined, { changed: changed.join(', ') });
+        return answer(tx, now);
+      });
     });
-  });
-};
+
+    routes.on(availabilityRoutes.calendar, async ({ body, owner }) => {
+      const now = clock();
+      const address = body.address === '' ? null : body.address;
+      if (address) {
+        const refused = refusedScheme(feedRequestUrl(address), config.calendarFeed);
+        if (refused) throw new Refusal(400, { error: refused, fieldErrors: { address: refused } });
+      }
+      await db.transaction(async (tx) => {
+        await setCalendarAddress(tx, address, now);
+        // Never the address in the audit: it is a secret.
+        await audit(tx, owner.email, 'availability.calendar', undefined, { removed: address === null });
+      });
+      if (address) await calendar.refreshNow(now);
+      return answer(db, now);
+    });
+
+    routes.on(availabilityRoutes.refreshCalendar, async () => {
+      const now = clock();
+      if (!(await readCalendarFeed(db))?.url) throw noAddress();
+      await calendar.refreshNow(now);
+      return answer(db, now);
+    });
+  };

@@ -35,6 +35,7 @@ import {
 } from './availability';
 import { AvailabilitySettingsSchema, WEEKDAY_NAMES } from './availability-settings';
 import type { BookingRequest } from './booking-schema';
+import { calendarBusyBetween, calendarIsBusy } from './calendar-feed.server';
 import { bookingAvailability, bookings } from './tables.server';
 
 const ROW = 'settings';
@@ -118,13 +119,14 @@ export async function availabilityOf(
   now: Date,
   known?: AvailabilitySettings,
 ): Promise<DayAvailability[]> {
-  const [settings, holds, { busy, sessionDates }] = await Promise.all([
+  const [settings, holds, { busy, sessionDates }, calendar] = await Promise.all([
     known ?? readAvailabilitySettings(q),
     holdsBetween(q, from, to, now),
     diaryBetween(q, diary, from, to),
+    calendarBusyBetween(q, from, to),
   ]);
   return availabilityBetween(
-    { settings, now, bankHolidays: BANK_HOLIDAY_DATES, busy, sessionDates, holds },
+    { settings, now, bankHolidays: BANK_HOLIDAY_DATES, busy: [...busy, ...calendar], sessionDates, holds },
     from,
     to,
   );
@@ -153,7 +155,7 @@ export async function publicAvailability(
 /**
  * Why the owner's availability closes the half-day of a session at `start` on `date`, in words
  * for the owner ("a day off (Dentist)", "a bank holiday (Boxing Day)", "your weekly hours
- * (Wednesday afternoons closed)"); undefined when it is open. The notice and the window are the
+ * (Wednesday afternoons closed)", "your own calendar (busy then)"); undefined when it is open. The notice and the window are the
  * visitor's limits, not the owner's: they close nothing here.
  */
 export async function closedReason(q: Queryable, date: string, start: string): Promise<string | undefined> {
@@ -166,6 +168,7 @@ export async function closedReason(q: Queryable, date: string, start: string): P
   const weekday = weekdayOf(date);
   if (!settings.weekly[weekday][time])
     return bookingClashCopy.closedBy.weeklyHours(WEEKDAY_NAMES[weekday], time);
+  if (await calendarIsBusy(q, date, time)) return bookingClashCopy.closedBy.calendar;
   return undefined;
 }
 

@@ -8,7 +8,7 @@
  * - `closed` when the weekly hours close it, or its date is a day off, a bank holiday of England
  *   and Wales the owner has not opened, inside the minimum notice or beyond the booking window;
  * - `full` when the day has as many sessions (confirmed or held) as the daily cap, when a request
- *   holds it, or when a busy time (a confirmed session, a masterclass) overlaps it;
+ *   holds it, or when a busy time (a confirmed session, a masterclass, the owner's own calendar) overlaps it;
  * - else `free`.
  * Times are UK wall-clock times: a half-day's instants take the UK offset of its date, so the weeks
  * of the clock changes keep 9am at 9am.

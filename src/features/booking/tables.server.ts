@@ -112,3 +112,21 @@ export const bookingAvailability = pgTable('booking_availability', {
   settings: jsonb('settings').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The owner's own calendar (decision 037): the secret address they pasted (null: none), the
+ * busy half-days of its last good copy (`YYYY-MM-DD morning|afternoon`, never an event's words),
+ * and how the last fetches went: the console's warning and its one e-mail read them.
+ */
+export const bookingCalendarFeed = pgTable('booking_calendar_feed', {
+  name: text('name').primaryKey(),
+  url: text('url'),
+  busy: jsonb('busy').$type<string[]>().notNull().default([]),
+  events: integer('events').notNull().default(0),
+  lastGoodAt: timestamp('last_good_at', { withTimezone: true }),
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  /** When the owner was e-mailed of the failure under way; cleared by the next good fetch. */
+  warnedAt: timestamp('warned_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -6,6 +6,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { FORM_TYPES, overviewRoutes, type FormType, type Overview } from '~/contract/console';
 import { bookingsAwaitingAnswer } from '~/features/booking/booking-counts.server';
+import { calendarWarnings } from '~/features/booking/calendar-feed.server';
 import type { Config } from '../kit/config';
 import type { Queryable } from '../kit/db/client';
 import { outbox, spamIs, submissions } from '../kit/db/schema';
@@ -90,6 +91,7 @@ export async function overview(db: Queryable, config: Config): Promise<Overview>
     bookingsAwaitingAnswer: await bookingsAwaitingAnswer(db),
     spamHeld: spam?.count ?? 0,
     mailWarnings: await mailWarnings(db, config),
+    calendarWarnings: await calendarWarnings(db),
     // A missing SMTP_URL is the mail warning above; the other settings are listed here.
     configWarnings: configWarnings({
       ...config,

@@ -164,6 +164,14 @@ const EnvSchema = z.object({
   /** Bench/test only: skips the minimum fill time check (machine-made submissions fill instantly). */
   BENCH_DISABLE_FILL_TIME: boolFlag,
   /** Forms submitted sooner than this after they appeared are treated as spam (people take seconds). */
+  /** Minutes between two fetches of the owner's calendar address (decision 037). */
+  CALENDAR_FEED_EVERY_MINUTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1440).default(15),
+  ),
+  /** Tests only: the owner's calendar may be fetched over http, and from private addresses. */
+  CALENDAR_FEED_ALLOW_HTTP: boolFlag,
+  CALENDAR_FEED_ALLOW_PRIVATE: boolFlag,
   MIN_FILL_TIME_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(2500)),
   /** Most e-mails per hour that visitors' forms may send to visitors' addresses; the rest wait. */
   VISITOR_MAIL_HOURLY_CAP: z.preprocess(
@@ -220,6 +228,8 @@ export type Config = {
   benchDisableRateLimit: boolean;
   benchDisableFillTime: boolean;
   minFillTimeMs: number;
+  /** The owner's calendar feed: how often it is fetched, and what its fetch allows (decision 037). */
+  calendarFeed: { everyMinutes: number; allowHttp: boolean; allowPrivate: boolean };
   visitorMailHourlyCap: number;
   staticFastPath: boolean;
   downloadsGiveWay: boolean;
@@ -465,6 +475,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     benchDisableRateLimit: e.BENCH_DISABLE_RATE_LIMIT,
     benchDisableFillTime: e.BENCH_DISABLE_FILL_TIME,
     minFillTimeMs: e.MIN_FILL_TIME_MS,
+    calendarFeed: {
+      everyMinutes: e.CALENDAR_FEED_EVERY_MINUTES,
+      allowHttp: e.CALENDAR_FEED_ALLOW_HTTP,
+      allowPrivate: e.CALENDAR_FEED_ALLOW_PRIVATE,
+    },
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
     staticFastPath: e.STATIC_FAST_PATH,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,

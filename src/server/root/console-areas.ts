@@ -21,12 +21,15 @@ import { bookingsArea } from '~/features/booking/booking-console.server';
 import { eventsArea } from '~/features/events/events-console.server';
 import { diaryArea } from '../console/diary';
 import { availabilityArea } from '~/features/booking/availability-console.server';
+import type { CalendarFeedJob } from '~/features/booking/calendar-feed.server';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
   retentionRuns: RetentionRunner;
   /** The dispatch table's form handlers ("Not spam" runs the submission's). */
   handlers: FormHandlers;
+  /** The owner's own calendar, read when the Availability page asks. */
+  calendarFeed: CalendarFeedJob;
 }): ConsoleArea[] {
   return [
     peopleArea(deps.personalData),
@@ -43,6 +46,6 @@ export function consoleAreas(deps: {
     bookingsArea,
     eventsArea,
     diaryArea,
-    availabilityArea,
+    availabilityArea(deps.calendarFeed),
   ];
 }

@@ -29,6 +29,11 @@ import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retentio
 import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox-worker';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
 import { addressConfirmEmail } from '../kit/mail/address-confirm';
+import {
+  startCalendarFeed,
+  type CalendarFeedDeps,
+  type CalendarFeedJob,
+} from '~/features/booking/calendar-feed.server';
 
 export type ServicesOptions = {
   /** The registry of personal data (default: every feature's, src/server/root/personal-data.ts). */
@@ -40,6 +45,8 @@ export type ServicesOptions = {
       'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize' | 'clock'
     >
   >;
+  /** Test knobs for reading the owner's calendar (a shorter timeout, a smaller size limit). */
+  calendarFeed?: CalendarFeedDeps['limits'];
 };
 
 declare module 'fastify' {
@@ -51,6 +58,7 @@ declare module 'fastify' {
       retention: RetentionSweeper;
       consoleJobs: ConsoleJobs;
       retentionRuns: RetentionRunner;
+      calendarFeed: CalendarFeedJob;
       /** Every route of the console, with the role it needs (filled as Fastify registers them). */
       consoleRoutes: ConsoleRouteInfo[];
     };
@@ -93,6 +101,14 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     wakeOutbox,
     retentionRuns,
   });
+  const calendarFeed = startCalendarFeed({
+    db: database.db,
+    config,
+    availabilityUrl: links.absolute(`${CONSOLE_PATH}/availability`),
+    log: app.log,
+    wakeOutbox,
+    limits: options.calendarFeed,
+  });
   const consoleRoutes: ConsoleRouteInfo[] = [];
   // The owner's diary: the calendar subscription, and what a session's time must not clash with.
   const diary = createDiary(DIARY_SOURCES, {
@@ -102,12 +118,21 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   });
   /** A client's rate-limit key: a keyed hash of its address or IPv6 /64. */
   const clientKey = (request: FastifyRequest) => links.hashAddress(rateLimitSubject(request.ip));
-  app.decorate('services', { database, outbox, links, retention, consoleJobs, retentionRuns, consoleRoutes });
+  app.decorate('services', {
+    database,
+    outbox,
+    links,
+    retention,
+    consoleJobs,
+    retentionRuns,
+    calendarFeed,
+    consoleRoutes,
+  });
 
   app.addHook('onClose', async () => {
     // Together: the chores under way may be waiting on a retention run, which the runner's stop
     // ends between two batches.
-    await Promise.all([consoleJobs.stop(), retention.stop(), retentionRuns.stop()]);
+    await Promise.all([consoleJobs.stop(), retention.stop(), retentionRuns.stop(), calendarFeed.stop()]);
     await outbox.stop();
     await limiter.close();
     await database.close();
@@ -136,7 +161,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   await app.register(consoleApi, {
     config,
     db: database.db,
-    areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers }),
+    areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers, calendarFeed }),
     links,
     limiter,
     clientKey,

@@ -1,0 +1,254 @@
+/**
+ * The owner's own calendar, read (decision 037): an iCalendar feed's events expanded by ical.js
+ * (RRULE, EXDATE, RECURRENCE-ID, events in other time zones, all-day events) into the UK half-days
+ * they overlap. Cancelled events and free (TRANSPARENT) ones take nothing. Only the half-days
+ * are kept: never an event's title, place or guests.
+ *
+ * Time zones: a TZID the feed defines (a VTIMEZONE, as Google, Outlook and Apple send) is
+ * converted by ical.js; a TZID it does not define is read as an IANA zone by Intl when Intl knows
+ * it; anything else (floating times, a zone nobody knows) is read as UK time, the owner's.
+ */
+import ICAL from 'ical.js';
+import { sessionTimeWindows, type SessionTime } from '~/content/booking';
+import { addDays, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
+
+/** A half-day the owner's calendar shows busy: `YYYY-MM-DD morning` or `YYYY-MM-DD afternoon`. */
+export type BusyHalfDay = `${string} ${SessionTime}`;
+
+export const busyHalfDay = (date: string, time: SessionTime): BusyHalfDay => `${date} ${time}`;
+
+export type ExpandedFeed = {
+  /** The busy half-days from..to, sorted. */
+  busy: BusyHalfDay[];
+  /** How many events (series counted once) the feed holds. */
+  events: number;
+};
+
+/** The occurrences one series may yield: a daily series of years is some thousands; more is a runaway rule. */
+const MAX_OCCURRENCES_PER_SERIES = 20_000;
+
+export class NotACalendar extends Error {}
+
+const TIMES = Object.keys(sessionTimeWindows) as SessionTime[];
+
+const zoneFormatters = new Map<string, Intl.DateTimeFormat | null>();
+function zoneFormatter(zone: string): Intl.DateTimeFormat | null {
+  if (!zoneFormatters.has(zone)) {
+    try {
+      zoneFormatters.set(
+        zone,
+        new Intl.DateTimeFormat('en-GB', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          second: 'numeric',
+        }),
+      );
+    } catch {
+      zoneFormatters.set(zone, null);
+    }
+  }
+  return zoneFormatters.get(zone)!;
+}
+
+/** The instant a clock in the IANA zone `format` speaks for shows the wall time `wanted` (ms as if UTC). */
+function zonedInstant(format: Intl.DateTimeFormat, wanted: number): number {
+  let guess = wanted;
+  for (let i = 0; i < 2; i += 1) {
+    const p = Object.fromEntries(format.formatToParts(new Date(guess)).map((x) => [x.type, Number(x.value)]));
+    const shown = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
+    guess += wanted - shown;
+  }
+  return guess;
+}
+
+/** The instant of a date-time of the feed; `tzid` is its property's TZID parameter, if any. */
+function instantOf(time: ICAL.Time, tzid: string | undefined): number {
+  const zone = time.zone;
+  if (zone && zone !== ICAL.Timezone.localTimezone) return time.toUnixTime() * 1000;
+  const wanted = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
+  const format = tzid ? zoneFormatter(tzid) : null;
+  if (format) return zonedInstant(format, wanted);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const date = `${time.year}-${pad(time.month)}-${pad(time.day)}`;
+  return ukWallTimeToInstant(date, `${pad(time.hour)}:${pad(time.minute)}`).getTime() + time.second * 1000;
+}
+
+const dateOf = (time: ICAL.Time) =>
+  `${String(time.year).padStart(4, '0')}-${String(time.month).padStart(2, '0')}-${String(time.day).padStart(2, '0')}`;
+
+/** Marks the half-days of the UK dates from..to that an event takes. */
+class HalfDays {
+  private readonly windows = new Map<string, [number, number][]>();
+  readonly busy = new Set<BusyHalfDay>();
+  constructor(
+    private readonly from: string,
+    private readonly to: string,
+  ) {}
+
+  private windowsOf(date: string): [number, number][] {
+    let w = this.windows.get(date);
+    if (!w) {
+      w = TIMES.map((t) => [
+        ukWallTimeToInstant(date, sessionTimeWindows[t].start).getTime(),
+        ukWallTimeToInstant(date, sessionTimeWindows[t].end).getTime(),
+      ]);
+      this.windows.set(date, w);
+    }
+    return w;
+  }
+
+  /** An all-day event: each date from `first` to the day before `end` (iCalendar's DTEND is exclusive). */
+  addDates(first: string, end: string) {
+    const last = end > first ? addDays(end, -1) : first;
+    for (
+      let date = first < this.from ? this.from : first;
+      date <= last && date <= this.to;
+      date = addDays(date, 1)
+    )
+      for (const t of TIMES) this.busy.add(busyHalfDay(date, t));
+  }
+
+  /** A timed event from `start` to `end` (ms); one without length takes the half-day it falls in. */
+  addTimes(start: number, end: number) {
+    const firstDate = ukDateOf(new Date(start));
+    const lastDate = ukDateOf(new Date(end > start ? end - 1 : start));
+    if (lastDate < this.from || firstDate > this.to) return;
+    for (
+      let date = firstDate < this.from ? this.from : firstDate;
+      date <= lastDate && date <= this.to;
+      date = addDays(date, 1)
+    ) {
+      const windows = this.windowsOf(date);
+      TIMES.forEach((t, i) => {
+        const [ws, we] = windows[i]!;
+        const overlaps = end > start ? start < we && end > ws : start >= ws && start < we;
+        if (overlaps) this.busy.add(busyHalfDay(date, t));
+      });
+    }
+  }
+}
+
+/** Whether an occurrence of this event (the series' or an exception's component) takes time. */
+function takesTime(component: ICAL.Component): boolean {
+  const status = String(component.getFirstPropertyValue('status') ?? '').toUpperCase();
+  const transp = String(component.getFirstPropertyValue('transp') ?? '').toUpperCase();
+  return status !== 'CANCELLED' && transp !== 'TRANSPARENT';
+}
+
+const tzidOf = (component: ICAL.Component, name: 'dtstart' | 'dtend') => {
+  const tzid = component.getFirstProperty(name)?.getParameter('tzid');
+  return typeof tzid === 'string' ? tzid : undefined;
+};
+
+function addOccurrence(days: HalfDays, component: ICAL.Component, start: ICAL.Time, end: ICAL.Time) {
+  if (!takesTime(component)) return;
+  if (start.isDate) {
+    days.addDates(dateOf(start), dateOf(end));
+    return;
+  }
+  const s = instantOf(start, tzidOf(component, 'dtstart'));
+  const e = instantOf(end, tzidOf(component, 'dtend') ?? tzidOf(component, 'dtstart'));
+  days.addTimes(s, e < s ? s : e);
+}
+
+/**
+ * The busy half-days of the UK dates from..to in the iCalendar text `ics`. Throws NotACalendar
+ * when the text is not one. `yieldEvery`: after that many events the expansion gives the event
+ * loop a turn (a feed of thousands of events must not hold up the site's requests).
+ */
+export async function expandFeed(
+  ics: string,
+  range: { from: string; to: string },
+  { yieldEvery = 200 } = {},
+): Promise<ExpandedFeed> {
+  let root: ICAL.Component;
+  try {
+    const parsed: unknown = ICAL.parse(ics);
+    // A file of several calendars is an array of them; the first is read.
+    const first = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed[0] : parsed;
+    root = new ICAL.Component(first as unknown[]);
+  } catch {
+    throw new NotACalendar('not iCalendar');
+  }
+  if (root.name !== 'vcalendar') throw new NotACalendar('not a VCALENDAR');
+
+  const days = new HalfDays(range.from, range.to);
+  // The expansion's limits as ical.js times: the UK dates' first and last instants, with a day
+  // on each side for events written in other zones.
+  const rangeStart = ICAL.Time.fromJSDate(ukWallTimeToInstant(addDays(range.from, -1), '00:00'), true);
+  const rangeEnd = ICAL.Time.fromJSDate(ukWallTimeToInstant(addDays(range.to, 2), '00:00'), true);
+
+  const masters = new Map<string, ICAL.Component>();
+  const exceptions = new Map<string, ICAL.Component[]>();
+  const singles: ICAL.Component[] = [];
+  for (const vevent of root.getAllSubcomponents('vevent')) {
+    const uid = String(vevent.getFirstPropertyValue('uid') ?? '');
+    if (vevent.hasProperty('recurrence-id') && uid) {
+      exceptions.set(uid, [...(exceptions.get(uid) ?? []), vevent]);
+    } else if (vevent.hasProperty('rrule') || vevent.hasProperty('rdate')) {
+      if (uid) masters.set(uid, vevent);
+      else singles.push(vevent);
+    } else {
+      singles.push(vevent);
+    }
+  }
+
+  let done = 0;
+  const turn = async () => {
+    done += 1;
+    if (done % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  for (const vevent of singles) {
+    if (!vevent.hasProperty('dtstart')) continue;
+    const event = new ICAL.Event(vevent);
+    if (event.endDate.compare(rangeStart) >= 0 && event.startDate.compare(rangeEnd) <= 0)
+      addOccurrence(days, vevent, event.startDate, event.endDate);
+    await turn();
+  }
+
+  for (const [uid, vevent] of masters) {
+    if (!vevent.hasProperty('dtstart')) continue;
+    const ownExceptions = exceptions.get(uid) ?? [];
+    exceptions.delete(uid);
+    const event = new ICAL.Event(vevent, { exceptions: ownExceptions, strictExceptions: true });
+    const iterator = event.iterator();
+    const seen = new Set<string>();
+    for (
+      let n = 0, next = iterator.next();
+      next && n < MAX_OCCURRENCES_PER_SERIES;
+      n += 1, next = iterator.next()
+    ) {
+      if (next.compare(rangeEnd) > 0) break;
+      const details = event.getOccurrenceDetails(next);
+      seen.add(details.recurrenceId.toString());
+      if (details.endDate.compare(rangeStart) < 0) continue;
+      addOccurrence(days, details.item.component, details.startDate, details.endDate);
+    }
+    // An exception moved into the range from an occurrence outside it.
+    for (const exception of ownExceptions) {
+      const id = exception.getFirstPropertyValue('recurrence-id');
+      if (id instanceof ICAL.Time && seen.has(id.toString())) continue;
+      const moved = new ICAL.Event(exception);
+      if (moved.endDate.compare(rangeStart) >= 0 && moved.startDate.compare(rangeEnd) <= 0)
+        addOccurrence(days, exception, moved.startDate, moved.endDate);
+    }
+    await turn();
+  }
+
+  // Exceptions whose series is not in the feed are events of their own.
+  for (const list of exceptions.values())
+    for (const vevent of list) {
+      if (!vevent.hasProperty('dtstart')) continue;
+      const event = new ICAL.Event(vevent);
+      if (event.endDate.compare(rangeStart) >= 0 && event.startDate.compare(rangeEnd) <= 0)
+        addOccurrence(days, vevent, event.startDate, event.endDate);
+    }
+
+  return { busy: [...days.busy].sort(), events: singles.length + masters.size };
+}
