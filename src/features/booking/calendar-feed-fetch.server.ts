@@ -119,9 +119,10 @@ function fetchOnce(url: URL, policy: FeedFetchPolicy, deadline: number) {
   });
 }
 
-const tooLarge = (policy: FeedFetchPolicy) =>
+const MB = 1024 * 1024;
+const tooLarge = ({ maxBytes }: FeedFetchPolicy) =>
   new FeedFetchError(
-    `The calendar is larger than ${Math.round(policy.maxBytes / 1024 / 1024)} MB, the most that is read.`,
+    `The calendar is larger than ${maxBytes >= MB ? `${Math.round(maxBytes / MB)} MB` : `${Math.round(maxBytes / 1024)} kB`}, the most that is read.`,
   );
 
 /** The feed's text, following up to FEED_LIMITS.maxRedirects redirects, each checked as the first address. */
