@@ -30,6 +30,9 @@ export const OWNER_SERVER_ENV = {
   OWNER_EMAILS: 'partner@example.com',
   /** A helper (decision 032): reads and answers leads and bookings, nothing more. */
   HELPER_EMAILS: 'Ada <helper@example.com>',
+  /** The owner's calendar is served by the test itself, over http on 127.0.0.1 (decision 037). */
+  CALENDAR_FEED_ALLOW_HTTP: 'true',
+  CALENDAR_FEED_ALLOW_PRIVATE: 'true',
 };
 const OWNER_SPECS = /owner-.*\.spec\.ts$/;
 

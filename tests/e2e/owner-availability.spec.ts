@@ -4,11 +4,14 @@
  * that day and a bank holiday closed, read out with their reason, and choosing a free date fills
  * the field; a half-day another request holds is disabled as "Fully booked"; a half-day taken
  * between the page's load and the request brings the visitor back to step 1 with the message and
- * every value kept.
+ * every value kept; a half-day busy in the owner's own calendar (a real .ics served by the test)
+ * is disabled, and stays so when the calendar then fails, with the owner warned.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { formatUkDate } from '../../src/features/booking/booking-dates';
-import { addDays } from '../../src/lib/uk-dates';
+import { addDays, ukWallTimeToInstant } from '../../src/lib/uk-dates';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
 import { freeDays } from './support/free-days';
@@ -166,4 +169,78 @@ test('a half-day taken between the page’s load and the request: back to step 1
     await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
   await page.getByRole('button', { name: 'Complete Booking' }).click();
   await expect(page.getByRole('heading', { name: 'Booking Confirmed!' })).toBeFocused();
+});
+
+test('a half-day busy in the owner’s own calendar is disabled in the wizard; a calendar that fails keeps it closed and warns', async ({
+  ownerPage: owner,
+  page,
+}) => {
+  const [day] = await freeDays(owner.request, 1, 1);
+  // The owner's calendar provider: a real .ics over HTTP, one busy hour that morning.
+  const stamp = (hhmm: string) =>
+    ukWallTimeToInstant(day!, hhmm)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+  const ics = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Test//EN',
+    'BEGIN:VEVENT',
+    'UID:dentist@example.com',
+    'DTSTAMP:20261101T000000Z',
+    'SUMMARY:Dentist',
+    `DTSTART:${stamp('10:00')}`,
+    `DTEND:${stamp('11:00')}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+  let status = 200;
+  const server = createServer((_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/calendar' });
+    res.end(status === 200 ? ics : '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}/private-abc123/basic.ics`;
+  try {
+    await openConsole(owner, '/owner/availability');
+    await expect(owner.getByText('No calendar address is set.')).toBeVisible();
+    await owner.getByLabel('Secret address of your calendar').fill(address);
+    await owner.getByRole('button', { name: 'Save and read' }).click();
+    await expect(
+      owner.getByRole('status').filter({ hasText: 'Your calendar was read: 1 half-day is busy.' }),
+    ).toBeVisible();
+    const calendar = owner.getByRole('region', { name: 'Your own calendar' });
+    await expect(calendar).toContainText('/….ics');
+    await expect(calendar).not.toContainText('abc123');
+    await expectNoAxeViolations(owner);
+
+    await gotoHydrated(page, '/book');
+    await firstChoice(page).getByLabel('Date').fill(day!);
+    const morning = firstChoice(page).getByRole('radio', { name: 'Morning (9am-12pm)' });
+    await expect(morning).toBeDisabled();
+    await expect(morning).toHaveAccessibleDescription(/Fully booked/);
+    await expect(firstChoice(page).getByRole('radio', { name: 'Afternoon (1pm-5pm)' })).toBeEnabled();
+
+    // The calendar stops answering: the last good copy still closes the morning, and the owner is told.
+    status = 404;
+    await openConsole(owner, '/owner/availability');
+    await calendar.getByRole('button', { name: 'Read it now' }).click();
+    const warning = calendar.getByRole('alert').filter({ hasText: 'Your calendar could not be read' });
+    await expect(warning).toContainText('The calendar address answered 404 (not found)');
+    await expect(warning).toContainText('The busy times of the last good copy are still used.');
+    await expectNoAxeViolations(owner);
+    await openConsole(owner, '/owner');
+    await expect(owner.getByRole('heading', { name: 'Your calendar could not be read' })).toBeVisible();
+    await gotoHydrated(page, '/book');
+    await firstChoice(page).getByLabel('Date').fill(day!);
+    await expect(firstChoice(page).getByRole('radio', { name: 'Morning (9am-12pm)' })).toBeDisabled();
+  } finally {
+    // Put back, for the tests after this one.
+    await openConsole(owner, '/owner/availability');
+    await owner.getByRole('button', { name: 'Remove the address' }).click();
+    await expect(owner.getByText('No calendar address is set.')).toBeVisible();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
