@@ -156,99 +156,127 @@ function addOccurrence(days: HalfDays, component: ICAL.Component, start: ICAL.Ti
   days.addTimes(s, e < s ? s : e);
 }
 
+/** A VEVENT or VTIMEZONE of the feed, as text (BEGIN and END lines are never folded). */
+const BLOCK = /^BEGIN:(VEVENT|VTIMEZONE)\r?$[\s\S]*?^END:\1\r?$/gm;
+const UID = /^UID:(.*(?:\r?\n[ \t].*)*)/m;
+
+/** The feed's events grouped by UID (a series with its exceptions), and its time zones, as text. */
+function splitFeed(ics: string): { zones: string[]; groups: string[][] } {
+  if (!/^\s*BEGIN:VCALENDAR\r?$/m.test(ics.slice(0, 200)) || !/^END:VCALENDAR\r?$/m.test(ics))
+    throw new NotACalendar('not a VCALENDAR');
+  const zones: string[] = [];
+  const byUid = new Map<string, string[]>();
+  const groups: string[][] = [];
+  for (const match of ics.matchAll(BLOCK)) {
+    if (match[1] === 'VTIMEZONE') {
+      zones.push(match[0]);
+      continue;
+    }
+    const uid = UID.exec(match[0])?.[1]
+      ?.replace(/\r?\n[ \t]/g, '')
+      .trim();
+    if (!uid) {
+      groups.push([match[0]]);
+      continue;
+    }
+    const group = byUid.get(uid);
+    if (group) group.push(match[0]);
+    else {
+      const fresh = [match[0]];
+      byUid.set(uid, fresh);
+      groups.push(fresh);
+    }
+  }
+  return { zones, groups };
+}
+
+/** A component of the feed's text, or undefined when it does not parse (that event is left out). */
+function componentOf(text: string): ICAL.Component | undefined {
+  try {
+    return new ICAL.Component(ICAL.parse(text) as unknown[]);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The busy half-days of the UK dates from..to in the iCalendar text `ics`. Throws NotACalendar
- * when the text is not one. `yieldEvery`: after that many events the expansion gives the event
- * loop a turn (a feed of thousands of events must not hold up the site's requests).
+ * when the text is not one; an event that does not parse is left out.
+ *
+ * The feed is parsed one series at a time (its events and their exceptions, found by UID), each
+ * hung for that moment under one calendar that holds the feed's time zones: parsing a feed of
+ * thousands of events whole holds all of it in memory at once (measured: the server's peak
+ * resident memory rose above its 200 MB budget for a feed of 5,000). `yieldEvery`: after that
+ * many series the expansion gives the event loop a turn, so the site's requests are not held up.
  */
 export async function expandFeed(
   ics: string,
   range: { from: string; to: string },
-  { yieldEvery = 200 } = {},
+  { yieldEvery = 100 } = {},
 ): Promise<ExpandedFeed> {
-  let root: ICAL.Component;
-  try {
-    const parsed: unknown = ICAL.parse(ics);
-    // A file of several calendars is an array of them; the first is read.
-    const first = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed[0] : parsed;
-    root = new ICAL.Component(first as unknown[]);
-  } catch {
-    throw new NotACalendar('not iCalendar');
+  const { zones, groups } = splitFeed(ics);
+  const root = new ICAL.Component(['vcalendar', [], []]);
+  for (const zone of zones) {
+    const component = componentOf(zone);
+    if (component?.name === 'vtimezone') root.addSubcomponent(component);
   }
-  if (root.name !== 'vcalendar') throw new NotACalendar('not a VCALENDAR');
 
   const days = new HalfDays(range.from, range.to);
   // The expansion's limits as ical.js times: the UK dates' first and last instants, with a day
   // on each side for events written in other zones.
   const rangeStart = ICAL.Time.fromJSDate(ukWallTimeToInstant(addDays(range.from, -1), '00:00'), true);
   const rangeEnd = ICAL.Time.fromJSDate(ukWallTimeToInstant(addDays(range.to, 2), '00:00'), true);
+  const inRange = (event: ICAL.Event) =>
+    event.endDate.compare(rangeStart) >= 0 && event.startDate.compare(rangeEnd) <= 0;
 
-  const masters = new Map<string, ICAL.Component>();
-  const exceptions = new Map<string, ICAL.Component[]>();
-  const singles: ICAL.Component[] = [];
-  for (const vevent of root.getAllSubcomponents('vevent')) {
-    const uid = String(vevent.getFirstPropertyValue('uid') ?? '');
-    if (vevent.hasProperty('recurrence-id') && uid) {
-      exceptions.set(uid, [...(exceptions.get(uid) ?? []), vevent]);
-    } else if (vevent.hasProperty('rrule') || vevent.hasProperty('rdate')) {
-      if (uid) masters.set(uid, vevent);
-      else singles.push(vevent);
-    } else {
-      singles.push(vevent);
+  let events = 0;
+  for (const [n, group] of groups.entries()) {
+    if (n > 0 && n % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
+    const components = group.map(componentOf).filter((c) => c?.name === 'vevent') as ICAL.Component[];
+    for (const c of components) root.addSubcomponent(c);
+    try {
+      const dated = components.filter((c) => c.hasProperty('dtstart'));
+      const exceptions = dated.filter((c) => c.hasProperty('recurrence-id'));
+      const masters = dated.filter((c) => !c.hasProperty('recurrence-id'));
+      events += masters.length || (exceptions.length > 0 ? 1 : 0);
+      // Every Event is given its exceptions (none, for a single one): without them ical.js looks
+      // for them through every event of the calendar.
+      for (const master of masters) {
+        const event = new ICAL.Event(master, { exceptions: masters.length === 1 ? exceptions : [] });
+        if (!event.isRecurring()) {
+          if (inRange(event)) addOccurrence(days, master, event.startDate, event.endDate);
+          continue;
+        }
+        const iterator = event.iterator();
+        const seen = new Set<string>();
+        for (
+          let i = 0, next = iterator.next();
+          next && i < MAX_OCCURRENCES_PER_SERIES;
+          i += 1, next = iterator.next()
+        ) {
+          if (next.compare(rangeEnd) > 0) break;
+          const details = event.getOccurrenceDetails(next);
+          seen.add(details.recurrenceId.toString());
+          if (details.endDate.compare(rangeStart) < 0) continue;
+          addOccurrence(days, details.item.component, details.startDate, details.endDate);
+        }
+        // An exception moved into the range from an occurrence outside it.
+        for (const exception of exceptions) {
+          const id = exception.getFirstPropertyValue('recurrence-id');
+          if (id instanceof ICAL.Time && seen.has(id.toString())) continue;
+          const moved = new ICAL.Event(exception);
+          if (inRange(moved)) addOccurrence(days, exception, moved.startDate, moved.endDate);
+        }
+      }
+      // Exceptions whose series is not in the feed are events of their own.
+      if (masters.length === 0)
+        for (const exception of exceptions) {
+          const event = new ICAL.Event(exception);
+          if (inRange(event)) addOccurrence(days, exception, event.startDate, event.endDate);
+        }
+    } finally {
+      for (const c of components) root.removeSubcomponent(c);
     }
   }
-
-  let done = 0;
-  const turn = async () => {
-    done += 1;
-    if (done % yieldEvery === 0) await new Promise((resolve) => setImmediate(resolve));
-  };
-
-  for (const vevent of singles) {
-    if (!vevent.hasProperty('dtstart')) continue;
-    const event = new ICAL.Event(vevent);
-    if (event.endDate.compare(rangeStart) >= 0 && event.startDate.compare(rangeEnd) <= 0)
-      addOccurrence(days, vevent, event.startDate, event.endDate);
-    await turn();
-  }
-
-  for (const [uid, vevent] of masters) {
-    if (!vevent.hasProperty('dtstart')) continue;
-    const ownExceptions = exceptions.get(uid) ?? [];
-    exceptions.delete(uid);
-    const event = new ICAL.Event(vevent, { exceptions: ownExceptions, strictExceptions: true });
-    const iterator = event.iterator();
-    const seen = new Set<string>();
-    for (
-      let n = 0, next = iterator.next();
-      next && n < MAX_OCCURRENCES_PER_SERIES;
-      n += 1, next = iterator.next()
-    ) {
-      if (next.compare(rangeEnd) > 0) break;
-      const details = event.getOccurrenceDetails(next);
-      seen.add(details.recurrenceId.toString());
-      if (details.endDate.compare(rangeStart) < 0) continue;
-      addOccurrence(days, details.item.component, details.startDate, details.endDate);
-    }
-    // An exception moved into the range from an occurrence outside it.
-    for (const exception of ownExceptions) {
-      const id = exception.getFirstPropertyValue('recurrence-id');
-      if (id instanceof ICAL.Time && seen.has(id.toString())) continue;
-      const moved = new ICAL.Event(exception);
-      if (moved.endDate.compare(rangeStart) >= 0 && moved.startDate.compare(rangeEnd) <= 0)
-        addOccurrence(days, exception, moved.startDate, moved.endDate);
-    }
-    await turn();
-  }
-
-  // Exceptions whose series is not in the feed are events of their own.
-  for (const list of exceptions.values())
-    for (const vevent of list) {
-      if (!vevent.hasProperty('dtstart')) continue;
-      const event = new ICAL.Event(vevent);
-      if (event.endDate.compare(rangeStart) >= 0 && event.startDate.compare(rangeEnd) <= 0)
-        addOccurrence(days, vevent, event.startDate, event.endDate);
-    }
-
-  return { busy: [...days.busy].sort(), events: singles.length + masters.size };
+  return { busy: [...days.busy].sort(), events };
 }
