@@ -47,6 +47,14 @@ export const OWNER_LINK_DAYS = 14;
  */
 export const REQUEST_HOLD_DAYS = 3;
 
+/**
+ * A confirmed session's reminder leaves this many hours before it starts (none when the session
+ * is confirmed or moved closer than that), and is not sent at all once REMINDER_GRACE_HOURS have
+ * passed since it was due (after downtime, a reminder hours late would mislead).
+ */
+export const REMINDER_HOURS_BEFORE = 24;
+export const REMINDER_GRACE_HOURS = 2;
+
 export const UK_TIME_ZONE = 'Europe/London';
 
 /** The validation messages of the spec's booking table (section 5), plus our date rules. */
@@ -141,6 +149,7 @@ export const bookingEmailCopy = {
     `New strategy session booking ${reference} from ${name}`,
   confirmedSubject: 'Your strategy session is confirmed',
   rescheduledSubject: 'Your strategy session has moved',
+  reminderSubject: 'Tomorrow: your strategy session',
   declinedSubject: (reference: string) => `About your strategy session request ${reference}`,
   cancelledApplicantSubject: (reference: string) => `Your strategy session ${reference} is cancelled`,
   cancelledOwnerSubject: (reference: string, name: string) => `Booking ${reference} cancelled by ${name}`,

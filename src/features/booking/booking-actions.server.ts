@@ -4,10 +4,12 @@
  * second use finds it and is refused), the booking row is locked and moved to its new status,
  * the change is recorded with its time, and the e-mails it causes are queued.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   bookingActionCopy,
   bookingClashCopy,
+  REMINDER_GRACE_HOURS,
+  REMINDER_HOURS_BEFORE,
   sessionTypeLabels,
   SESSION_MINUTES,
   type SessionTime,
@@ -17,9 +19,10 @@ import type { ServerContext } from '~/server/kit/http/form-handler';
 import type { Links } from '~/server/kit/http/links';
 import type { Queryable, Tx } from '~/server/kit/db/client';
 import { Refusal } from '~/server/kit/http/request-checks';
-import { submissions } from '~/server/kit/db/schema';
+import { outbox, submissions } from '~/server/kit/db/schema';
 import { enqueueEmails, type OutgoingEmail } from '~/server/kit/mail/outbox';
 import {
+  ukWallTimeToInstant,
   addMinutesToClock,
   endOfUkDay,
   formatChoice,
@@ -37,6 +40,8 @@ import {
   cancelledOwnerEmail,
   confirmedEmail,
   declinedEmail,
+  reminderEmail,
+  REMINDER_KIND,
   type BookingView,
   type ConfirmedSlot,
 } from './booking-emails.server';
@@ -232,6 +237,40 @@ async function checkClash(
 
 export type BookingActor = 'owner' | 'applicant';
 
+const HOUR_MS = 3600_000;
+
+/**
+ * The session's reminder (decision 038): due REMINDER_HOURS_BEFORE its start, not sent once
+ * REMINDER_GRACE_HOURS have passed since; none when that time is already past (a session
+ * confirmed or moved within the last day before it).
+ */
+function sessionReminder(
+  view: BookingView,
+  slot: ConfirmedSlot,
+  o: { to: string; replyTo: string; cancelUrl: string },
+  now: Date,
+): OutgoingEmail[] {
+  const sendAt = new Date(
+    ukWallTimeToInstant(slot.date, slot.start).getTime() - REMINDER_HOURS_BEFORE * HOUR_MS,
+  );
+  if (sendAt.getTime() <= now.getTime()) return [];
+  const notAfter = new Date(sendAt.getTime() + REMINDER_GRACE_HOURS * HOUR_MS);
+  return [reminderEmail(view, slot, { ...o, sendAt, notAfter })];
+}
+
+/** Removes the booking's reminder not yet sent (the session is cancelled, or moved and reminded anew). */
+async function dropReminder(tx: Queryable, submissionId: string): Promise<void> {
+  await tx
+    .delete(outbox)
+    .where(
+      and(
+        eq(outbox.submissionId, submissionId),
+        eq(outbox.kind, REMINDER_KIND),
+        eq(outbox.status, 'pending'),
+      ),
+    );
+}
+
 export async function performLink(
   ctx: PerformContext,
   token: unknown,
@@ -353,17 +392,23 @@ export async function rescheduleBooking(
       action: 'cancel',
       expiresAt: endOfUkDay(slot.date),
     });
+    const view = { id: row.id, reference: row.reference, details };
+    const to = {
+      to: details.email,
+      replyTo: config.ownerEmail,
+      cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+    };
+    await dropReminder(tx, row.submissionId);
     await enqueueEmails(tx, row.submissionId, [
-      confirmedEmail({ id: row.id, reference: row.reference, details }, slot, {
+      confirmedEmail(view, slot, {
         uid: calendarUid(row.id, config.publicUrl),
         sequence,
         organizer: config.mailFrom,
         now,
-        to: details.email,
-        replyTo: config.ownerEmail,
-        cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+        ...to,
         rescheduled: true,
       }),
+      ...sessionReminder(view, slot, to, now),
     ]);
     const acted: OwnerActed = {
       bookingId,
@@ -430,16 +475,20 @@ async function applyAction(
       action: 'cancel',
       expiresAt: endOfUkDay(slot.date),
     });
+    const to = {
+      to: details.email,
+      replyTo: config.ownerEmail,
+      cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+    };
     emails.push(
       confirmedEmail(view, slot, {
         uid,
         sequence: row.calendarSequence,
         organizer: config.mailFrom,
         now,
-        to: details.email,
-        replyTo: config.ownerEmail,
-        cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+        ...to,
       }),
+      ...sessionReminder(view, slot, to, now),
     );
     message = bookingActionCopy.confirmedDone(slotWords(slot));
   } else if (action === 'decline') {
@@ -462,6 +511,7 @@ async function applyAction(
       .update(bookings)
       .set({ status, calendarSequence: sequence, updatedAt: now })
       .where(eq(bookings.id, row.id));
+    await dropReminder(tx, row.submissionId);
     emails.push(
       cancelledApplicantEmail(view, slot, {
         uid,

@@ -240,6 +240,42 @@ export function confirmedEmail(
   });
 }
 
+/**
+ * To the applicant, REMINDER_HOURS_BEFORE the session: when and where, and the cancel link. Due
+ * at `sendAt`, not sent after `notAfter`; it carries no invitation (the calendar has it).
+ */
+export function reminderEmail(
+  b: BookingView,
+  slot: ConfirmedSlot,
+  o: { to: string; replyTo: string; cancelUrl: string; sendAt: Date; notAfter: Date },
+): OutgoingEmail {
+  const t = eventTexts(b);
+  const content: EmailContent = {
+    preheader: `${slotText(slot)}. Reference ${b.reference}.`,
+    heading: 'A reminder: your strategy session is tomorrow',
+    blocks: [
+      { type: 'paragraph', text: `${greeting(b.details.firstName)} we look forward to speaking with you.` },
+      {
+        type: 'fields',
+        rows: [
+          ['Reference', b.reference],
+          ['Session format', sessionTypeLabels[b.details.sessionType]],
+          ['When', slotText(slot)],
+          ['Where', t.location],
+        ],
+      },
+      termsBlock,
+      { type: 'button', label: copy.cancel, url: o.cancelUrl },
+    ],
+  };
+  return toApplicant(REMINDER_KIND, o, copy.reminderSubject, content, {
+    sendAt: o.sendAt,
+    notAfter: o.notAfter,
+  });
+}
+
+export const REMINDER_KIND = 'booking.reminder';
+
 /** To the applicant when the owner declines. */
 export function declinedEmail(
   b: BookingView,

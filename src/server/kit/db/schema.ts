@@ -146,6 +146,11 @@ export type StoredMessage = {
    * one kind with different scopes are limited apart. Not rendered.
    */
   limitScope?: string;
+  /**
+   * Not sent after this time (ISO): a reminder that falls due while the server is down and is
+   * claimed later than this is marked `skipped` instead of arriving late.
+   */
+  notAfter?: string;
 };
 
 export const outbox = pgTable(
@@ -166,8 +171,9 @@ export const outbox = pgTable(
     /**
      * pending -> sent | failed | skipped | suppressed. A claimed row stays pending with its next attempt
      * pushed out (a lease). `skipped`: not sent because its recipient already had one of its
-     * kind within the per-recipient window. `suppressed`: not sent because its recipient is on
-     * the suppression list (unsubscribed or erased).
+     * kind within the per-recipient window, or because its `notAfter` had passed (`last_error`
+     * 'late'). `suppressed`: not sent because its recipient is on the suppression list
+     * (unsubscribed or erased).
      */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),

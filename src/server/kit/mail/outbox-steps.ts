@@ -306,6 +306,8 @@ export type SendStep = {
     leaseMs: number;
     /** How long after its claim a row may still be handed to the relay. */
     holdMs: number;
+    /** The time (tests move it); undefined: the machine's. */
+    clock?: () => Date;
   };
   marks: SentMarks;
   /** The worker is stopping: a row not yet handed to the relay goes back. */
@@ -343,6 +345,12 @@ export async function sendOne(item: ClaimedItem, step: SendStep): Promise<SendOu
       }
       return (await queueCapAlert(db, log, settings.limits)) ? 'alerted' : 'held';
     }
+  }
+  const notAfter = 'notAfter' in row.message ? row.message.notAfter : undefined;
+  if (notAfter && (settings.clock?.() ?? new Date()).getTime() > Date.parse(notAfter)) {
+    await db.execute(sql`update ${outbox} set status = 'skipped', last_error = 'late' where id = ${id}`);
+    log.info({ outboxId: id, kind: row.kind }, 'scheduled e-mail not sent: its time had passed');
+    return 'skipped';
   }
   const age = performance.now() - claimedAt;
   if (step.stopping() || age > settings.holdMs) {

@@ -9,7 +9,7 @@ import type { Queryable } from '../db/client';
 import { outbox, type StoredMessage } from '../db/schema';
 
 /** An e-mail a handler queues. Recipients come from the server (config or the visitor's own address). */
-export type OutgoingEmail = StoredMessage & {
+export type OutgoingEmail = Omit<StoredMessage, 'notAfter'> & {
   /** What the e-mail is, e.g. `contact.owner`; names the .eml file and appears in logs. */
   kind: string;
   to: string;
@@ -26,6 +26,8 @@ export type OutgoingEmail = StoredMessage & {
    * one-statement write queues nothing for later and ignores it.
    */
   sendAt?: Date;
+  /** Not sent after this time (a reminder after downtime): see StoredMessage.notAfter. */
+  notAfter?: Date;
 };
 
 const CRLF = /[\r\n]+/g;
@@ -37,7 +39,7 @@ export function headerSafe(value: string): string {
 
 /** The outbox rows of some e-mails, every header value made safe. */
 export function outboxRows(emails: readonly OutgoingEmail[]) {
-  return emails.map(({ kind, to, audience = 'owner', sendAt, ...message }) => ({
+  return emails.map(({ kind, to, audience = 'owner', sendAt, notAfter, ...message }) => ({
     kind,
     toAddress: headerSafe(to),
     audience,
@@ -45,6 +47,7 @@ export function outboxRows(emails: readonly OutgoingEmail[]) {
     message: {
       ...message,
       subject: headerSafe(message.subject),
+      ...(notAfter ? { notAfter: notAfter.toISOString() } : {}),
       replyTo: message.replyTo ? headerSafe(message.replyTo) : undefined,
       headers: message.headers
         ? Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [headerSafe(k), headerSafe(v)]))
