@@ -135,6 +135,19 @@ describe.each(drivers)('booking availability on $name', (driver) => {
     expect(Number(stored[0]!.n)).toBe(0);
   });
 
+  it('a request the owner moves to spam holds nothing', async () => {
+    const day = bookableDate(18);
+    const asked = await request(t, day);
+    expect(asked.statusCode).toBe(200);
+    expect(stateIn(await availability(), day, 'morning')).toBe('full');
+    const [row] = await t.query<{ submission_id: string }>(
+      `select submission_id from bookings where reference = '${asked.json().reference}'`,
+    );
+    const moved = await owner('POST', `/api/owner/submissions/${row!.submission_id}/mark-spam`);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(stateIn(await availability(), day, 'morning')).toBe('free');
+  });
+
   it('the daily cap fills the day, and a hold ends after REQUEST_HOLD_DAYS', async () => {
     const day = bookableDate(5);
     expect(

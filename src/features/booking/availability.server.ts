@@ -36,6 +36,7 @@ import {
 import { AvailabilitySettingsSchema, WEEKDAY_NAMES } from './availability-settings';
 import type { BookingRequest } from './booking-schema';
 import { calendarBusyBetween, calendarIsBusy } from './calendar-feed.server';
+import { submissions } from '~/server/kit/db/schema';
 import { bookingAvailability, bookings } from './tables.server';
 
 const ROW = 'settings';
@@ -72,12 +73,17 @@ export async function saveAvailabilitySettings(
     .onConflictDoUpdate({ target: bookingAvailability.name, set: { settings, updatedAt: now } });
 }
 
-/** The half-days that requests still hold on the dates from..to, with how many requests hold each. */
+/**
+ * The half-days that requests still hold on the dates from..to, with how many requests hold each;
+ * a request the owner moved to spam holds nothing.
+ */
 async function holdsBetween(q: Queryable, from: string, to: string, now: Date) {
   const holdSince = new Date(now.getTime() - REQUEST_HOLD_DAYS * DAY_MS);
   const rows = await q
     .select({ date: bookings.firstChoiceDate, time: bookings.firstChoiceTime, count: count() })
     .from(bookings)
+    // A request the owner moved to spam holds nothing.
+    .innerJoin(submissions, and(eq(submissions.id, bookings.submissionId), eq(submissions.spam, false)))
     .where(
       and(
         eq(bookings.status, 'requested'),
