@@ -86,6 +86,7 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'booking.decline': (t) => `declined booking ${t ?? ''}`,
   'booking.cancel': (t) => `cancelled booking ${t ?? ''}`,
   'booking.reschedule': (t, d) => `moved booking ${t ?? ''}${despite(d)}`,
+  'booking.keep-time': (t) => `kept booking ${t ?? ''} at its time (the applicant had asked to move it)`,
   'event.create': (t) => `created masterclass ${shortId(t)}`,
   'event.update': (t, d) =>
     `changed masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,

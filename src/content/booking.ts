@@ -153,6 +153,12 @@ export const bookingEmailCopy = {
   declinedSubject: (reference: string) => `About your strategy session request ${reference}`,
   cancelledApplicantSubject: (reference: string) => `Your strategy session ${reference} is cancelled`,
   cancelledOwnerSubject: (reference: string, name: string) => `Booking ${reference} cancelled by ${name}`,
+  moveAskedOwnerSubject: (reference: string, name: string) => `${name} asks to move session ${reference}`,
+  moveAskedApplicantSubject: (reference: string) => `Your request to move session ${reference}`,
+  moveKeptSubject: (reference: string) => `Your strategy session ${reference} stays at its time`,
+  reschedule: 'Move to another time',
+  confirmMove: 'Confirm the new time',
+  keepTime: 'Keep the current time',
   confirmFirst: 'Confirm first choice',
   confirmSecond: 'Confirm second choice',
   decline: 'Decline',
@@ -212,9 +218,27 @@ export const bookingClashCopy = {
     `This time clashes with ${what}, ${when}. Choose another start time, or confirm it anyway from the Bookings page of the console.`,
 } as const;
 
+/** Hours before a session after which its applicant can no longer move it with the e-mail's link (bookingTerms). */
+export const RESCHEDULE_NOTICE_HOURS = 48;
+
 export const bookingActionCopy = {
   respondTitle: 'Respond to a booking request',
   cancelTitle: 'Cancel your booking',
+  rescheduleTitle: 'Move your session',
+  rescheduleHeading: 'Move your strategy session to another time',
+  rescheduleIntro:
+    'Choose a free morning or afternoon. We will confirm the new time by e-mail; until then your session stays where it is.',
+  rescheduleDateLabel: 'New date',
+  rescheduleTimeLegend: 'Morning or afternoon (UK time)',
+  rescheduleButton: 'Ask for this time',
+  rescheduleChoiceMissing: 'Please choose a date and a morning or afternoon.',
+  moveAskedDone: (asked: string, current: string) =>
+    `Your request to move to ${asked} is sent. Your session stays at ${current} until we confirm the new time by e-mail.`,
+  confirmMoveHeading: 'Confirm the new time asked for',
+  keepTimeHeading: 'Keep the current time',
+  keepTimeButton: 'Keep the current time',
+  moveKeptDone: 'Kept at its current time. The applicant has been told.',
+  moveRow: 'Asks to move to',
   loading: 'Checking your link...',
   confirmHeading: (choice: 1 | 2) =>
     choice === 1 ? 'Confirm the first choice' : 'Confirm the second choice',
@@ -239,6 +263,10 @@ export const bookingActionCopy = {
     used: 'This link has already been used.',
     closed: (status: string) => `This booking is already ${status}.`,
     past: 'The date of this choice has passed.',
+    sessionOver: 'This session has already taken place.',
+    late: `This session starts in less than ${RESCHEDULE_NOTICE_HOURS} hours, so it can no longer be moved here. Please reply to your confirmation e-mail and we will do what we can.`,
+    moveAsked: 'You have already asked to move this session. We will reply by e-mail.',
+    noMove: 'There is no request to move this session any more.',
     network: 'We could not reach the server. Please check your connection and try again.',
   },
 } as const;

@@ -206,7 +206,16 @@ export const bookingsCopy = {
     declined: 'Declined',
     cancelled: 'Cancelled',
     rescheduled: 'Rescheduled',
+    'move-asked': 'Asked to move',
+    'move-kept': 'Kept at its time',
   } as Record<string, string>,
+  /** The applicant asked to move their session (decision 039). */
+  moveAsked: 'Asks to move to',
+  confirmMoveHeading: (asked: string) => `Move to the time asked for: ${asked}`,
+  confirmMove: 'Confirm the new time',
+  keepTime: 'Keep the current time',
+  keepTimeTitle: 'Keep the session at its current time?',
+  keepTimeText: 'The applicant is told by e-mail that the session stays at its current time.',
   /** After a refusal that names a clash with the diary: the owner may insist (audited). */
   confirmAnyway: 'Confirm anyway',
   moveAnyway: 'Move anyway',

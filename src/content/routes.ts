@@ -27,6 +27,7 @@ export const PUBLIC_PAGES = [
 export const UTILITY_PAGES: readonly Page[] = [
   { path: '/booking/respond', module: 'booking-respond' },
   { path: '/booking/cancel', module: 'booking-cancel' },
+  { path: '/booking/reschedule', module: 'booking-reschedule' },
   { path: '/newsletter/confirm', module: 'newsletter-confirm' },
   { path: '/newsletter/unsubscribe', module: 'newsletter-unsubscribe' },
   { path: '/masterclass/cancel', module: 'masterclass-cancel' },

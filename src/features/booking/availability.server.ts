@@ -8,7 +8,7 @@
  *   of their days, so that two requests for the last free half-day cannot both be accepted;
  * - the console's Availability page, which reads and saves the settings.
  */
-import { and, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, lte, or, sql } from 'drizzle-orm';
 import bankHolidayFile from '~/content/bank-holidays.json';
 import {
   availabilityCopy,
@@ -73,28 +73,43 @@ export async function saveAvailabilitySettings(
     .onConflictDoUpdate({ target: bookingAvailability.name, set: { settings, updatedAt: now } });
 }
 
-/**
- * The half-days that requests still hold on the dates from..to, with how many requests hold each;
- * a request the owner moved to spam holds nothing.
- */
+/** The half-days that requests (and moves asked for) still hold on the dates from..to, one entry per hold. */
 async function holdsBetween(q: Queryable, from: string, to: string, now: Date) {
   const holdSince = new Date(now.getTime() - REQUEST_HOLD_DAYS * DAY_MS);
+  // A request holds its first choice; a confirmed session whose applicant asked to move it holds
+  // the half-day asked for (decision 039), each for REQUEST_HOLD_DAYS at most.
+  const asking = sql`${bookings.status} = 'requested'`;
   const rows = await q
-    .select({ date: bookings.firstChoiceDate, time: bookings.firstChoiceTime, count: count() })
+    .select({
+      date: sql<string>`(case when ${asking} then ${bookings.firstChoiceDate} else ${bookings.moveDate} end)::text`,
+      time: sql<string>`case when ${asking} then ${bookings.firstChoiceTime} else ${bookings.moveTime} end`,
+      count: count(),
+    })
     .from(bookings)
     // A request the owner moved to spam holds nothing.
     .innerJoin(submissions, and(eq(submissions.id, bookings.submissionId), eq(submissions.spam, false)))
     .where(
-      and(
-        eq(bookings.status, 'requested'),
-        gte(bookings.firstChoiceDate, from),
-        lte(bookings.firstChoiceDate, to),
-        gt(bookings.createdAt, holdSince),
+      or(
+        and(
+          eq(bookings.status, 'requested'),
+          gte(bookings.firstChoiceDate, from),
+          lte(bookings.firstChoiceDate, to),
+          gt(bookings.createdAt, holdSince),
+        ),
+        and(
+          eq(bookings.status, 'confirmed'),
+          gte(bookings.moveDate, from),
+          lte(bookings.moveDate, to),
+          gt(bookings.moveAskedAt, holdSince),
+        ),
       ),
     )
-    .groupBy(bookings.firstChoiceDate, bookings.firstChoiceTime);
+    .groupBy(sql`1`, sql`2`);
   return rows.flatMap((r) =>
-    Array.from({ length: Number(r.count) }, () => ({ date: r.date, time: r.time as SessionTime })),
+    Array.from({ length: Number(r.count) }, () => ({
+      date: r.date,
+      time: r.time as SessionTime,
+    })),
   );
 }
 

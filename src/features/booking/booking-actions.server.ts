@@ -6,10 +6,14 @@
  */
 import { and, eq } from 'drizzle-orm';
 import {
+  availabilityCopy,
   bookingActionCopy,
   bookingClashCopy,
   REMINDER_GRACE_HOURS,
   REMINDER_HOURS_BEFORE,
+  RESCHEDULE_NOTICE_HOURS,
+  OWNER_LINK_DAYS,
+  SESSION_TIMES,
   sessionTypeLabels,
   SESSION_MINUTES,
   type SessionTime,
@@ -40,8 +44,12 @@ import {
   cancelledOwnerEmail,
   confirmedEmail,
   declinedEmail,
+  moveAskedApplicantEmail,
+  moveAskedOwnerEmail,
+  moveKeptEmail,
   reminderEmail,
   REMINDER_KIND,
+  type ApplicantLinks,
   type BookingView,
   type ConfirmedSlot,
 } from './booking-emails.server';
@@ -53,10 +61,11 @@ import type {
   LinkView,
 } from './booking-link-api';
 import { signLink, verifyLink, type LinkPayload } from './booking-links.server';
-import { CANCEL_PATH } from './booking-paths';
+import { CANCEL_PATH, RESCHEDULE_PATH, RESPOND_PATH } from './booking-paths';
 import type { BookingRequest } from './booking-schema';
 import { bookingLinkUses, bookingStatusEvents, bookings } from './tables.server';
-import { closedReason, lockDay } from './availability.server';
+import { checkRequestIsFree, closedReason, lockDay, TakenRefusal } from './availability.server';
+import { isIsoDate } from '~/lib/uk-dates';
 
 export type BookingClock = () => Date;
 
@@ -118,18 +127,43 @@ function chosenWindow(
   if (action === 'confirm-second' && row.secondChoiceDate && row.secondChoiceTime) {
     return { date: row.secondChoiceDate, time: row.secondChoiceTime as SessionTime };
   }
+  if (action === 'confirm-move' && row.moveDate && row.moveTime)
+    return { date: row.moveDate, time: row.moveTime as SessionTime };
   return undefined;
 }
+
+const HOUR_MS = 3600_000;
+
+/** The instant a confirmed slot starts. */
+const startOf = (slot: ConfirmedSlot) => ukWallTimeToInstant(slot.date, slot.start).getTime();
 
 /** Refuses a link whose booking has moved on, or whose date has passed. */
 function checkState(action: LinkPayload['a'], loaded: Loaded | undefined, now: Date): Loaded {
   if (!loaded) throw new LinkRefusal('invalid', 403, refusals.invalid);
-  const status = loaded.row.status;
+  const { row } = loaded;
+  const status = row.status;
+  const forConfirmed = action === 'reschedule' || action === 'confirm-move' || action === 'keep-time';
   const open =
-    action === 'cancel' ? status === 'requested' || status === 'confirmed' : status === 'requested';
+    action === 'cancel'
+      ? status === 'requested' || status === 'confirmed'
+      : forConfirmed
+        ? status === 'confirmed'
+        : status === 'requested';
   if (!open) throw new LinkRefusal('closed', 409, refusals.closed(status));
-  if (action === 'confirm-first' || action === 'confirm-second') {
-    const window = chosenWindow(action, loaded.row);
+  const slot = slotOf(row);
+  // A session that has begun can be neither cancelled nor moved by a link.
+  if ((action === 'cancel' || action === 'reschedule') && slot && startOf(slot) <= now.getTime())
+    throw new LinkRefusal('past', 410, refusals.sessionOver);
+  if (action === 'reschedule') {
+    if (!slot) throw new LinkRefusal('invalid', 403, refusals.invalid);
+    if (startOf(slot) - now.getTime() < RESCHEDULE_NOTICE_HOURS * HOUR_MS)
+      throw new LinkRefusal('late', 410, refusals.late);
+    if (row.moveDate) throw new LinkRefusal('closed', 409, refusals.moveAsked);
+  }
+  if ((action === 'confirm-move' || action === 'keep-time') && !row.moveDate)
+    throw new LinkRefusal('closed', 409, refusals.noMove);
+  if (action === 'confirm-first' || action === 'confirm-second' || action === 'confirm-move') {
+    const window = chosenWindow(action, row);
     if (!window) throw new LinkRefusal('invalid', 403, refusals.invalid);
     if (window.date < ukToday(now)) throw new LinkRefusal('past', 410, refusals.past);
   }
@@ -178,7 +212,10 @@ export async function inspectLink(
     status: row.status,
     sessionType: sessionTypeLabels[details.sessionType],
     choices: choiceWords(row),
-    applicantName: payload.a === 'cancel' ? undefined : `${details.firstName} ${details.lastName}`,
+    applicantName:
+      payload.a === 'cancel' || payload.a === 'reschedule'
+        ? undefined
+        : `${details.firstName} ${details.lastName}`,
     choice: window
       ? {
           label: formatChoice(window.date, window.time),
@@ -186,6 +223,7 @@ export async function inspectLink(
         }
       : undefined,
     session: slot ? slotWords(slot) : undefined,
+    move: row.moveDate && row.moveTime ? formatChoice(row.moveDate, row.moveTime as SessionTime) : undefined,
   };
 }
 
@@ -237,8 +275,6 @@ async function checkClash(
 
 export type BookingActor = 'owner' | 'applicant';
 
-const HOUR_MS = 3600_000;
-
 /**
  * The session's reminder (decision 038): due REMINDER_HOURS_BEFORE its start, not sent once
  * REMINDER_GRACE_HOURS have passed since; none when that time is already past (a session
@@ -258,6 +294,19 @@ function sessionReminder(
   return [reminderEmail(view, slot, { ...o, sendAt, notAfter })];
 }
 
+/** The applicant's cancel and reschedule links of a session on `date`: both work until that day ends. */
+async function applicantLinks(links: Links, bookingId: string, date: string): Promise<ApplicantLinks> {
+  const expiresAt = endOfUkDay(date);
+  const [cancel, reschedule] = await Promise.all([
+    signLink(links.tokens, { bookingId, action: 'cancel', expiresAt }),
+    signLink(links.tokens, { bookingId, action: 'reschedule', expiresAt }),
+  ]);
+  return {
+    cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+    rescheduleUrl: linkUrl(links, RESCHEDULE_PATH, reschedule.token),
+  };
+}
+
 /** Removes the booking's reminder not yet sent (the session is cancelled, or moved and reminded anew). */
 async function dropReminder(tx: Queryable, submissionId: string): Promise<void> {
   await tx
@@ -274,7 +323,7 @@ async function dropReminder(tx: Queryable, submissionId: string): Promise<void> 
 export async function performLink(
   ctx: PerformContext,
   token: unknown,
-  input: { start?: unknown },
+  input: { start?: unknown; date?: unknown; time?: unknown },
   now: Date,
 ): Promise<{ bookingId: string; status: BookingStatus; answer: LinkActAnswer }> {
   const payload = await verified(ctx.links, token, now);
@@ -289,17 +338,8 @@ export async function performLink(
       .returning({ id: bookingLinkUses.tokenId });
     if (used.length === 0) throw new LinkRefusal('used', 409, refusals.used);
     const loaded = checkState(payload.a, locked, now);
-    const actor = payload.a === 'cancel' ? 'applicant' : 'owner';
-    const { answer } = await applyAction(
-      tx,
-      ctx,
-      loaded,
-      payload.a,
-      { start: input.start },
-      now,
-      actor,
-      'link',
-    );
+    const actor = payload.a === 'cancel' || payload.a === 'reschedule' ? 'applicant' : 'owner';
+    const { answer } = await applyAction(tx, ctx, loaded, payload.a, input, now, actor, 'link');
     return { bookingId: loaded.row.id, status: answer.status, answer };
   });
 }
@@ -359,11 +399,10 @@ export async function rescheduleBooking(
   if (!UUID_PATTERN.test(bookingId)) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
   if (date < ukToday(now) || date > latestBookableDate(now))
     throw new LinkRefusal('past', 400, RESCHEDULE_DATE_REFUSED);
-  const { config, links } = ctx;
   return ctx.db.transaction(async (tx) => {
     const loaded = await loadBooking(tx, bookingId, true);
     if (!loaded) throw new LinkRefusal('invalid', 404, 'There is no such booking.');
-    const { row, details } = loaded;
+    const { row } = loaded;
     const current = slotOf(row);
     if (row.status !== 'confirmed' || !current) {
       throw new LinkRefusal('closed', 409, 'Only a confirmed session can be moved.');
@@ -371,55 +410,160 @@ export async function rescheduleBooking(
     if (current.date < ukToday(now))
       throw new LinkRefusal('past', 409, 'This session has already taken place.');
     const slot = { date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
-    await lockDay(tx, slot.date);
-    const clash = await checkClash(tx, ctx, row, slot, { insist, action: 'move' });
-    const sequence = row.calendarSequence + 1;
-    await tx
-      .update(bookings)
-      .set({
-        sessionDate: slot.date,
-        sessionStart: slot.start,
-        sessionEnd: slot.end,
-        calendarSequence: sequence,
-        updatedAt: now,
-      })
-      .where(eq(bookings.id, row.id));
-    await tx
-      .insert(bookingStatusEvents)
-      .values({ bookingId: row.id, status: 'rescheduled', at: now, actor: 'owner' });
-    const cancel = await signLink(links.tokens, {
-      bookingId: row.id,
-      action: 'cancel',
-      expiresAt: endOfUkDay(slot.date),
-    });
-    const view = { id: row.id, reference: row.reference, details };
-    const to = {
-      to: details.email,
-      replyTo: config.ownerEmail,
-      cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
-    };
-    await dropReminder(tx, row.submissionId);
-    await enqueueEmails(tx, row.submissionId, [
-      confirmedEmail(view, slot, {
-        uid: calendarUid(row.id, config.publicUrl),
-        sequence,
-        organizer: config.mailFrom,
-        now,
-        ...to,
-        rescheduled: true,
-      }),
-      ...sessionReminder(view, slot, to, now),
-    ]);
+    const { clash, message } = await moveSession(tx, ctx, loaded, slot, { insist, action: 'move' }, now);
     const acted: OwnerActed = {
       bookingId,
       reference: row.reference,
       status: 'confirmed',
-      answer: { status: 'confirmed', message: bookingActionCopy.rescheduledDone(slotWords(slot)) },
+      answer: { status: 'confirmed', message },
       clash,
     };
     await write?.(tx, acted);
     return acted;
   });
+}
+
+/**
+ * Moves a locked confirmed session to `slot`: checked against the diary and the availability
+ * (the owner may insist from the console), the same calendar entry with a higher SEQUENCE, new
+ * applicant links, its reminder queued anew, and any move the applicant asked for settled. The
+ * owner's Move and the confirmation of a move the applicant asked for share it.
+ */
+async function moveSession(
+  tx: Tx,
+  ctx: PerformContext,
+  loaded: Loaded,
+  slot: ConfirmedSlot,
+  how: { insist?: boolean; action: 'move' | 'link' },
+  now: Date,
+): Promise<{ clash?: string; message: string }> {
+  const { config, links } = ctx;
+  const { row, details } = loaded;
+  await lockDay(tx, slot.date);
+  const clash = await checkClash(tx, ctx, row, slot, how);
+  const sequence = row.calendarSequence + 1;
+  await tx
+    .update(bookings)
+    .set({
+      sessionDate: slot.date,
+      sessionStart: slot.start,
+      sessionEnd: slot.end,
+      calendarSequence: sequence,
+      moveDate: null,
+      moveTime: null,
+      moveAskedAt: null,
+      updatedAt: now,
+    })
+    .where(eq(bookings.id, row.id));
+  await tx
+    .insert(bookingStatusEvents)
+    .values({ bookingId: row.id, status: 'rescheduled', at: now, actor: 'owner' });
+  const view = { id: row.id, reference: row.reference, details };
+  const to = {
+    to: details.email,
+    replyTo: config.ownerEmail,
+    ...(await applicantLinks(links, row.id, slot.date)),
+  };
+  await dropReminder(tx, row.submissionId);
+  await enqueueEmails(tx, row.submissionId, [
+    confirmedEmail(view, slot, {
+      uid: calendarUid(row.id, config.publicUrl),
+      sequence,
+      organizer: config.mailFrom,
+      now,
+      ...to,
+      rescheduled: true,
+    }),
+    ...sessionReminder(view, slot, to, now),
+  ]);
+  return { clash, message: bookingActionCopy.rescheduledDone(slotWords(slot)) };
+}
+
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * The applicant asks to move their confirmed session to a free half-day (their reschedule
+ * link): checked against the availability under the lock of its day, as a request is, and held
+ * as a request is; the session stays where it is until the owner confirms the new time or keeps
+ * the current one. The owner gets the links to do either; the applicant, word that it is asked.
+ */
+async function askToMove(
+  tx: Tx,
+  ctx: PerformContext,
+  loaded: Loaded,
+  input: { date?: unknown; time?: unknown },
+  now: Date,
+): Promise<LinkActAnswer> {
+  const { config, links } = ctx;
+  const { row, details } = loaded;
+  const date = typeof input.date === 'string' && isIsoDate(input.date) ? input.date : '';
+  const time = (SESSION_TIMES as readonly unknown[]).includes(input.time)
+    ? (input.time as SessionTime)
+    : undefined;
+  if (!date || !time) {
+    const error = bookingActionCopy.rescheduleChoiceMissing;
+    throw new Refusal(400, { error, reason: 'taken', fieldErrors: { date: error } });
+  }
+  try {
+    await checkRequestIsFree(
+      tx,
+      ctx.diary,
+      { firstChoiceDate: date, firstChoiceTime: time, secondChoiceDate: '', secondChoiceTime: '' },
+      now,
+    );
+  } catch (error) {
+    if (!(error instanceof TakenRefusal)) throw error;
+    throw new Refusal(409, {
+      error: availabilityCopy.taken,
+      reason: 'taken',
+      fieldErrors: { date: availabilityCopy.taken },
+    });
+  }
+  const current = slotOf(row)!;
+  const asked = { date, time };
+  await tx
+    .update(bookings)
+    .set({ moveDate: date, moveTime: time, moveAskedAt: now, updatedAt: now })
+    .where(eq(bookings.id, row.id));
+  await tx
+    .insert(bookingStatusEvents)
+    .values({ bookingId: row.id, status: 'move-asked', at: now, actor: 'applicant' });
+  const ownerExpiry = new Date(now.getTime() + OWNER_LINK_DAYS * DAY_MS);
+  const confirmExpiry = endOfUkDay(date) < ownerExpiry ? endOfUkDay(date) : ownerExpiry;
+  const [confirmMove, keepTime] = await Promise.all([
+    signLink(links.tokens, { bookingId: row.id, action: 'confirm-move', expiresAt: confirmExpiry }),
+    signLink(links.tokens, { bookingId: row.id, action: 'keep-time', expiresAt: ownerExpiry }),
+  ]);
+  const view = { id: row.id, reference: row.reference, details };
+  await enqueueEmails(tx, row.submissionId, [
+    moveAskedOwnerEmail(view, current, asked, {
+      to: config.ownerEmail,
+      confirmMoveUrl: linkUrl(links, RESPOND_PATH, confirmMove.token),
+      keepTimeUrl: linkUrl(links, RESPOND_PATH, keepTime.token),
+    }),
+    moveAskedApplicantEmail(view, current, asked, { to: details.email, replyTo: config.ownerEmail }),
+  ]);
+  return {
+    status: 'confirmed',
+    message: bookingActionCopy.moveAskedDone(formatChoice(date, time), slotWords(current)),
+  };
+}
+
+/** The owner keeps the session where it is: the move asked for is cleared and the applicant told. */
+async function keepTime(tx: Tx, ctx: PerformContext, loaded: Loaded, now: Date, actor: BookingActor) {
+  const { row, details } = loaded;
+  const asked = { date: row.moveDate!, time: row.moveTime as SessionTime };
+  await tx
+    .update(bookings)
+    .set({ moveDate: null, moveTime: null, moveAskedAt: null, updatedAt: now })
+    .where(eq(bookings.id, row.id));
+  await tx.insert(bookingStatusEvents).values({ bookingId: row.id, status: 'move-kept', at: now, actor });
+  await enqueueEmails(tx, row.submissionId, [
+    moveKeptEmail({ id: row.id, reference: row.reference, details }, slotOf(row)!, asked, {
+      to: details.email,
+      replyTo: ctx.config.ownerEmail,
+    }),
+  ]);
 }
 
 /**
@@ -431,7 +575,7 @@ async function applyAction(
   ctx: PerformContext,
   loaded: Loaded,
   action: LinkActionName,
-  input: { start?: unknown; insist?: boolean },
+  input: { start?: unknown; insist?: boolean; date?: unknown; time?: unknown },
   now: Date,
   actor: BookingActor,
   via: 'console' | 'link',
@@ -439,6 +583,25 @@ async function applyAction(
   const { config, links } = ctx;
   let clash: string | undefined;
   const { row, details } = loaded;
+  if (action === 'reschedule') return { answer: await askToMove(tx, ctx, loaded, input, now) };
+  if (action === 'keep-time') {
+    await keepTime(tx, ctx, loaded, now, actor);
+    return { answer: { status: 'confirmed', message: bookingActionCopy.moveKeptDone } };
+  }
+  if (action === 'confirm-move') {
+    const window = chosenWindow(action, row)!;
+    const start = typeof input.start === 'string' ? input.start : '';
+    if (!startTimesFor(window.time).includes(start)) {
+      throw new LinkRefusal('start', 400, 'Please choose a start time inside the chosen window.');
+    }
+    const slot = { date: window.date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
+    const how = {
+      insist: via === 'console' && input.insist === true,
+      action: via === 'link' ? 'link' : 'move',
+    } as const;
+    const moved = await moveSession(tx, ctx, loaded, slot, how, now);
+    return { answer: { status: 'confirmed', message: moved.message }, clash: moved.clash };
+  }
   const view: BookingView = { id: row.id, reference: row.reference, details };
   const uid = calendarUid(row.id, config.publicUrl);
   const emails: OutgoingEmail[] = [];
@@ -470,15 +633,10 @@ async function applyAction(
         updatedAt: now,
       })
       .where(eq(bookings.id, row.id));
-    const cancel = await signLink(links.tokens, {
-      bookingId: row.id,
-      action: 'cancel',
-      expiresAt: endOfUkDay(slot.date),
-    });
     const to = {
       to: details.email,
       replyTo: config.ownerEmail,
-      cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
+      ...(await applicantLinks(links, row.id, slot.date)),
     };
     emails.push(
       confirmedEmail(view, slot, {
@@ -509,7 +667,14 @@ async function applyAction(
     const sequence = slot ? row.calendarSequence + 1 : row.calendarSequence;
     await tx
       .update(bookings)
-      .set({ status, calendarSequence: sequence, updatedAt: now })
+      .set({
+        status,
+        calendarSequence: sequence,
+        moveDate: null,
+        moveTime: null,
+        moveAskedAt: null,
+        updatedAt: now,
+      })
       .where(eq(bookings.id, row.id));
     await dropReminder(tx, row.submissionId);
     emails.push(

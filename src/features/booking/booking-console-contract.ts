@@ -29,6 +29,8 @@ export type BookingSummary = {
   choices: { choice: 1 | 2; label: string; startTimes: { value: string; label: string }[] }[];
   /** The confirmed slot, in UK words, and its parts. */
   session: { label: string; date: string; start: string } | null;
+  /** The half-day the applicant asked to move to (decision 039), with the start times inside it. */
+  move: { label: string; startTimes: { value: string; label: string }[] } | null;
   history: { status: string; at: string; actor: string }[];
   createdAt: string;
 };
@@ -69,6 +71,12 @@ const confirmBody = z.object(
   { error: CHOICE_REFUSED },
 );
 
+/** The start of the session inside the half-day the applicant asked to move to. */
+const confirmMoveBody = z.object(
+  { start: startTime(START_OUTSIDE_WINDOW), insist },
+  { error: START_OUTSIDE_WINDOW },
+);
+
 /** The new day ('YYYY-MM-DD') and start time of a confirmed session. */
 const rescheduleBody = z.object(
   {
@@ -104,4 +112,13 @@ export const bookingRoutes = {
     ...act,
     body: rescheduleBody,
   }),
+  /** Confirms the new time an applicant asked for: the session moves there, as with reschedule. */
+  confirmMove: route<BookingActAnswer>()({
+    method: 'POST',
+    path: '/bookings/:id/confirm-move',
+    ...act,
+    body: confirmMoveBody,
+  }),
+  /** Keeps the session at its current time; the applicant is told. */
+  keepTime: route<BookingActAnswer>()({ method: 'POST', path: '/bookings/:id/keep-time', ...act }),
 };

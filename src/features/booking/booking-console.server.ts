@@ -110,6 +110,13 @@ export async function bookingList(db: Queryable, view: BookingView, now = new Da
         sessionType: sessionTypeLabels[row.sessionType as SessionType] ?? row.sessionType,
         choices,
         session,
+        move:
+          row.status === 'confirmed' && row.moveDate && row.moveTime
+            ? {
+                label: formatChoice(row.moveDate, row.moveTime as SessionTime),
+                startTimes: startTimesFor(row.moveTime as SessionTime).map(startTimeOption),
+              }
+            : null,
         history: events
           .filter((e) => e.bookingId === row.id)
           .map((e) => ({ status: e.status, at: e.at.toISOString(), actor: e.actor })),
@@ -174,6 +181,25 @@ export const bookingsArea: ConsoleArea = (routes, { config, db, links, clock, wa
     answered(
       request,
       await rescheduleBooking(ctx, params.id, body, clock(), audited(owner, 'booking.reschedule')),
+    ),
+  );
+  routes.on(bookingRoutes.confirmMove, async ({ params, body, owner, request }) =>
+    answered(
+      request,
+      await performOwnerAction(
+        ctx,
+        params.id,
+        'confirm-move',
+        { start: body.start, insist: body.insist },
+        clock(),
+        audited(owner, 'booking.reschedule'),
+      ),
+    ),
+  );
+  routes.on(bookingRoutes.keepTime, async ({ params, owner, request }) =>
+    answered(
+      request,
+      await performOwnerAction(ctx, params.id, 'keep-time', {}, clock(), audited(owner, 'booking.keep-time')),
     ),
   );
 };

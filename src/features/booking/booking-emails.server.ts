@@ -167,7 +167,15 @@ export function calendarUid(bookingId: string, publicUrl: string): string {
 
 type InviteOptions = { uid: string; sequence: number; organizer: string; now: Date };
 
-function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 'CANCEL', o: InviteOptions) {
+/** The applicant's own links of a confirmed session (decision 039), in its e-mails and its invitation. */
+export type ApplicantLinks = { cancelUrl: string; rescheduleUrl: string };
+
+function icsAttachment(
+  b: BookingView,
+  slot: ConfirmedSlot,
+  method: 'REQUEST' | 'CANCEL',
+  o: InviteOptions & Partial<ApplicantLinks>,
+) {
   const t = eventTexts(b);
   const ics = buildSessionIcs({
     method,
@@ -177,7 +185,11 @@ function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 
     start: slot.start,
     end: slot.end,
     summary: t.summary,
-    description: t.description,
+    // The invitation carries the applicant's links too: the calendar is where they look.
+    description:
+      o.rescheduleUrl && o.cancelUrl
+        ? `${t.description}\n\n${copy.reschedule}: ${o.rescheduleUrl}\n${copy.cancel}: ${o.cancelUrl}`
+        : t.description,
     location: t.location,
     organizer: { name: site.brand, email: o.organizer },
     // The invitation reaches the applicant's address: names only where they are plainly names.
@@ -197,7 +209,7 @@ function icsAttachment(b: BookingView, slot: ConfirmedSlot, method: 'REQUEST' | 
 export function confirmedEmail(
   b: BookingView,
   slot: ConfirmedSlot,
-  o: InviteOptions & { to: string; replyTo: string; cancelUrl: string; rescheduled?: boolean },
+  o: InviteOptions & ApplicantLinks & { to: string; replyTo: string; rescheduled?: boolean },
 ): OutgoingEmail {
   const t = eventTexts(b);
   const subject = o.rescheduled ? copy.rescheduledSubject : copy.confirmedSubject;
@@ -232,6 +244,7 @@ export function confirmedEmail(
       { type: 'button', label: copy.addToOutlook, url: outlookCalendarUrl(calendarEvent) },
       { type: 'paragraph', text: bookingCopy.confirmed.nextSteps[2] },
       termsBlock,
+      { type: 'button', label: copy.reschedule, url: o.rescheduleUrl },
       { type: 'button', label: copy.cancel, url: o.cancelUrl },
     ],
   };
@@ -275,6 +288,90 @@ export function reminderEmail(
 }
 
 export const REMINDER_KIND = 'booking.reminder';
+
+/**
+ * To the owner when the applicant asks to move their confirmed session: the current time, the
+ * half-day asked for, and the links to confirm the new time (picking its start) or keep the
+ * current one.
+ */
+export function moveAskedOwnerEmail(
+  b: BookingView,
+  current: ConfirmedSlot,
+  asked: { date: string; time: SessionTime },
+  o: { to: string; confirmMoveUrl: string; keepTimeUrl: string },
+): OutgoingEmail {
+  const name = applicantName(b.details);
+  const content: EmailContent = {
+    preheader: `${name} asks to move ${b.reference} to ${formatChoice(asked.date, asked.time)}`,
+    heading: `${name} asks to move their session`,
+    blocks: [
+      {
+        type: 'fields',
+        rows: [
+          ['Reference', b.reference],
+          ['Name', name],
+          ['Current session', slotText(current)],
+          ['Asks to move to', formatChoice(asked.date, asked.time)],
+        ],
+      },
+      {
+        type: 'paragraph',
+        text: 'The session stays at its current time until you confirm the new one. Confirming sends the applicant the updated calendar invitation; keeping the current time tells them so.',
+      },
+      { type: 'button', label: copy.confirmMove, url: o.confirmMoveUrl },
+      { type: 'button', label: copy.keepTime, url: o.keepTimeUrl },
+    ],
+  };
+  return {
+    kind: 'booking.move-owner',
+    to: o.to,
+    replyTo: b.details.email,
+    subject: copy.moveAskedOwnerSubject(b.reference, name),
+    content,
+  };
+}
+
+/** To the applicant once they asked to move: what they asked for, and that the session stays until confirmed. */
+export function moveAskedApplicantEmail(
+  b: BookingView,
+  current: ConfirmedSlot,
+  asked: { date: string; time: SessionTime },
+  o: { to: string; replyTo: string },
+): OutgoingEmail {
+  const content: EmailContent = {
+    preheader: `You asked for ${formatChoice(asked.date, asked.time)}. Reference ${b.reference}.`,
+    heading: 'We have your request to move your session',
+    blocks: [
+      {
+        type: 'paragraph',
+        text: `${greeting(b.details.firstName)} you asked to move your strategy session to ${formatChoice(asked.date, asked.time)}. We will confirm the new start time by e-mail. Until then your session stays at ${slotText(current)}.`,
+      },
+      termsBlock,
+    ],
+  };
+  return toApplicant('booking.move-asked', o, copy.moveAskedApplicantSubject(b.reference), content);
+}
+
+/** To the applicant when the owner keeps the current time. */
+export function moveKeptEmail(
+  b: BookingView,
+  current: ConfirmedSlot,
+  asked: { date: string; time: SessionTime },
+  o: { to: string; replyTo: string },
+): OutgoingEmail {
+  const content: EmailContent = {
+    preheader: `Your session stays at ${slotText(current)}.`,
+    heading: 'Your session stays at its time',
+    blocks: [
+      {
+        type: 'paragraph',
+        text: `${greeting(b.details.firstName)} we are sorry: we cannot move your strategy session to ${formatChoice(asked.date, asked.time)}. It stays at ${slotText(current)}, as in your calendar. Reply to this e-mail if that time no longer suits you and we will find another together.`,
+      },
+      termsBlock,
+    ],
+  };
+  return toApplicant('booking.move-kept', o, copy.moveKeptSubject(b.reference), content);
+}
 
 /** To the applicant when the owner declines. */
 export function declinedEmail(

@@ -8,7 +8,8 @@ import { LINK_ACT_API, LINK_API } from './booking-paths';
 export const BOOKING_STATUSES = ['requested', 'confirmed', 'declined', 'cancelled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
-export type LinkActionName = 'confirm-first' | 'confirm-second' | 'decline' | 'cancel';
+export type LinkActionName =
+  'confirm-first' | 'confirm-second' | 'decline' | 'cancel' | 'reschedule' | 'confirm-move' | 'keep-time';
 
 export type LinkView = {
   action: LinkActionName;
@@ -19,15 +20,18 @@ export type LinkView = {
   choices: string[];
   /** Owner links only: who asked. */
   applicantName?: string;
-  /** Confirm links: the chosen window and the start times inside it. */
+  /** Confirm links (and confirm-move): the chosen window and the start times inside it. */
   choice?: { label: string; startTimes: { value: string; label: string }[] };
   /** A confirmed booking's slot, in UK words. */
   session?: string;
+  /** The half-day the applicant asked to move to, in UK words (the owner's move links). */
+  move?: string;
 };
 
 export type LinkActAnswer = { status: BookingStatus; message: string };
 
-export type LinkRefusalReason = 'invalid' | 'expired' | 'used' | 'closed' | 'past' | 'start';
+export type LinkRefusalReason =
+  'invalid' | 'expired' | 'used' | 'closed' | 'past' | 'start' | 'late' | 'taken';
 
 export class LinkRequestError extends Error {
   constructor(
@@ -45,6 +49,8 @@ export class LinkRequestError extends Error {
  */
 function refusalOf(status: number, fieldErrors?: Record<string, string>): LinkRefusalReason | 'network' {
   if (fieldErrors?.start) return 'start';
+  // The half-day asked for by a reschedule link is taken or not valid: another can be chosen.
+  if (fieldErrors?.date) return 'taken';
   if (status === 403) return 'invalid';
   if (status === 409) return 'used';
   if (status === 410) return 'expired';
@@ -65,8 +71,8 @@ export function fetchLinkView(token: string, networkMessage: string): Promise<Li
 
 export function actOnLink(
   token: string,
-  start: string | undefined,
+  input: { start?: string; date?: string; time?: string },
   networkMessage: string,
 ): Promise<LinkActAnswer> {
-  return post<LinkActAnswer>(LINK_ACT_API, { token, start }, networkMessage);
+  return post<LinkActAnswer>(LINK_ACT_API, { token, ...input }, networkMessage);
 }

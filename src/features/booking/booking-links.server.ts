@@ -1,5 +1,6 @@
 /**
- * Signed e-mail links: the owner's confirm/decline links and the applicant's cancel link. Each
+ * Signed e-mail links: the owner's confirm/decline links (and confirm-move/keep-time when an
+ * applicant asks to move), and the applicant's cancel and reschedule links. Each
  * is a signed token of the server's one kind (`~/server/kit/http/signed-tokens.ts`, purpose
  * `booking-link`): the booking id as its subject, the action as the claim `a`, an expiry and a
  * random id. Nobody can make or alter one without APP_SECRET. Expiry is checked here; single
@@ -15,7 +16,16 @@ import {
 
 export const BOOKING_LINK_PURPOSE = 'booking-link';
 
-export const LINK_ACTIONS = ['confirm-first', 'confirm-second', 'decline', 'cancel'] as const;
+export const LINK_ACTIONS = [
+  'confirm-first',
+  'confirm-second',
+  'decline',
+  'cancel',
+  // The applicant asks to move their confirmed session; the owner confirms the new time or keeps the current one.
+  'reschedule',
+  'confirm-move',
+  'keep-time',
+] as const;
 export type LinkAction = (typeof LINK_ACTIONS)[number];
 
 export type LinkPayload = {

@@ -12,7 +12,6 @@ import type { Choice } from '~/components/form/choice-group';
 import { Field, SubmitButton, TextFields, type FieldSpec } from '~/components/form/field';
 import type { SchemaForm } from '~/components/form/use-schema-form';
 import {
-  SESSION_TIMES,
   SESSION_TYPES,
   bookingCopy as copy,
   bookingLimits,
@@ -20,9 +19,9 @@ import {
   sessionTypeLabels,
 } from '~/content/booking';
 import type { BookingFormValues, BookingRequest } from './booking-schema';
-import type { AvailabilityState, DateBounds } from './booking-wizard';
+import type { DateBounds } from './booking-wizard';
+import { halfDayOptions as timeOptionsOn, type AvailabilityState } from './use-availability';
 import { availabilityCopy, sessionTimeWindows, type SessionTime } from '~/content/booking';
-import { stateIn, type PublicAvailability } from './availability';
 import { FreeDatesCalendar } from './free-dates-calendar';
 import { formatChoice } from './booking-dates';
 import type { STEP1_FIELDS } from './booking-steps';
@@ -37,7 +36,6 @@ const sessionTypeOptions = SESSION_TYPES.map((value) => ({
   label: sessionTypeLabels[value],
   description: sessionTypeDescriptions[value],
 }));
-const timeOptions = SESSION_TIMES.map((value) => ({ value, label: copy.step1.timeOption(value) }));
 
 /** The two date/time choices of step 1; the second is optional and can be cleared. */
 const CHOICES = [
@@ -105,16 +103,6 @@ export function StepIndicator({ step }: { step: 1 | 2 }) {
       </div>
     </div>
   );
-}
-
-/** The half-day options of a date: one the owner's availability does not offer is disabled, with its reason. */
-function timeOptionsOn(date: string, availability: PublicAvailability | null) {
-  return timeOptions.map((option) => {
-    const state = date ? stateIn(availability ?? { from: '', halves: '' }, date, option.value) : undefined;
-    const reason =
-      state === 'closed' ? availabilityCopy.closed : state === 'full' ? availabilityCopy.full : undefined;
-    return reason ? { ...option, description: reason, disabled: true } : option;
-  });
 }
 
 /** Step 1: the session format, then the first and second choice of date and time. */

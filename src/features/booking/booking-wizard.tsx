@@ -4,7 +4,7 @@
  * (with an idempotency key) books. On success the form gives way to 'Booking Confirmed!' with
  * the reference, and whatever the page placed below the form (What's Included, the FAQ) goes.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FieldPath } from 'react-hook-form';
 import { HoneypotField } from '~/components/form/honeypot-field';
 import { useSchemaForm, validationOnDemand } from '~/components/form/use-schema-form';
@@ -12,8 +12,9 @@ import { dismissToast, toast } from '~/components/toast/toast-store';
 import { bookingCopy as copy } from '~/content/booking';
 import { useBrowserValue } from '~/lib/use-browser-value';
 import { availabilityCopy } from '~/content/booking';
-import { BOOKING_FORM_TYPE, ChoiceTaken, fetchAvailability, submitBooking } from './booking-api';
-import { answerEnd, dateState, joinAnswers, stateIn, type PublicAvailability } from './availability';
+import { BOOKING_FORM_TYPE, ChoiceTaken, submitBooking } from './booking-api';
+import { dateState, stateIn, type PublicAvailability } from './availability';
+import { useAvailability } from './use-availability';
 import { earliestBookableDate, latestBookableDate } from './booking-dates';
 import type { BookingFormValues, BookingRequest } from './booking-schema';
 import { STEP1_FIELDS } from './booking-steps';
@@ -60,57 +61,6 @@ function useDateBounds(): DateBounds {
   const min = useBrowserValue(readEarliest, undefined);
   const max = useBrowserValue(readLatest, undefined);
   return { min, max };
-}
-
-/** What the wizard knows of the owner's availability, and how it asks for more. */
-export type AvailabilityState = {
-  answer: PublicAvailability | null;
-  /** Asks for the pages up to `date` (the calendar's month, a typed date) if not yet read. */
-  lookAhead(date: string): void;
-};
-
-/**
- * The owner's availability, read after the page is shown (decision 036), a page of
- * AVAILABILITY_PAGE_DAYS at a time: the first from today, the next as the visitor looks further
- * ahead. Until a page arrives, or if it cannot be read, its dates are offered and the server
- * checks the request.
- */
-function useAvailability(): [AvailabilityState, () => void] {
-  const [answer, setAnswer] = useState<PublicAvailability | null>(null);
-  const [round, setRound] = useState(0);
-  const loading = useRef(false);
-  // The answer as last set, for lookAhead's loop (state would be read as it was when it began).
-  const current = useRef<PublicAvailability | null>(null);
-  useEffect(() => {
-    let live = true;
-    loading.current = true;
-    void fetchAvailability().then((a) => {
-      loading.current = false;
-      if (!live || !a) return;
-      current.current = a;
-      setAnswer(a);
-    });
-    return () => {
-      live = false;
-    };
-  }, [round]);
-  const lookAhead = useCallback((date: string) => {
-    void (async () => {
-      // At most a year ahead, one page at a time; an empty page is the end of the booking window.
-      for (let pages = 0; pages < 5; pages += 1) {
-        const known = current.current;
-        if (!known || loading.current || !known.halves || date < answerEnd(known)) return;
-        loading.current = true;
-        const next = await fetchAvailability(answerEnd(known));
-        loading.current = false;
-        if (!next || !next.halves || current.current !== known) return;
-        current.current = joinAnswers(known, next);
-        setAnswer(current.current);
-      }
-    })();
-  }, []);
-  const state = useMemo(() => ({ answer, lookAhead }), [answer, lookAhead]);
-  return [state, () => setRound((r) => r + 1)];
 }
 
 /** What is wrong with a step-1 choice the owner's availability does not offer, as field errors. */

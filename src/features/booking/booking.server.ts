@@ -123,7 +123,8 @@ export const bookingHandler = defineFormHandler({
 
 /**
  * POST /api/bookings/link      {token}          what the link is for, or why it is refused
- * POST /api/bookings/link/act  {token, start?}  does it (single use)
+ * POST /api/bookings/link/act  {token, start?, date?, time?}  does it (single use; a reschedule
+ *                                                link's date and half-day, decision 039)
  * POST, so a mail scanner that follows the page link changes nothing.
  * GET  /api/bookings/availability                which half-days the wizard offers (decision 036)
  */
@@ -155,7 +156,12 @@ export function bookingRoutes(
       string,
       unknown
     >;
-    const result = await performLink(ctx, body.token, { start: body.start }, clock());
+    const result = await performLink(
+      ctx,
+      body.token,
+      { start: body.start, date: body.date, time: body.time },
+      clock(),
+    );
     ctx.wakeOutbox();
     request.log.info({ bookingId: result.bookingId, status: result.status }, 'booking status changed');
     return send(reply, 200, result.answer);

@@ -44,6 +44,14 @@ export const bookings = pgTable(
     sessionEnd: text('session_end'),
     /** iCalendar SEQUENCE of the last invite or cancellation sent. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
+    /**
+     * The applicant asked to move their confirmed session (their e-mail's reschedule link,
+     * decision 039): the half-day asked for, and when. The session stays where it is until the
+     * owner confirms the new time (then these are cleared) or keeps the current one.
+     */
+    moveDate: date('move_date', { mode: 'string' }),
+    moveTime: text('move_time'),
+    moveAskedAt: timestamp('move_asked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -56,6 +64,10 @@ export const bookings = pgTable(
     index('bookings_sessions')
       .on(t.sessionDate)
       .where(sql`status = 'confirmed'`),
+    // A move asked for holds its half-day as a request does.
+    index('bookings_move_holds')
+      .on(t.moveDate)
+      .where(sql`move_date is not null`),
   ],
 );
 
@@ -79,8 +91,11 @@ export const bookingStatusEvents = pgTable(
     bookingId: uuid('booking_id')
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
-    /** A status, or `rescheduled` when a confirmed session moved. */
-    status: text('status').$type<BookingStatus | 'rescheduled'>().notNull(),
+    /**
+     * A status; or `rescheduled` when a confirmed session moved, `move-asked` when the applicant
+     * asked to move it, `move-kept` when the owner kept the current time.
+     */
+    status: text('status').$type<BookingStatus | 'rescheduled' | 'move-asked' | 'move-kept'>().notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     /** Who or what made the change: 'applicant', 'owner'. */
     actor: text('actor').notNull(),

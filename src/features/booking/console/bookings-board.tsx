@@ -221,6 +221,58 @@ function RescheduleForm({ booking, act, busy, of }: FormProps) {
 }
 
 /**
+ * The applicant asked to move their session (decision 039): the owner confirms the new time (a
+ * start inside the half-day asked for) or keeps the current one, which tells the applicant.
+ */
+function MoveAskedForm({ booking, act, busy, of }: FormProps) {
+  const times = booking.move?.startTimes ?? [];
+  const [start, setStart] = useState(times[0]?.value ?? '');
+  const [clash, setClash] = useState<string>();
+  const confirm = (insist: boolean) =>
+    void act('confirm-move', `/bookings/${booking.id}/confirm-move`, {
+      start,
+      ...(insist ? { insist } : {}),
+    }).then((result) => setClash(result.clash));
+  return (
+    <div className="space-y-3">
+      <ActForm
+        heading={copy.confirmMoveHeading(booking.move?.label ?? '')}
+        of={of}
+        button={copy.confirmMove}
+        disabled={busy || !start}
+        onSubmit={() => confirm(false)}
+        clash={clash ? { text: clash, button: copy.moveAnyway, onInsist: () => confirm(true) } : undefined}
+      >
+        <Field label={copy.startTime} required>
+          {(control) => (
+            <select
+              {...control}
+              className="field-input"
+              value={start}
+              onChange={(e) => {
+                setStart(e.target.value);
+                setClash(undefined);
+              }}
+            >
+              <TimeOptions times={times} />
+            </select>
+          )}
+        </Field>
+      </ActForm>
+      <ConfirmButton
+        label={copy.keepTime}
+        title={copy.keepTimeTitle}
+        text={copy.keepTimeText}
+        cancelLabel={copy.keep}
+        describedBy={of}
+        disabled={busy}
+        onConfirm={() => void act('keep-time', `/bookings/${booking.id}/keep-time`)}
+      />
+    </div>
+  );
+}
+
+/**
  * What the owner can do with a booking: a request is confirmed (a choice and a start time) or
  * declined; a confirmed session still to come is moved or cancelled. Declining and cancelling
  * ask once more.
@@ -258,6 +310,7 @@ function BookingActions({
   const { form, end, label, title, text } = actions;
   return (
     <div className="mt-4 space-y-3">
+      {booking.move ? <MoveAskedForm booking={booking} act={act} busy={busy} of={describedBy} /> : null}
       {form}
       <ConfirmButton
         label={label}
@@ -314,7 +367,14 @@ function BookingCard({ booking, act, busy }: { booking: BookingSummary; act: Act
             <dt className="font-medium text-ink-700">{copy.session}</dt>
             <dd className="font-semibold">{booking.session.label}</dd>
           </div>
-        ) : (
+        ) : null}
+        {booking.move ? (
+          <div className="sm:col-span-2">
+            <dt className="font-medium text-ink-700">{copy.moveAsked}</dt>
+            <dd className="font-semibold">{booking.move.label}</dd>
+          </div>
+        ) : null}
+        {booking.session ? null : (
           <div className="sm:col-span-2">
             <dt className="font-medium text-ink-700">{copy.choices}</dt>
             <dd>
