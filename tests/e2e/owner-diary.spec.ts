@@ -8,8 +8,9 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
-import { OWNER_BASE_URL } from '../../playwright.config';
 import {
+  bookingId,
+  sameOrigin,
   EXPECTED_CONSOLE_ERRORS,
   OWNER_EMAIL,
   openConsole,
@@ -22,16 +23,6 @@ import { formatUkDate } from '../../src/features/booking/booking-dates';
 import { freeDays } from './support/free-days';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
-
-const sameOrigin = { Origin: OWNER_BASE_URL };
-
-/** A booking's id, from the console's list. */
-async function bookingId(request: APIRequestContext, reference: string): Promise<string> {
-  const list = await request.get('/api/owner/bookings', { headers: sameOrigin });
-  return ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
-    (item) => item.reference === reference,
-  )!.id;
-}
 
 /**
  * A request whose first choice clashes with a confirmed session. The visitor's form lets no two

@@ -136,7 +136,20 @@ export async function openConsole(page: Page, path: string): Promise<void> {
   await expect(page.locator('h1')).toBeFocused();
 }
 
-const sameOrigin = { Origin: OWNER_BASE_URL };
+/** The headers of an API call from the console's own origin. */
+export const sameOrigin = { Origin: OWNER_BASE_URL };
+
+/** A booking's id, from the console's list (every view). */
+export async function bookingId(request: APIRequestContext, reference: string): Promise<string> {
+  for (const view of ['requested', 'confirmed', 'past', 'declined', 'cancelled']) {
+    const list = await request.get(`/api/owner/bookings?view=${view}`, { headers: sameOrigin });
+    const found = ((await list.json()) as { items: { id: string; reference: string }[] }).items.find(
+      (item) => item.reference === reference,
+    );
+    if (found) return found.id;
+  }
+  throw new Error(`no booking ${reference}`);
+}
 
 /** A signed fill-time token, as a form fetches it on first focus. */
 export async function formToken(request: APIRequestContext, formType: string): Promise<string> {
