@@ -239,6 +239,9 @@ export const bookingActionCopy = {
   keepTimeButton: 'Keep the current time',
   moveKeptDone: 'Kept at its current time. The applicant has been told.',
   moveRow: 'Asks to move to',
+  meetingLinkLabel: 'Meeting link',
+  meetingLinkMissing:
+    'A Zoom session needs its meeting link: paste it (https://…), or set a default on the Availability page.',
   loading: 'Checking your link...',
   confirmHeading: (choice: 1 | 2) =>
     choice === 1 ? 'Confirm the first choice' : 'Confirm the second choice',

@@ -132,6 +132,9 @@ for (const width of [1280, 375]) {
       await expectNoAxeViolations(page);
 
       await starts.getByRole('radio', { name: '10:15am-11am' }).check();
+      // A Zoom session asks for its meeting link (no default is set here): it is the invitation's place.
+      await expect(page.getByLabel('Meeting link')).toHaveValue('');
+      await page.getByLabel('Meeting link').fill('https://zoom.example.com/j/4242');
       await page.getByRole('button', { name: 'Confirm booking' }).click();
       const done = page.getByTestId('booking-link-done');
       await expect(done).toContainText(`Confirmed for ${formatUkDate(day)}, 10:15am-11am UK time.`);
@@ -146,6 +149,7 @@ for (const width of [1280, 375]) {
       const vevent = new ICAL.Component(ICAL.parse(ics!.content)).getFirstSubcomponent('vevent')!;
       expect(vevent.getFirstProperty('dtstart')?.getParameter('tzid')).toBe('Europe/London');
       expect(String(vevent.getFirstPropertyValue('dtstart'))).toBe(`${day}T10:15:00`);
+      expect(String(vevent.getFirstPropertyValue('location'))).toBe('https://zoom.example.com/j/4242');
 
       // The same link again, and the other owner links, are refused in words.
       await openLink(page, linkIn(ownerMail, 'Confirm first choice'));

@@ -74,3 +74,38 @@ test('an applicant asks to move their session from the e-mail, and the owner con
   ).toBeVisible();
   await waitForMailsTo(email, 'Your strategy session has moved');
 });
+
+test('the owner declines a request with a reason and another half-day; the applicant’s e-mail carries both', async ({
+  ownerPage: page,
+}) => {
+  const tag = uniqueTag('Decline');
+  const email = `${tag}@example.org`;
+  const [first, second, suggested] = await freeDays(page.request, 3, 7);
+  const { reference } = await requestBooking(page.request, {
+    lastName: tag,
+    email,
+    first: first!,
+    second: second!,
+  });
+
+  await openConsole(page, '/owner/bookings');
+  const card = page.getByRole('article', { name: new RegExp(reference) });
+  await card.getByText('Decline with a reason or another time (optional)').click();
+  await card.getByLabel('Reason').fill('I am teaching that week.');
+  await card.getByLabel('Suggest another date').fill(suggested!);
+  await card.getByLabel('Suggest morning or afternoon').selectOption('morning');
+  await expectNoAxeViolations(page);
+  await card.getByRole('button', { name: 'Decline' }).click();
+  await page
+    .getByRole('dialog', { name: 'Decline this request?' })
+    .getByRole('button', { name: 'Decline' })
+    .click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Declined. The applicant has been told.' }),
+  ).toBeVisible();
+
+  const [mail] = await waitForMailsTo(email, `About your strategy session request ${reference}`);
+  expect(mail!.text).toContain('neither of the times you chose');
+  expect(mail!.text).toContain('Our note: I am teaching that week.');
+  expect(mail!.text).toMatch(/We could offer .+, morning 9am-12pm UK time instead\./);
+});

@@ -223,7 +223,8 @@ export async function requestBooking(
     headers: { ...sameOrigin, 'x-forwarded-for': clientAddress(), 'Idempotency-Key': `owner-${o.lastName}` },
     data: {
       formType: 'booking',
-      sessionType: 'zoom',
+      // In person: confirming a Zoom session asks for its meeting link (decision 039).
+      sessionType: 'inPerson',
       firstChoiceDate: first,
       firstChoiceTime: 'morning',
       secondChoiceDate: second,

@@ -5,6 +5,9 @@
  * holds the half-day asked for, and leaves the session where it is until the owner confirms the
  * new time (console) or keeps the current one (e-mailed link); a link of a session less than
  * 48 hours away, of a cancelled session or of one that has begun does nothing and says why.
+ * And the owner's side of a booking (issue #24 item 9): confirming a Zoom session asks for its
+ * meeting link (the settings' default offered), so its invitation never says "to be agreed"; a
+ * decline carries the owner's reason and another half-day, and says truly what was asked for.
  */
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,5 +236,107 @@ describe.each(drivers)('an applicant moves their session on $name', (driver) => 
     const closed = await inspect(tokenOf(linkFrom(other.mail, 'Move to another time')));
     expect(closed.statusCode).toBe(409);
     expect(closed.json().error).toBe('This booking is already cancelled.');
+  });
+
+  it('confirming a Zoom session asks for its meeting link; the default of the settings is used when none is given', async () => {
+    const ask = async (day: string) => {
+      people += 1;
+      const email = `zoom${people}@example.org`;
+      const asked = await t.post(bodies.booking(day, { email, sessionType: 'zoom' }));
+      expect(asked.statusCode, asked.body).toBe(200);
+      const [row] = await t.query<{ id: string }>(
+        `select id from bookings where reference = '${asked.json().reference}'`,
+      );
+      return { id: row!.id, email };
+    };
+    const confirm = (id: string, over: Record<string, unknown> = {}) =>
+      owner('POST', `/api/owner/bookings/${id}/confirm`, { body: { choice: 1, start: '10:00', ...over } });
+    const locationOf = async (email: string) => {
+      const mail = await mailTo(email, 'Your strategy session is confirmed');
+      const ics = mail.attachments.find((a) => a.contentType.startsWith('text/calendar'))!;
+      return String(
+        new ICAL.Component(ICAL.parse(ics.content))
+          .getFirstSubcomponent('vevent')!
+          .getFirstPropertyValue('location'),
+      );
+    };
+
+    const first = await ask(bookableDate(11));
+    const missing = await confirm(first.id);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fieldErrors.meetingLink).toBe(bookingActionCopy.meetingLinkMissing);
+    expect((await confirm(first.id, { meetingLink: 'http://zoom.example.com/j/1' })).statusCode).toBe(400);
+    expect((await confirm(first.id, { meetingLink: 'https://zoom.example.com/j/1' })).statusCode).toBe(200);
+    expect(await locationOf(first.email)).toBe('https://zoom.example.com/j/1');
+
+    // A default set on the Availability page is used when the owner gives none.
+    const settings = (await owner('GET', '/api/owner/availability')).json().settings;
+    const saved = await owner('POST', '/api/owner/availability', {
+      body: { ...settings, meetingLink: 'https://zoom.example.com/my/owner' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(
+      (
+        await owner('POST', '/api/owner/availability', {
+          body: { ...settings, meetingLink: 'javascript:alert(1)' },
+        })
+      ).json().fieldErrors.meetingLink,
+    ).toBe('Please paste the meeting link as a web address starting with https://');
+    const second = await ask(bookableDate(12));
+    expect((await owner('GET', '/api/owner/bookings')).json().meetingLink).toBe(
+      'https://zoom.example.com/my/owner',
+    );
+    expect((await confirm(second.id)).statusCode).toBe(200);
+    expect(await locationOf(second.email)).toBe('https://zoom.example.com/my/owner');
+    expect((await owner('POST', '/api/owner/availability', { body: settings })).statusCode).toBe(200);
+  });
+
+  it('a decline carries the owner’s reason and another half-day, and says truly what was asked for', async () => {
+    const decline = async (over: Record<string, unknown>, body?: Record<string, unknown>) => {
+      people += 1;
+      const email = `declined${people}@example.org`;
+      const asked = await t.post(bodies.booking(bookableDate(13), { email, ...over }));
+      expect(asked.statusCode, asked.body).toBe(200);
+      const [row] = await t.query<{ id: string }>(
+        `select id from bookings where reference = '${asked.json().reference}'`,
+      );
+      const res = await owner('POST', `/api/owner/bookings/${row!.id}/decline`, { body });
+      return { res, email, id: row!.id, reference: asked.json().reference as string };
+    };
+    const suggested = bookableDate(15);
+    const one = await decline(
+      {},
+      { reason: 'I am at a conference that week.', suggestDate: suggested, suggestTime: 'afternoon' },
+    );
+    expect(one.res.statusCode, one.res.body).toBe(200);
+    const mail = await mailTo(one.email, `About your strategy session request ${one.reference}`);
+    expect(mail.text).toContain('the time you chose for your strategy session');
+    expect(mail.text).not.toContain('neither');
+    expect(mail.text).not.toContain('Second choice');
+    expect(mail.text).toContain('Our note: I am at a conference that week.');
+    expect(mail.text).toMatch(/We could offer \w+day \d+ \w+ \d{4}, afternoon 1pm-5pm UK time instead\./);
+
+    const two = await decline({ secondChoiceDate: bookableDate(14), secondChoiceTime: 'afternoon' });
+    expect(two.res.statusCode).toBe(200);
+    const plain = await mailTo(two.email, `About your strategy session request ${two.reference}`);
+    expect(plain.text).toContain('neither of the times you chose');
+    expect(plain.text).not.toContain('Our note');
+
+    // A suggestion must be a date ahead and a half-day, both or neither: nothing changes otherwise.
+    for (const body of [
+      { suggestDate: suggested },
+      { suggestDate: '2020-01-01', suggestTime: 'morning' },
+      { suggestDate: suggested, suggestTime: 'evening' },
+      { reason: 'x'.repeat(501) },
+    ]) {
+      const refused = await decline({}, body);
+      expect(refused.res.statusCode, JSON.stringify(body)).toBe(400);
+      const [row] = await t.query<{ status: string }>(
+        `select status from bookings where reference = '${refused.reference}'`,
+      );
+      expect(row!.status).toBe('requested');
+      // Declined plainly, so the next request may ask for the same half-day.
+      expect((await owner('POST', `/api/owner/bookings/${refused.id}/decline`)).statusCode).toBe(200);
+    }
   });
 });

@@ -356,9 +356,10 @@ export const bodies = {
     formToken: readyTokens.masterclass,
     ...over,
   }),
+  // In person by default: confirming a Zoom session asks for its meeting link (decision 039).
   booking: (firstChoiceDate: string, over: Record<string, unknown> = {}) => ({
     formType: 'booking',
-    sessionType: 'zoom',
+    sessionType: 'inPerson',
     firstChoiceDate,
     firstChoiceTime: 'morning',
     secondChoiceDate: '',

@@ -29,6 +29,7 @@ const PARTS: Record<keyof AvailabilitySettings, string> = {
   noticeDays: 'notice',
   windowDays: 'booking window',
   dailyCap: 'daily cap',
+  meetingLink: 'meeting link',
 };
 
 function changedParts(before: AvailabilitySettings, after: AvailabilitySettings): string[] {

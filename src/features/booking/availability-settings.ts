@@ -31,6 +31,23 @@ const DayOffSchema = z
 
 const HalvesSchema = z.object({ morning: z.boolean(), afternoon: z.boolean() });
 
+export const MEETING_LINK_REFUSED = 'Please paste the meeting link as a web address starting with https://';
+
+export function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A video session's meeting link: an https address of at most 500 characters, or '' for none. */
+const MeetingLinkSchema = z
+  .string()
+  .trim()
+  .max(500, 'Please keep the meeting link under 500 characters')
+  .refine((value) => value === '' || isHttpsUrl(value), MEETING_LINK_REFUSED);
+
 /** What the owner sets on the console's Availability page; the server checks it with this schema. */
 export const AvailabilitySettingsSchema = z.object({
   weekly: z.object(
@@ -65,6 +82,8 @@ export const AvailabilitySettingsSchema = z.object({
     .int('Please enter a whole number of sessions')
     .min(1, 'The daily cap is at least one session')
     .max(AVAILABILITY_LIMITS.dailyCap, `The daily cap is at most ${AVAILABILITY_LIMITS.dailyCap} sessions`),
+  /** The meeting link a Zoom session's confirmation offers: '' or an https address. */
+  meetingLink: MeetingLinkSchema,
 });
 
 // The schema gives exactly the settings' type.

@@ -43,6 +43,8 @@ export type AvailabilitySettings = {
   windowDays: number;
   /** Most sessions (confirmed and requested) in one day. */
   dailyCap: number;
+  /** The meeting link a Zoom session's confirmation offers, '' for none (decision 039). */
+  meetingLink: string;
 };
 
 const WEEKDAY_HOURS: OpenHalves = { morning: true, afternoon: true };
@@ -64,6 +66,7 @@ export const DEFAULT_AVAILABILITY: AvailabilitySettings = {
   noticeDays: 1,
   windowDays: BOOKING_HORIZON_DAYS,
   dailyCap: 2,
+  meetingLink: '',
 };
 
 export type HalfDayState = 'free' | 'closed' | 'full';

@@ -37,7 +37,7 @@ import {
   startTimesFor,
   ukToday,
 } from './booking-dates';
-import { RESCHEDULE_DATE_REFUSED } from './booking-console-contract';
+import { DECLINE_SUGGESTION_REFUSED, RESCHEDULE_DATE_REFUSED } from './booking-console-contract';
 import {
   calendarUid,
   cancelledApplicantEmail,
@@ -64,7 +64,14 @@ import { signLink, verifyLink, type LinkPayload } from './booking-links.server';
 import { CANCEL_PATH, RESCHEDULE_PATH, RESPOND_PATH } from './booking-paths';
 import type { BookingRequest } from './booking-schema';
 import { bookingLinkUses, bookingStatusEvents, bookings } from './tables.server';
-import { checkRequestIsFree, closedReason, lockDay, TakenRefusal } from './availability.server';
+import {
+  checkRequestIsFree,
+  closedReason,
+  lockDay,
+  readAvailabilitySettings,
+  TakenRefusal,
+} from './availability.server';
+import { isHttpsUrl, MEETING_LINK_REFUSED } from './availability-settings';
 import { isIsoDate } from '~/lib/uk-dates';
 
 export type BookingClock = () => Date;
@@ -223,6 +230,11 @@ export async function inspectLink(
         }
       : undefined,
     session: slot ? slotWords(slot) : undefined,
+    // A Zoom session's confirm link asks for its meeting link, the settings' default filled in.
+    meetingLink:
+      window && payload.a !== 'confirm-move' && row.sessionType === 'zoom'
+        ? (await readAvailabilitySettings(ctx.db)).meetingLink
+        : undefined,
     move: row.moveDate && row.moveTime ? formatChoice(row.moveDate, row.moveTime as SessionTime) : undefined,
   };
 }
@@ -275,6 +287,36 @@ async function checkClash(
 
 export type BookingActor = 'owner' | 'applicant';
 
+/** What an action may be given: a start time, insisting, a new half-day, a decline's words. */
+export type OwnerInput = {
+  start?: unknown;
+  insist?: boolean;
+  date?: unknown;
+  time?: unknown;
+  reason?: unknown;
+  suggestDate?: unknown;
+  suggestTime?: unknown;
+  /** A Zoom session's meeting link, given on confirming (else the settings' default). */
+  meetingLink?: unknown;
+};
+
+/**
+ * The meeting link of a session being confirmed: none for a session in person; for a Zoom
+ * session, the one given, else the default of the settings; refused (400, on the meeting link's
+ * field) when there is neither or it is not an https address, so that its invitation never says
+ * "to be agreed".
+ */
+async function meetingLinkFor(q: Queryable, sessionType: string, given: unknown): Promise<string | null> {
+  if (sessionType !== 'zoom') return null;
+  const typed = typeof given === 'string' ? given.trim() : '';
+  const link = typed || (await readAvailabilitySettings(q)).meetingLink;
+  if (!link || link.length > 500 || !isHttpsUrl(link)) {
+    const error = typed ? MEETING_LINK_REFUSED : bookingActionCopy.meetingLinkMissing;
+    throw new Refusal(400, { error, reason: 'start', fieldErrors: { meetingLink: error } });
+  }
+  return link;
+}
+
 /**
  * The session's reminder (decision 038): due REMINDER_HOURS_BEFORE its start, not sent once
  * REMINDER_GRACE_HOURS have passed since; none when that time is already past (a session
@@ -323,7 +365,7 @@ async function dropReminder(tx: Queryable, submissionId: string): Promise<void> 
 export async function performLink(
   ctx: PerformContext,
   token: unknown,
-  input: { start?: unknown; date?: unknown; time?: unknown },
+  input: OwnerInput,
   now: Date,
 ): Promise<{ bookingId: string; status: BookingStatus; answer: LinkActAnswer }> {
   const payload = await verified(ctx.links, token, now);
@@ -366,7 +408,7 @@ export async function performOwnerAction(
   ctx: PerformContext,
   bookingId: string,
   action: LinkActionName,
-  input: { start?: unknown; insist?: boolean },
+  input: OwnerInput,
   now: Date,
   write?: OwnerActionHook,
 ): Promise<OwnerActed> {
@@ -458,7 +500,7 @@ async function moveSession(
   await tx
     .insert(bookingStatusEvents)
     .values({ bookingId: row.id, status: 'rescheduled', at: now, actor: 'owner' });
-  const view = { id: row.id, reference: row.reference, details };
+  const view = { id: row.id, reference: row.reference, details, meetingUrl: row.meetingUrl };
   const to = {
     to: details.email,
     replyTo: config.ownerEmail,
@@ -534,7 +576,7 @@ async function askToMove(
     signLink(links.tokens, { bookingId: row.id, action: 'confirm-move', expiresAt: confirmExpiry }),
     signLink(links.tokens, { bookingId: row.id, action: 'keep-time', expiresAt: ownerExpiry }),
   ]);
-  const view = { id: row.id, reference: row.reference, details };
+  const view = { id: row.id, reference: row.reference, details, meetingUrl: row.meetingUrl };
   await enqueueEmails(tx, row.submissionId, [
     moveAskedOwnerEmail(view, current, asked, {
       to: config.ownerEmail,
@@ -547,6 +589,32 @@ async function askToMove(
     status: 'confirmed',
     message: bookingActionCopy.moveAskedDone(formatChoice(date, time), slotWords(current)),
   };
+}
+
+/**
+ * The owner's reason and suggested half-day of a decline (both optional), checked: a reason of at
+ * most 500 characters; a suggestion of a date from today to the booking horizon and a half-day.
+ */
+function declineWords(
+  input: { reason?: unknown; suggestDate?: unknown; suggestTime?: unknown },
+  now: Date,
+): { reason?: string; suggestion?: { date: string; time: SessionTime } } {
+  const reason = typeof input.reason === 'string' ? input.reason.trim().slice(0, 500) : '';
+  const date = typeof input.suggestDate === 'string' ? input.suggestDate : '';
+  const time = typeof input.suggestTime === 'string' ? input.suggestTime : '';
+  if (!date && !time) return reason ? { reason } : {};
+  if (
+    !isIsoDate(date) ||
+    date < ukToday(now) ||
+    date > latestBookableDate(now) ||
+    !(SESSION_TIMES as readonly string[]).includes(time)
+  ) {
+    throw new Refusal(400, {
+      error: DECLINE_SUGGESTION_REFUSED,
+      fieldErrors: { suggestDate: DECLINE_SUGGESTION_REFUSED },
+    });
+  }
+  return { ...(reason ? { reason } : {}), suggestion: { date, time: time as SessionTime } };
 }
 
 /** The owner keeps the session where it is: the move asked for is cleared and the applicant told. */
@@ -575,7 +643,7 @@ async function applyAction(
   ctx: PerformContext,
   loaded: Loaded,
   action: LinkActionName,
-  input: { start?: unknown; insist?: boolean; date?: unknown; time?: unknown },
+  input: OwnerInput,
   now: Date,
   actor: BookingActor,
   via: 'console' | 'link',
@@ -602,7 +670,7 @@ async function applyAction(
     const moved = await moveSession(tx, ctx, loaded, slot, how, now);
     return { answer: { status: 'confirmed', message: moved.message }, clash: moved.clash };
   }
-  const view: BookingView = { id: row.id, reference: row.reference, details };
+  const view: BookingView = { id: row.id, reference: row.reference, details, meetingUrl: row.meetingUrl };
   const uid = calendarUid(row.id, config.publicUrl);
   const emails: OutgoingEmail[] = [];
   let status: BookingStatus;
@@ -615,6 +683,8 @@ async function applyAction(
       throw new LinkRefusal('start', 400, 'Please choose a start time inside the chosen window.');
     }
     const slot = { date: window.date, start, end: addMinutesToClock(start, SESSION_MINUTES) };
+    const meetingUrl = await meetingLinkFor(tx, row.sessionType, input.meetingLink);
+    view.meetingUrl = meetingUrl;
     await lockDay(tx, slot.date);
     clash = await checkClash(tx, ctx, row, slot, {
       insist: via === 'console' && input.insist === true,
@@ -626,6 +696,7 @@ async function applyAction(
       .set({
         status,
         confirmedChoice: action === 'confirm-first' ? 1 : 2,
+        meetingUrl,
         sessionDate: slot.date,
         sessionStart: slot.start,
         sessionEnd: slot.end,
@@ -657,6 +728,7 @@ async function applyAction(
         to: details.email,
         replyTo: config.ownerEmail,
         bookUrl: links.absolute('/book'),
+        ...declineWords(input, now),
       }),
     );
     message = bookingActionCopy.declinedDone;

@@ -21,6 +21,8 @@ export type BookingSummary = {
   status: 'requested' | 'confirmed' | 'declined' | 'cancelled';
   /** True for a confirmed session whose day is over. */
   past: boolean;
+  /** A video (Zoom) session: confirming it asks for the meeting link. */
+  video: boolean;
   name: string;
   email: string;
   company: string | null;
@@ -34,7 +36,11 @@ export type BookingSummary = {
   history: { status: string; at: string; actor: string }[];
   createdAt: string;
 };
-export type BookingList = { items: BookingSummary[] };
+export type BookingList = {
+  items: BookingSummary[];
+  /** The default meeting link of the settings ('' for none), offered when a video session is confirmed. */
+  meetingLink: string;
+};
 
 /** What confirm, decline, cancel and reschedule answer: the booking's new status and a sentence. */
 export type BookingActAnswer = { status: string; message: string };
@@ -67,9 +73,27 @@ const insist = z.boolean({ error: 'The request is not valid.' }).optional();
 
 /** The choice confirmed and the session's start inside its window. */
 const confirmBody = z.object(
-  { choice: z.literal([1, 2], { error: CHOICE_REFUSED }), start: startTime(START_OUTSIDE_WINDOW), insist },
+  {
+    choice: z.literal([1, 2], { error: CHOICE_REFUSED }),
+    start: startTime(START_OUTSIDE_WINDOW),
+    insist,
+    meetingLink: z.string().max(500, 'Please keep the meeting link under 500 characters').optional(),
+  },
   { error: CHOICE_REFUSED },
 );
+
+/** A decline's suggested half-day that is not one: a date from today to the horizon, and morning or afternoon. */
+export const DECLINE_SUGGESTION_REFUSED =
+  'To suggest another time, choose a date from today and within the next 12 months, and morning or afternoon.';
+
+/** A decline may carry the owner's reason and another half-day to suggest (both optional). */
+const declineBody = z
+  .object({
+    reason: z.string().max(500, 'Please keep the reason to 500 characters.').optional(),
+    suggestDate: z.string().max(10, DECLINE_SUGGESTION_REFUSED).optional(),
+    suggestTime: z.enum(['', 'morning', 'afternoon'], { error: DECLINE_SUGGESTION_REFUSED }).optional(),
+  })
+  .optional();
 
 /** The start of the session inside the half-day the applicant asked to move to. */
 const confirmMoveBody = z.object(
@@ -103,7 +127,12 @@ export const bookingRoutes = {
     ...act,
     body: confirmBody,
   }),
-  decline: route<BookingActAnswer>()({ method: 'POST', path: '/bookings/:id/decline', ...act }),
+  decline: route<BookingActAnswer>()({
+    method: 'POST',
+    path: '/bookings/:id/decline',
+    ...act,
+    body: declineBody,
+  }),
   cancel: route<BookingActAnswer>()({ method: 'POST', path: '/bookings/:id/cancel', ...act }),
   /** Moves a confirmed session; the applicant gets the invitation again. */
   reschedule: route<BookingActAnswer>()({

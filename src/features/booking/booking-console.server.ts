@@ -25,6 +25,7 @@ import {
   type BookingView,
 } from './booking-console-contract';
 import { formatChoice, SESSION_START_TIMES, startTimeOption, startTimesFor, ukToday } from './booking-dates';
+import { readAvailabilitySettings } from './availability.server';
 import { bookingStatusEvents, bookings } from './tables.server';
 
 const LIMIT = 200;
@@ -71,6 +72,7 @@ export async function bookingList(db: Queryable, view: BookingView, now = new Da
           .where(inArray(bookingStatusEvents.bookingId, ids))
           .orderBy(bookingStatusEvents.at, bookingStatusEvents.id);
   return {
+    meetingLink: (await readAvailabilitySettings(db)).meetingLink,
     items: rows.map(({ row, fields }) => {
       const f = (typeof fields === 'string' ? JSON.parse(fields) : fields) as Record<
         string,
@@ -104,6 +106,7 @@ export async function bookingList(db: Queryable, view: BookingView, now = new Da
         submissionId: row.submissionId,
         status: row.status,
         past: row.status === 'confirmed' && !!row.sessionDate && row.sessionDate < today,
+        video: row.sessionType === 'zoom',
         name: `${f.firstName ?? ''} ${f.lastName ?? ''}`.trim(),
         email: f.email ?? '',
         company: f.company?.trim() ? f.company : null,
@@ -159,16 +162,23 @@ export const bookingsArea: ConsoleArea = (routes, { config, db, links, clock, wa
       ctx,
       params.id,
       action,
-      { start: body.start, insist: body.insist },
+      { start: body.start, insist: body.insist, meetingLink: body.meetingLink },
       clock(),
       audited(owner, 'booking.confirm'),
     );
     return answered(request, acted);
   });
-  routes.on(bookingRoutes.decline, async ({ params, owner, request }) =>
+  routes.on(bookingRoutes.decline, async ({ params, body, owner, request }) =>
     answered(
       request,
-      await performOwnerAction(ctx, params.id, 'decline', {}, clock(), audited(owner, 'booking.decline')),
+      await performOwnerAction(
+        ctx,
+        params.id,
+        'decline',
+        body ?? {},
+        clock(),
+        audited(owner, 'booking.decline'),
+      ),
     ),
   );
   routes.on(bookingRoutes.cancel, async ({ params, owner, request }) =>

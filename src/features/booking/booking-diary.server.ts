@@ -37,7 +37,7 @@ async function entries({
   return rows.flatMap(({ row, fields }) => {
     if (!row.sessionDate || !row.sessionStart || !row.sessionEnd) return [];
     const details = (typeof fields === 'string' ? JSON.parse(fields) : fields) as BookingRequest;
-    const texts = eventTexts({ id: row.id, reference: row.reference, details });
+    const texts = eventTexts({ id: row.id, reference: row.reference, details, meetingUrl: row.meetingUrl });
     // The owner's own calendar: who it is with, where the names are plainly names.
     const name = [quotableName(details.firstName), quotableName(details.lastName)].filter(Boolean).join(' ');
     return [

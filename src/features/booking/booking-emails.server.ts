@@ -29,6 +29,8 @@ export type BookingView = {
   id: string;
   reference: string;
   details: BookingRequest;
+  /** A Zoom session's meeting link, once confirmed with one: the invitation's place. */
+  meetingUrl?: string | null;
 };
 
 export type ConfirmedSlot = { date: string; start: string; end: string };
@@ -156,7 +158,7 @@ export function eventTexts(b: BookingView) {
   const label = sessionTypeLabels[b.details.sessionType];
   return {
     summary: copy.eventSummary(label),
-    location: copy.eventLocation[b.details.sessionType as SessionType],
+    location: b.meetingUrl || copy.eventLocation[b.details.sessionType as SessionType],
     description: `${site.brand} strategy session, ${label}. Reference ${b.reference}.`,
   };
 }
@@ -373,24 +375,57 @@ export function moveKeptEmail(
   return toApplicant('booking.move-kept', o, copy.moveKeptSubject(b.reference), content);
 }
 
-/** To the applicant when the owner declines. */
+/**
+ * To the applicant when the owner declines: what they asked for, truly (one choice or two), the
+ * owner's reason if given, and another half-day if the owner suggests one.
+ */
 export function declinedEmail(
   b: BookingView,
-  o: { to: string; replyTo: string; bookUrl: string },
+  o: {
+    to: string;
+    replyTo: string;
+    bookUrl: string;
+    reason?: string;
+    suggestion?: { date: string; time: SessionTime };
+  },
 ): OutgoingEmail {
+  const d = b.details;
+  const two = Boolean(d.secondChoiceDate && d.secondChoiceTime);
+  const asked: [string, string][] = [
+    ['Session format', sessionTypeLabels[d.sessionType]],
+    [two ? 'First choice' : 'You asked for', formatChoice(d.firstChoiceDate, d.firstChoiceTime)],
+    ...(two
+      ? ([['Second choice', formatChoice(d.secondChoiceDate, d.secondChoiceTime as SessionTime)]] as [
+          string,
+          string,
+        ][])
+      : []),
+  ];
   const content: EmailContent = {
     preheader: `About your request ${b.reference}`,
     heading: 'We could not confirm your session',
     blocks: [
       {
         type: 'paragraph',
-        text: `${greeting(b.details.firstName)} we are sorry: neither of the times you chose for your strategy session (reference ${b.reference}) is available.`,
+        text: two
+          ? `${greeting(d.firstName)} we are sorry: neither of the times you chose for your strategy session (reference ${b.reference}) is available.`
+          : `${greeting(d.firstName)} we are sorry: the time you chose for your strategy session (reference ${b.reference}) is not available.`,
       },
-      { type: 'fields', rows: choiceRows(b.details) },
-      {
-        type: 'paragraph',
-        text: 'Please book again with other dates, or reply to this e-mail and we will find a time together.',
-      },
+      { type: 'fields', rows: asked },
+      ...(o.reason ? [{ type: 'paragraph', text: `Our note: ${o.reason}` } as const] : []),
+      ...(o.suggestion
+        ? [
+            {
+              type: 'paragraph',
+              text: `We could offer ${formatChoice(o.suggestion.date, o.suggestion.time)} instead. If it suits you, ask for it on the booking page.`,
+            } as const,
+          ]
+        : [
+            {
+              type: 'paragraph',
+              text: 'Please book again with other dates, or reply to this e-mail and we will find a time together.',
+            } as const,
+          ]),
       { type: 'button', label: 'Book another time', url: o.bookUrl },
     ],
   };

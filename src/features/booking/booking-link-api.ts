@@ -26,6 +26,8 @@ export type LinkView = {
   session?: string;
   /** The half-day the applicant asked to move to, in UK words (the owner's move links). */
   move?: string;
+  /** A Zoom session's confirm link: the meeting link to send, the settings' default ('' for none). */
+  meetingLink?: string;
 };
 
 export type LinkActAnswer = { status: BookingStatus; message: string };
@@ -71,7 +73,7 @@ export function fetchLinkView(token: string, networkMessage: string): Promise<Li
 
 export function actOnLink(
   token: string,
-  input: { start?: string; date?: string; time?: string },
+  input: { start?: string; date?: string; time?: string; meetingLink?: string },
   networkMessage: string,
 ): Promise<LinkActAnswer> {
   return post<LinkActAnswer>(LINK_ACT_API, { token, ...input }, networkMessage);

@@ -55,11 +55,13 @@ export function BookingLinkPage() {
   const [date, setDate] = useState('');
   const [time, setTime] = useState('');
   const [taken, setTaken] = useState<string>();
+  const [meetingLink, setMeetingLink] = useState('');
 
   function lookup(token: string): Promise<LinkLookup<LinkView>> {
     return fetchLinkView(token, copy.refusals.network).then(
       (view) => {
         setStart(view.choice?.startTimes[0]?.value ?? '');
+        setMeetingLink(view.meetingLink ?? '');
         return { view };
       },
       (error: unknown) => ({ refused: messageOf(error) }),
@@ -69,7 +71,12 @@ export function BookingLinkPage() {
   async function act(token: string, view: LinkView): Promise<LinkOutcome> {
     if (view.action === 'reschedule' && (!date || !time)) return { error: copy.rescheduleChoiceMissing };
     try {
-      const input = view.action === 'reschedule' ? { date, time } : view.choice ? { start } : {};
+      const input =
+        view.action === 'reschedule'
+          ? { date, time }
+          : view.choice
+            ? { start, ...(view.meetingLink !== undefined ? { meetingLink } : {}) }
+            : {};
       const answer = await actOnLink(token, input, copy.refusals.network);
       return { done: answer.message };
     } catch (error) {
@@ -117,16 +124,33 @@ export function BookingLinkPage() {
               />
             </Suspense>
           ) : view.choice ? (
-            <ChoiceGroup
-              legend={`${copy.startLegend}: ${view.choice.label}`}
-              options={view.choice.startTimes}
-              columns={3}
-              inputProps={(option) => ({
-                name: 'start',
-                checked: start === option.value,
-                onChange: () => setStart(option.value),
-              })}
-            />
+            <>
+              <ChoiceGroup
+                legend={`${copy.startLegend}: ${view.choice.label}`}
+                options={view.choice.startTimes}
+                columns={3}
+                inputProps={(option) => ({
+                  name: 'start',
+                  checked: start === option.value,
+                  onChange: () => setStart(option.value),
+                })}
+              />
+              {view.meetingLink !== undefined ? (
+                <div className="mt-4">
+                  <label htmlFor="meeting-link" className="field-label">
+                    {copy.meetingLinkLabel}
+                  </label>
+                  <input
+                    id="meeting-link"
+                    type="url"
+                    className="field-input"
+                    maxLength={500}
+                    value={meetingLink}
+                    onChange={(e) => setMeetingLink(e.target.value)}
+                  />
+                </div>
+              ) : null}
+            </>
           ) : null,
         button: {
           label: buttonFor(view),

@@ -159,7 +159,7 @@ export function bookingRoutes(
     const result = await performLink(
       ctx,
       body.token,
-      { start: body.start, date: body.date, time: body.time },
+      { start: body.start, date: body.date, time: body.time, meetingLink: body.meetingLink },
       clock(),
     );
     ctx.wakeOutbox();

@@ -42,6 +42,8 @@ export const bookings = pgTable(
     sessionDate: date('session_date', { mode: 'string' }),
     sessionStart: text('session_start'),
     sessionEnd: text('session_end'),
+    /** A Zoom session's meeting link, given when it was confirmed (its invitation's place). */
+    meetingUrl: text('meeting_url'),
     /** iCalendar SEQUENCE of the last invite or cancellation sent. */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
     /**

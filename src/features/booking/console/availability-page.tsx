@@ -104,6 +104,18 @@ function AvailabilityForm({ answer }: { answer: AvailabilityAnswer }) {
             error={errors.dailyCap}
             onChange={(v) => set('dailyCap', v)}
           />
+          <Field label={copy.meetingLink} hint={copy.meetingLinkHint} error={errors.meetingLink} validated>
+            {(control) => (
+              <input
+                {...control}
+                type="url"
+                className="field-input"
+                maxLength={500}
+                value={settings.meetingLink}
+                onChange={(e) => set('meetingLink', e.target.value)}
+              />
+            )}
+          </Field>
         </div>
       </Section>
       <div className="flex flex-wrap items-center gap-4">

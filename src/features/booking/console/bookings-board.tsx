@@ -102,15 +102,23 @@ function TimeOptions({ times }: { times: readonly { value: string; label: string
 
 type FormProps = { booking: BookingSummary; act: Act; busy: boolean; of: string };
 
-function ConfirmForm({ booking, act, busy, of }: FormProps) {
+function ConfirmForm({
+  booking,
+  act,
+  busy,
+  of,
+  meetingLink: defaultLink,
+}: FormProps & { meetingLink: string }) {
   const [choice, setChoice] = useState<1 | 2>(booking.choices[0]?.choice ?? 1);
   const times = booking.choices.find((c) => c.choice === choice)?.startTimes ?? [];
   const [start, setStart] = useState(times[0]?.value ?? '');
+  const [meetingLink, setMeetingLink] = useState(defaultLink);
   const [clash, setClash] = useState<string>();
   const confirm = (insist: boolean) =>
     void act('confirm', `/bookings/${booking.id}/confirm`, {
       choice,
       start,
+      ...(booking.video ? { meetingLink } : {}),
       ...(insist ? { insist } : {}),
     }).then((result) => setClash(result.clash));
   return (
@@ -158,6 +166,20 @@ function ConfirmForm({ booking, act, busy, of }: FormProps) {
           </select>
         )}
       </Field>
+      {booking.video ? (
+        <Field label={copy.meetingLink} hint={copy.meetingLinkHint} className="sm:col-span-2">
+          {(control) => (
+            <input
+              {...control}
+              type="url"
+              className="field-input"
+              maxLength={500}
+              value={meetingLink}
+              onChange={(e) => setMeetingLink(e.target.value)}
+            />
+          )}
+        </Field>
+      ) : null}
     </ActForm>
   );
 }
@@ -272,6 +294,58 @@ function MoveAskedForm({ booking, act, busy, of }: FormProps) {
   );
 }
 
+type DeclineWords = { reason: string; suggestDate: string; suggestTime: string };
+
+/** A decline's optional words: the owner's reason, and another half-day to suggest. */
+function DeclineNote({ words, onChange }: { words: DeclineWords; onChange(words: DeclineWords): void }) {
+  const set = (part: Partial<DeclineWords>) => onChange({ ...words, ...part });
+  return (
+    <details className="rounded-lg border border-ink-200 p-4">
+      <summary className="cursor-pointer rounded font-medium text-ink-800">{copy.declineNote}</summary>
+      <div className="mt-3 grid gap-x-4 sm:grid-cols-2">
+        <Field label={copy.declineReason} hint={copy.declineReasonHint} className="sm:col-span-2">
+          {(control) => (
+            <textarea
+              {...control}
+              className="field-input"
+              rows={3}
+              maxLength={500}
+              value={words.reason}
+              onChange={(e) => set({ reason: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label={copy.suggestDate}>
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              className="field-input"
+              min={ukToday(new Date())}
+              value={words.suggestDate}
+              onChange={(e) => set({ suggestDate: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field label={copy.suggestTime}>
+          {(control) => (
+            <select
+              {...control}
+              className="field-input"
+              value={words.suggestTime}
+              onChange={(e) => set({ suggestTime: e.target.value })}
+            >
+              <option value="">{copy.suggestNone}</option>
+              <option value="morning">{copy.suggestMorning}</option>
+              <option value="afternoon">{copy.suggestAfternoon}</option>
+            </select>
+          )}
+        </Field>
+      </div>
+    </details>
+  );
+}
+
 /**
  * What the owner can do with a booking: a request is confirmed (a choice and a start time) or
  * declined; a confirmed session still to come is moved or cancelled. Declining and cancelling
@@ -282,16 +356,21 @@ function BookingActions({
   act,
   busy,
   describedBy,
+  meetingLink,
 }: {
   booking: BookingSummary;
   act: Act;
   busy: boolean;
   describedBy: string;
+  meetingLink: string;
 }) {
+  const [words, setWords] = useState<DeclineWords>({ reason: '', suggestDate: '', suggestTime: '' });
   const actions =
     booking.status === 'requested'
       ? {
-          form: <ConfirmForm booking={booking} act={act} busy={busy} of={describedBy} />,
+          form: (
+            <ConfirmForm booking={booking} act={act} busy={busy} of={describedBy} meetingLink={meetingLink} />
+          ),
           end: 'decline',
           label: copy.decline,
           title: copy.confirmDeclineTitle,
@@ -312,6 +391,7 @@ function BookingActions({
     <div className="mt-4 space-y-3">
       {booking.move ? <MoveAskedForm booking={booking} act={act} busy={busy} of={describedBy} /> : null}
       {form}
+      {end === 'decline' ? <DeclineNote words={words} onChange={setWords} /> : null}
       <ConfirmButton
         label={label}
         title={title}
@@ -319,13 +399,26 @@ function BookingActions({
         cancelLabel={copy.keep}
         describedBy={describedBy}
         disabled={busy}
-        onConfirm={() => void act(end, `/bookings/${booking.id}/${end}`)}
+        onConfirm={() =>
+          void act(end, `/bookings/${booking.id}/${end}`, end === 'decline' ? words : undefined)
+        }
       />
     </div>
   );
 }
 
-function BookingCard({ booking, act, busy }: { booking: BookingSummary; act: Act; busy: boolean }) {
+function BookingCard({
+  booking,
+  act,
+  busy,
+  meetingLink,
+}: {
+  booking: BookingSummary;
+  act: Act;
+  busy: boolean;
+  /** The settings' default meeting link, offered when a video session is confirmed. */
+  meetingLink: string;
+}) {
   const headingId = useId();
   const status = booking.past ? 'past' : booking.status;
   return (
@@ -410,7 +503,13 @@ function BookingCard({ booking, act, busy }: { booking: BookingSummary; act: Act
         </Link>
       </p>
 
-      <BookingActions booking={booking} act={act} busy={busy} describedBy={headingId} />
+      <BookingActions
+        booking={booking}
+        act={act}
+        busy={busy}
+        describedBy={headingId}
+        meetingLink={meetingLink}
+      />
     </article>
   );
 }
@@ -452,7 +551,13 @@ export function BookingsPage() {
         {(data) => (
           <div className="mt-2 grid gap-4">
             {data.items.map((booking) => (
-              <BookingCard key={booking.id} booking={booking} act={act} busy={busy !== null} />
+              <BookingCard
+                key={booking.id}
+                booking={booking}
+                act={act}
+                busy={busy !== null}
+                meetingLink={data.meetingLink}
+              />
             ))}
           </div>
         )}
