@@ -281,7 +281,7 @@ describe.each(drivers)('an applicant moves their session on $name', (driver) => 
           body: { ...settings, meetingLink: 'javascript:alert(1)' },
         })
       ).json().fieldErrors.meetingLink,
-    ).toBe('Please paste the meeting link as a web address starting with https://');
+    ).toBe('Please paste the meeting link as a full web address (https://…).');
     const second = await ask(bookableDate(12));
     expect((await owner('GET', '/api/owner/bookings')).json().meetingLink).toBe(
       'https://zoom.example.com/my/owner',

@@ -31,7 +31,7 @@ const DayOffSchema = z
 
 const HalvesSchema = z.object({ morning: z.boolean(), afternoon: z.boolean() });
 
-export const MEETING_LINK_REFUSED = 'Please paste the meeting link as a web address starting with https://';
+export const MEETING_LINK_REFUSED = 'Please paste the meeting link as a full web address (https://…).';
 
 export function isHttpsUrl(value: string): boolean {
   try {
@@ -45,7 +45,7 @@ export function isHttpsUrl(value: string): boolean {
 const MeetingLinkSchema = z
   .string()
   .trim()
-  .max(500, 'Please keep the meeting link under 500 characters')
+  .max(500, 'Please keep the meeting link under 500 characters.')
   .refine((value) => value === '' || isHttpsUrl(value), MEETING_LINK_REFUSED);
 
 /** What the owner sets on the console's Availability page; the server checks it with this schema. */

@@ -77,7 +77,7 @@ const confirmBody = z.object(
     choice: z.literal([1, 2], { error: CHOICE_REFUSED }),
     start: startTime(START_OUTSIDE_WINDOW),
     insist,
-    meetingLink: z.string().max(500, 'Please keep the meeting link under 500 characters').optional(),
+    meetingLink: z.string().max(500, 'Please keep the meeting link under 500 characters.').optional(),
   },
   { error: CHOICE_REFUSED },
 );
