@@ -7,9 +7,21 @@
  * CALENDAR_FEED_ALLOW_PRIVATE). A body larger than `maxBytes` or a fetch slower than `timeoutMs`
  * (redirects included) is refused. Errors are sentences for the owner that never hold the address.
  */
-import http from 'node:http';
-import https from 'node:https';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+
+/**
+ * The HTTP client and the address filter, loaded by the first fetch: dynamic imports stay so in
+ * the server's bundle, so a site whose owner set no calendar never loads them.
+ */
+async function client() {
+  const [http, https, filter] = await Promise.all([
+    import('node:http'),
+    import('node:https'),
+    import('request-filtering-agent'),
+  ]);
+  return { http, https, filter };
+}
+type Client = Awaited<ReturnType<typeof client>>;
 
 export type FeedFetchPolicy = {
   allowHttp: boolean;
@@ -40,16 +52,21 @@ export function refusedScheme(url: URL, policy: Pick<FeedFetchPolicy, 'allowHttp
 
 const PRIVATE_MESSAGE = /not allowed|private IP|meta IP/i;
 
-function fetchOnce(url: URL, policy: FeedFetchPolicy, deadline: number) {
+function fetchOnce({ http, https, filter }: Client, url: URL, policy: FeedFetchPolicy, deadline: number) {
   return new Promise<{ redirect: string } | { body: string }>((resolve, reject) => {
     const secure = url.protocol === 'https:';
     const agentOptions = { allowPrivateIPAddress: policy.allowPrivate, keepAlive: false };
     const agent = secure
-      ? new RequestFilteringHttpsAgent(agentOptions)
-      : new RequestFilteringHttpAgent(agentOptions);
+      ? new filter.RequestFilteringHttpsAgent(agentOptions)
+      : new filter.RequestFilteringHttpAgent(agentOptions);
     const left = deadline - Date.now();
     if (left <= 0) return reject(new FeedFetchError('The calendar took too long to answer.'));
-    const request = (secure ? https : http).get(
+    const get: (
+      url: URL,
+      options: RequestOptions,
+      callback: (response: IncomingMessage) => void,
+    ) => ClientRequest = secure ? https.get : http.get;
+    const request = get(
       url,
       {
         agent,
@@ -134,13 +151,14 @@ export async function fetchFeed(pasted: string, policy: FeedFetchPolicy): Promis
     throw new FeedFetchError('The calendar address is not a web address.');
   }
   const deadline = Date.now() + policy.timeoutMs;
+  const loaded = await client();
   for (let hop = 0; hop <= FEED_LIMITS.maxRedirects; hop += 1) {
     const scheme = refusedScheme(url, policy);
     if (scheme)
       throw new FeedFetchError(
         hop === 0 ? scheme : 'The calendar address redirects to an address that is not https.',
       );
-    const answer = await fetchOnce(url, policy, deadline);
+    const answer = await fetchOnce(loaded, url, policy, deadline);
     if ('body' in answer) return answer.body;
     try {
       url = feedRequestUrl(new URL(answer.redirect, url).toString());

@@ -182,7 +182,7 @@ export async function refreshCalendarFeed(
       timeoutMs: deps.limits?.timeoutMs ?? FEED_LIMITS.timeoutMs,
       maxBytes: deps.limits?.maxBytes ?? FEED_LIMITS.maxBytes,
     });
-    // Loaded when a feed is read: the site that has none never pays its memory.
+    // ical.js is loaded by the first expansion (calendar-feed-expand.ts): a site with no feed never pays its memory.
     const { expandFeed, NotACalendar } = await import('./calendar-feed-expand');
     let expanded;
     try {
