@@ -4,13 +4,11 @@
  * second use finds it and is refused), the booking row is locked and moved to its new status,
  * the change is recorded with its time, and the e-mails it causes are queued.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   availabilityCopy,
   bookingActionCopy,
   bookingClashCopy,
-  REMINDER_GRACE_HOURS,
-  REMINDER_HOURS_BEFORE,
   RESCHEDULE_NOTICE_HOURS,
   OWNER_LINK_DAYS,
   SESSION_TIMES,
@@ -23,7 +21,7 @@ import type { ServerContext } from '~/server/kit/http/form-handler';
 import type { Links } from '~/server/kit/http/links';
 import type { Queryable, Tx } from '~/server/kit/db/client';
 import { Refusal } from '~/server/kit/http/request-checks';
-import { outbox, submissions } from '~/server/kit/db/schema';
+import { submissions } from '~/server/kit/db/schema';
 import { enqueueEmails, type OutgoingEmail } from '~/server/kit/mail/outbox';
 import {
   ukWallTimeToInstant,
@@ -47,8 +45,6 @@ import {
   moveAskedApplicantEmail,
   moveAskedOwnerEmail,
   moveKeptEmail,
-  reminderEmail,
-  REMINDER_KIND,
   type ApplicantLinks,
   type BookingView,
   type ConfirmedSlot,
@@ -63,6 +59,7 @@ import type {
 import { signLink, verifyLink, type LinkPayload } from './booking-links.server';
 import { CANCEL_PATH, RESCHEDULE_PATH, RESPOND_PATH } from './booking-paths';
 import type { BookingRequest } from './booking-schema';
+import { dropReminder, sessionReminder } from './booking-reminders.server';
 import { bookingLinkUses, bookingStatusEvents, bookings } from './tables.server';
 import {
   checkRequestIsFree,
@@ -317,25 +314,6 @@ async function meetingLinkFor(q: Queryable, sessionType: string, given: unknown)
   return link;
 }
 
-/**
- * The session's reminder (decision 038): due REMINDER_HOURS_BEFORE its start, not sent once
- * REMINDER_GRACE_HOURS have passed since; none when that time is already past (a session
- * confirmed or moved within the last day before it).
- */
-function sessionReminder(
-  view: BookingView,
-  slot: ConfirmedSlot,
-  o: { to: string; replyTo: string; cancelUrl: string },
-  now: Date,
-): OutgoingEmail[] {
-  const sendAt = new Date(
-    ukWallTimeToInstant(slot.date, slot.start).getTime() - REMINDER_HOURS_BEFORE * HOUR_MS,
-  );
-  if (sendAt.getTime() <= now.getTime()) return [];
-  const notAfter = new Date(sendAt.getTime() + REMINDER_GRACE_HOURS * HOUR_MS);
-  return [reminderEmail(view, slot, { ...o, sendAt, notAfter })];
-}
-
 /** The applicant's cancel and reschedule links of a session on `date`: both work until that day ends. */
 async function applicantLinks(links: Links, bookingId: string, date: string): Promise<ApplicantLinks> {
   const expiresAt = endOfUkDay(date);
@@ -347,19 +325,6 @@ async function applicantLinks(links: Links, bookingId: string, date: string): Pr
     cancelUrl: linkUrl(links, CANCEL_PATH, cancel.token),
     rescheduleUrl: linkUrl(links, RESCHEDULE_PATH, reschedule.token),
   };
-}
-
-/** Removes the booking's reminder not yet sent (the session is cancelled, or moved and reminded anew). */
-async function dropReminder(tx: Queryable, submissionId: string): Promise<void> {
-  await tx
-    .delete(outbox)
-    .where(
-      and(
-        eq(outbox.submissionId, submissionId),
-        eq(outbox.kind, REMINDER_KIND),
-        eq(outbox.status, 'pending'),
-      ),
-    );
 }
 
 export async function performLink(
