@@ -23,8 +23,10 @@ import { DataTable, DateCell, td } from '~/components/console/table';
 import { DownloadLink } from '~/components/console/download';
 import { IfMayUse } from '~/components/console/role';
 import { submissionExportRoutes } from '~/contract/inbox';
+import { LEAD_STATES, leadStateLabels } from '~/contract/lead-states';
+import { LeadBadge } from './lead-work';
 
-const FILTERS = ['form', 'status', 'from', 'to', 'q'] as const;
+const FILTERS = ['form', 'status', 'state', 'from', 'to', 'q'] as const;
 const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];
 
 function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next: URLSearchParams) => void }) {
@@ -36,8 +38,8 @@ function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next:
       label={copy.filtersHeading}
       apply={copy.apply}
       clear={copy.clear}
-      className="sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr]"
-      actionsClassName="sm:col-span-2 lg:col-span-5"
+      className="sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_1fr]"
+      actionsClassName="sm:col-span-2 lg:col-span-6"
     >
       <Field
         label={copy.search}
@@ -83,6 +85,18 @@ function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next:
           </select>
         )}
       </Field>
+      <Field label={copy.lead}>
+        {(control) => (
+          <select {...control} name="state" defaultValue={params.get('state') ?? ''} className="field-input">
+            <option value="">{copy.anyLead}</option>
+            {LEAD_STATES.map((state) => (
+              <option key={state} value={state}>
+                {leadStateLabels[state]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <DateFilter label={copy.from} name="from" params={params} />
       <DateFilter label={copy.to} name="to" params={params} />
     </FilterForm>
@@ -121,9 +135,7 @@ export function Sender({
 export function InboxPage() {
   const [params, setParams] = useQuery();
   const location = useLocation();
-  const query = Object.fromEntries(
-    ['form', 'status', 'from', 'to', 'q', 'after'].map((k) => [k, params.get(k)]),
-  );
+  const query = Object.fromEntries([...FILTERS, 'after'].map((k) => [k, params.get(k)]));
   const [list, reload] = useResource<SubmissionPage>(withQuery('/submissions', query));
 
   return (
@@ -155,11 +167,13 @@ export function InboxPage() {
                 <DateCell iso={item.receivedAt} />
                 <td className={td}>
                   {formTypeLabels[item.formType] ?? item.formType}
-                  {item.spam ? (
-                    <span className="ml-2">
+                  <span className="ml-2">
+                    {item.spam ? (
                       <Badge tone="bad">{copy.spamBadge}</Badge>
-                    </span>
-                  ) : null}
+                    ) : (
+                      <LeadBadge state={item.state} />
+                    )}
+                  </span>
                 </td>
                 <td className={`${td} max-w-xs wrap-anywhere text-ink-700`}>{item.excerpt ?? ''}</td>
               </tr>

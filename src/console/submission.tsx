@@ -21,6 +21,10 @@ import { IfMayUse } from '~/components/console/role';
 import { spamRoutes } from '~/contract/inbox';
 import { useAction } from '~/components/console/notices';
 import { Badge, DetailRow, IfAny, ItemPage, Section } from '~/components/console/page';
+import { fieldLabel } from '~/content/submission-fields';
+import { LeadBadge, LeadStateButton, LeadWork } from './lead-work';
+
+const EMAIL_LABEL = fieldLabel('email');
 
 export function spamReasonLabel(reason: string | null): string {
   return (reason && spamReasonLabels[reason]) || reason || '';
@@ -160,7 +164,11 @@ export function SubmissionPage({ id }: { id: string }) {
                 <DetailRow keepLines label={copy.reason}>
                   {spamReasonLabel(item.spamReason)}
                 </DetailRow>
-              ) : null}
+              ) : (
+                <DetailRow keepLines label={copy.lead}>
+                  <LeadBadge state={item.state} />
+                </DetailRow>
+              )}
               {item.bookingId ? (
                 <DetailRow keepLines label={copy.booking}>
                   <Link to={page('bookings')} className="text-link">
@@ -172,6 +180,7 @@ export function SubmissionPage({ id }: { id: string }) {
             <h2 className="sr-only">{copy.actionsHeading}</h2>
             <div className="mt-4 flex flex-wrap gap-3">
               <Actions item={item} reload={reload} />
+              {item.spam ? null : <LeadStateButton item={item} reload={reload} />}
             </div>
           </Section>
 
@@ -179,11 +188,23 @@ export function SubmissionPage({ id }: { id: string }) {
             <dl className="mt-2">
               {item.fields.map((field) => (
                 <DetailRow keepLines key={field.name} label={field.name}>
-                  {field.value}
+                  {field.name === EMAIL_LABEL && field.value === item.email ? (
+                    <a
+                      href={`mailto:${item.email}`}
+                      className="text-link break-all"
+                      title={copy.emailLink(item.email)}
+                    >
+                      {field.value}
+                    </a>
+                  ) : (
+                    field.value
+                  )}
                 </DetailRow>
               ))}
             </dl>
           </Section>
+
+          <LeadWork item={item} reload={reload} />
 
           <Section id="submission-consents" heading={copy.consentsHeading} className="card mt-6">
             <IfAny items={item.consents} none={copy.noConsents}>

@@ -50,6 +50,9 @@ const total = (detail: Detail) =>
 const despite = (detail: Detail) =>
   typeof detail?.clash === 'string' ? `, despite a clash with ${detail.clash}` : '';
 
+/** Where a lead stands, as a sentence says it. */
+const LEAD_STATE_WORDS: Record<string, string> = { new: 'new', replied: 'replied', handled: 'handled' };
+
 const FORM_NAMES: Record<string, string> = {
   contact: 'contact messages',
   booking: 'strategy session requests',
@@ -82,6 +85,10 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'submission.release': (t, d) =>
     `released submission ${shortId(t)} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,
   'submission.delete': (t) => `deleted spam submission ${shortId(t)}`,
+  'submission.state': (t, d) =>
+    `marked lead ${shortId(t)} as ${typeof d?.state === 'string' ? (LEAD_STATE_WORDS[d.state] ?? d.state) : 'changed'}`,
+  'submission.note': (t) => `kept a note about lead ${shortId(t)}`,
+  'submission.reply': (t) => `replied to lead ${shortId(t)} by e-mail`,
   'booking.confirm': (t, d) => `confirmed booking ${t ?? ''}${despite(d)}`,
   'booking.decline': (t) => `declined booking ${t ?? ''}`,
   'booking.cancel': (t) => `cancelled booking ${t ?? ''}`,

@@ -4,6 +4,8 @@
  * API; the server's own sentences (sign-in answers, refusals, warnings) are shown as it sends them.
  */
 
+import { site } from './site';
+
 export const consoleMeta = {
   title: 'Owner console',
   description: 'The owner’s console.',
@@ -111,6 +113,8 @@ export const inboxCopy = {
       ? 'No submissions match.'
       : `${n} submission${n === 1 ? '' : 's'} shown${more ? ', more are older' : ''}.`,
   spamBadge: 'Spam',
+  lead: 'Lead',
+  anyLead: 'New, replied or handled',
   tableLabel: 'Submissions, newest first',
   download: 'Download these as CSV',
 };
@@ -144,6 +148,39 @@ export const submissionCopy = {
   confirmDeleteTitle: 'Delete this submission?',
   confirmDeleteText: 'It is removed for good, with its consents and e-mails. This cannot be undone.',
   actionsHeading: 'Actions',
+  lead: 'Lead',
+  emailLink: (email: string) => `Write to ${email}`,
+};
+
+/** A lead as something to work on: where it stands, notes, and a reply by e-mail (decision 040). */
+export const leadCopy = {
+  markHandled: 'Mark as handled',
+  markNew: 'Mark as new',
+  markedHandled: 'Marked as handled.',
+  markedNew: 'Marked as new.',
+  workHeading: 'Notes and replies',
+  noNotes: 'No notes or replies yet.',
+  reply: 'Reply',
+  note: 'Note',
+  by: (who: string) => `by ${who}`,
+  replySent: 'Sent by e-mail',
+  replyHeading: 'Reply by e-mail',
+  replyIntro: (to: string) =>
+    `Sent to ${to} from the business's address, with their message quoted below your words. Their answer comes to the business's mailbox.`,
+  subject: 'Subject',
+  defaultSubject: `Re: your message to ${site.brand}`,
+  replyText: 'Your reply',
+  quote: 'Quote their message below the reply',
+  send: 'Send the reply',
+  sending: 'Sending…',
+  sent: 'The reply is on its way. The lead is marked as replied.',
+  noteHeading: 'Keep a note',
+  noteText: 'Note',
+  noteHint: 'only the console shows it',
+  addNote: 'Save the note',
+  savingNote: 'Saving…',
+  noteSaved: 'The note is saved.',
+  noReplyInSpam: 'Move it out of spam to reply to it or keep notes.',
 };
 
 export const spamCopy = {
@@ -451,6 +488,7 @@ export const peopleCopy = {
   registrations: 'Masterclass registrations',
   newsletter: 'Newsletter',
   emails: 'E-mails',
+  leadNotes: 'Notes and replies',
   spam: 'Spam',
   emlFiles: 'E-mail files',
   emlFilesNoun: 'e-mail files',

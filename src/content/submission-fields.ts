@@ -33,3 +33,11 @@ export const HIDDEN_FIELDS: ReadonlySet<string> = new Set([
 export function fieldLabel(name: string): string {
   return LABELS[name] ?? name;
 }
+
+const ORDER = Object.keys(LABELS);
+
+/** Where a field comes in reading order (first name before last): the labels' order, others after. */
+export function fieldOrder(name: string): number {
+  const at = ORDER.indexOf(name);
+  return at === -1 ? ORDER.length : at;
+}

@@ -8,6 +8,8 @@ import { z } from '~/lib/zod';
 import { choiceOf, pageCursor } from './query';
 import type { ConsoleRole } from './roles';
 import { route } from './route';
+import type { LeadState } from './lead-states';
+import type { LeadNote } from './leads';
 
 export const OWNER_API = '/api/owner';
 
@@ -89,13 +91,20 @@ export type SubmissionSummary = {
   excerpt: string | null;
   spam: boolean;
   spamReason: string | null;
+  /** Where the lead stands: new until someone replies or puts it aside (src/contract/leads.ts). */
+  state: LeadState;
 };
 export type SubmissionPage = { items: SubmissionSummary[]; next: string | null };
 
 /** GET /api/owner/submissions/:id */
 export type SubmissionDetail = SubmissionSummary & {
-  /** Every field as the visitor sent it (validated), label and value, values as plain text. */
+  /**
+   * Every field as the visitor sent it (validated), label and value, values as plain text in
+   * words (`Consulting`, not `consulting`), in the order a person reads them (first name first).
+   */
   fields: { name: string; value: string }[];
+  /** The notes kept about it and the replies sent to it, oldest first. */
+  notes: LeadNote[];
   consents: { consentId: string; wording: string; givenAt: string }[];
   emails: DeliverySummary[];
   /** Set when the submission was a booking request. */

@@ -6,6 +6,7 @@
  */
 import { UUID_PATTERN } from '~/lib/patterns';
 import { z } from '~/lib/zod';
+import { LEAD_STATES } from './lead-states';
 import { FORM_TYPES, type ReleaseAnswer, type SubmissionDetail, type SubmissionPage } from './console';
 import { isDay, pageCursor } from './query';
 import { route } from './route';
@@ -42,6 +43,8 @@ const date = (what: string) => z.string().refine(isDate, refused(what));
 export const inboxFilters = z.object({
   form: z.preprocess(text, z.enum(FORM_TYPES, refused('form')).optional()),
   status: z.preprocess(text, z.enum(['received', 'spam', 'all'], refused('status')).default('received')),
+  /** Where the leads stand (new, replied, handled); any when absent. */
+  state: z.preprocess(text, z.enum(LEAD_STATES, refused('state')).optional()),
   from: z.preprocess(text, date('from date').optional()),
   to: z.preprocess(text, date('to date').optional()),
   q: z.preprocess(
@@ -54,12 +57,13 @@ export const inboxFilters = z.object({
   ),
 });
 
-/** GET /api/owner/submissions?form=&status=&from=&to=&q=&after= (see SubmissionSummary). */
+/** GET /api/owner/submissions?form=&status=&state=&from=&to=&q=&after= (see SubmissionSummary). */
 export const inboxQuery = inboxFilters.extend({ after: z.preprocess(text, cursor.optional()) });
 export type InboxQuery = z.output<typeof inboxQuery>;
 
 const submission = z.object({ id: z.string().regex(UUID_PATTERN) });
-const one = { params: submission, notFound: NO_SUCH_SUBMISSION } as const;
+/** A route about one submission: its id in the path (not a UUID: 404). */
+export const one = { params: submission, notFound: NO_SUCH_SUBMISSION } as const;
 
 export const inboxRoutes = {
   list: route<SubmissionPage>()({ method: 'GET', path: '/submissions', query: inboxQuery, role: 'helper' }),

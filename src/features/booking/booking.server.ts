@@ -9,7 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { OWNER_LINK_DAYS } from '~/content/booking';
+import {
+  bookingCopy,
+  OWNER_LINK_DAYS,
+  SESSION_TIMES,
+  sessionTypeLabels,
+  type SessionTime,
+  type SessionType,
+} from '~/content/booking';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
 import { jsonOnly, Refusal, sameOriginOnly, send } from '~/server/kit/http/request-checks';
 import type { Queryable, Tx } from '~/server/kit/db/client';
@@ -21,7 +28,7 @@ import {
   type BookingClock,
 } from './booking-actions.server';
 import { CANCEL_PATH, RESPOND_PATH } from './booking-paths';
-import { endOfUkDay } from './booking-dates';
+import { endOfUkDay, formatUkDate } from './booking-dates';
 import { ownerRequestEmail, requestReceivedEmail } from './booking-emails.server';
 import { signLink, type LinkAction } from './booking-links.server';
 import { checkRequestIsFree, publicAvailability } from './availability.server';
@@ -78,12 +85,26 @@ export async function bookingOfSubmission(q: Queryable, submissionId: string): P
   return row?.id ?? null;
 }
 
+/** A half-day as the console reads it: 'Morning (9am-12pm)'. */
+function timeInWords(value: string): string {
+  return (SESSION_TIMES as readonly string[]).includes(value)
+    ? bookingCopy.step1.timeOption(value as SessionTime)
+    : value;
+}
+
 export const bookingHandler = defineFormHandler({
   schema: BookingSchema,
   // A person books once or twice, but colleagues behind one office address may each book:
   // room for them and for corrections, while a flood from one client stops quickly.
   rateLimit: { max: 10, windowMs: 15 * 60_000 },
   idempotent: true,
+  words: {
+    sessionType: (value) => sessionTypeLabels[value as SessionType] ?? value,
+    firstChoiceDate: (value) => (isIsoDate(value) ? formatUkDate(value) : value),
+    secondChoiceDate: (value) => (isIsoDate(value) ? formatUkDate(value) : value),
+    firstChoiceTime: timeInWords,
+    secondChoiceTime: timeInWords,
+  },
   async accept({ tx, data, submissionId, receivedAt, config, links, diary, releasedByOwner, sendEmail }) {
     // A half-day taken since the page loaded is refused (409, on step 1); else this row holds it.
     if (!releasedByOwner) await checkRequestIsFree(tx, diary, data, receivedAt);

@@ -38,6 +38,7 @@ export const contactHandler = defineFormHandler({
   // The spec's browser limit, enforced where it cannot be bypassed.
   rateLimit: { max: 3, windowMs: 5 * 60_000 },
   consent: (data) => contactConsentVersions[data.consentVersion],
+  words: { subject: subjectLabel },
   compose({ data, submissionId, config, sendEmail }) {
     sendEmail({
       kind: 'contact.owner',

@@ -10,7 +10,8 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { FormType, SubmissionDetail, SubmissionPage, SubmissionSummary } from '~/contract/console';
 import { inboxRoutes, NO_SUCH_SUBMISSION, type InboxQuery } from '~/contract/inbox';
 import { cursorAfter } from '~/contract/query';
-import { fieldLabel, HIDDEN_FIELDS } from '~/content/submission-fields';
+import { fieldLabel, fieldOrder, HIDDEN_FIELDS } from '~/content/submission-fields';
+import type { LeadState } from '~/contract/lead-states';
 import { bookingOfSubmission } from '~/features/booking/booking.server';
 import type { Queryable } from '../kit/db/client';
 import { pageOf } from '../kit/db/keyset';
@@ -26,7 +27,10 @@ import {
 import { audit } from '../kit/audit';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 import { Refusal } from '../kit/http/request-checks';
+import type { Config } from '../kit/config';
+import type { FormHandler } from '../kit/http/form-handler';
 import { deliverySummaries } from './deliveries';
+import { notesOfLead } from './leads';
 
 export const PAGE_SIZE = 50;
 
@@ -54,6 +58,7 @@ const summaryColumns = {
   >`left(coalesce(${submissions.fields}->>'message', ${submissions.fields}->>'notes'), 140)`,
   spam: submissions.spam,
   spamReason: submissions.spamReason,
+  state: submissions.leadState,
 };
 
 type SummaryRow = {
@@ -67,6 +72,7 @@ type SummaryRow = {
   excerpt: string | null;
   spam: boolean;
   spamReason: string | null;
+  state: LeadState;
 };
 
 function summary(row: SummaryRow): SubmissionSummary {
@@ -80,6 +86,7 @@ function summary(row: SummaryRow): SubmissionSummary {
     excerpt: row.excerpt && row.excerpt.trim() !== '' ? row.excerpt : null,
     spam: row.spam,
     spamReason: row.spamReason,
+    state: row.state,
   };
 }
 
@@ -91,6 +98,7 @@ export function inboxConditions(query: InboxQuery): SQL[] {
   const conditions: SQL[] = [];
   if (query.status !== 'all') conditions.push(spamIs(query.status === 'spam'));
   if (query.form) conditions.push(eq(submissions.formType, query.form));
+  if (query.state) conditions.push(eq(submissions.leadState, query.state));
   if (query.from) conditions.push(sql`${submissions.receivedAt} >= ${ukStartOf(query.from)}`);
   if (query.to) conditions.push(sql`${submissions.receivedAt} < ${ukStartOf(query.to)} + interval '1 day'`);
   if (query.q) {
@@ -215,14 +223,41 @@ export function parsedFields(fields: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
+/** How each form's fields read in words, by form type and field name (FormHandler.words). */
+export type FieldWords = Readonly<
+  Record<string, Readonly<Record<string, (value: string) => string>> | undefined>
+>;
+
+/** The fields as the console shows them: labelled, in words, in reading order, machinery left out. */
+export function fieldsInWords(
+  fields: Record<string, unknown>,
+  words: Readonly<Record<string, (value: string) => string>> = {},
+): { name: string; value: string }[] {
+  return Object.entries(fields)
+    .filter(([name]) => !HIDDEN_FIELDS.has(name))
+    .sort(([a], [b]) => fieldOrder(a) - fieldOrder(b))
+    .map(([name, value]) => {
+      const say = words[name];
+      return {
+        name: fieldLabel(name),
+        value: say && typeof value === 'string' ? say(value) : fieldText(value),
+      };
+    })
+    .filter((field) => field.value !== '');
+}
+
 /** `id`: a UUID (the route's schema). */
-export async function submissionDetail(db: Queryable, id: string): Promise<SubmissionDetail> {
+export async function submissionDetail(
+  db: Queryable,
+  id: string,
+  { words = {}, config }: { words?: FieldWords; config: Pick<Config, 'consoleUsers'> },
+): Promise<SubmissionDetail> {
   const [row] = await db
     .select({ ...summaryColumns, fields: submissions.fields, releasedAt: submissions.releasedAt })
     .from(submissions)
     .where(eq(submissions.id, id));
   if (!row) throw new Refusal(404, { error: NO_SUCH_SUBMISSION });
-  const [consents, emails, bookingId] = await Promise.all([
+  const [consents, emails, bookingId, notes] = await Promise.all([
     db
       .select({
         consentId: consentRecords.consentId,
@@ -234,14 +269,13 @@ export async function submissionDetail(db: Queryable, id: string): Promise<Submi
       .orderBy(consentRecords.id),
     deliverySummaries(db, eq(outbox.submissionId, id)),
     bookingOfSubmission(db, id),
+    notesOfLead(db, config, id),
   ]);
   const fields = parsedFields(row.fields);
   return {
     ...summary(row),
-    fields: Object.entries(fields)
-      .filter(([name]) => !HIDDEN_FIELDS.has(name))
-      .map(([name, value]) => ({ name: fieldLabel(name), value: fieldText(value) }))
-      .filter((field) => field.value !== ''),
+    fields: fieldsInWords(fields, words[row.formType]),
+    notes,
     consents: consents.map((c) => ({ ...c, givenAt: c.givenAt.toISOString() })),
     emails,
     bookingId,
@@ -259,15 +293,23 @@ export async function markAsSpam(db: Queryable, id: string): Promise<void> {
   if (moved.length === 0) throw new Refusal(409, { error: 'This submission is already in spam, or gone.' });
 }
 
-/** The Inbox area: the list, one submission, and "Mark as spam" (its audit row in its transaction). */
-export const inboxArea: ConsoleArea = (routes, { db }) => {
-  routes.on(inboxRoutes.list, async ({ query }) => inboxPage(db, query));
-  routes.on(inboxRoutes.detail, async ({ params }) => submissionDetail(db, params.id));
-  routes.on(inboxRoutes.markSpam, async ({ params, owner }) => {
-    await db.transaction(async (tx) => {
-      await markAsSpam(tx, params.id);
-      await audit(tx, owner.email, 'submission.mark-spam', params.id);
+/**
+ * The Inbox area: the list, one submission (its fields in the words of the form's handler), and
+ * "Mark as spam" (its audit row in its transaction).
+ */
+export const inboxArea =
+  (handlers: Readonly<Record<string, Pick<FormHandler, 'words'>>>): ConsoleArea =>
+  (routes, { db, config }) => {
+    const words: FieldWords = Object.fromEntries(
+      Object.entries(handlers).map(([formType, handler]) => [formType, handler.words]),
+    );
+    routes.on(inboxRoutes.list, async ({ query }) => inboxPage(db, query));
+    routes.on(inboxRoutes.detail, async ({ params }) => submissionDetail(db, params.id, { words, config }));
+    routes.on(inboxRoutes.markSpam, async ({ params, owner }) => {
+      await db.transaction(async (tx) => {
+        await markAsSpam(tx, params.id);
+        await audit(tx, owner.email, 'submission.mark-spam', params.id);
+      });
+      return { ok: true as const };
     });
-    return { ok: true as const };
-  });
-};
+  };

@@ -3,7 +3,8 @@
  * audit log of every owner action. No table holds a secret in the clear: a session is found by
  * the SHA-256 of its cookie, a sign-in link is a signed token (src/server/kit/http/signed-tokens.ts).
  */
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { outbox, submissions } from '../kit/db/schema';
 
 export const ownerSessions = pgTable(
   'owner_sessions',
@@ -81,3 +82,34 @@ export const ownerDiary = pgTable('owner_diary', {
   feedId: text('feed_id').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * What the owner and helpers wrote about a lead (src/server/console/leads.ts): a note kept for
+ * themselves, or a reply e-mailed to the lead through the outbox (`outbox_id`, its delivery). The
+ * rows go with their submission (cascade): they are the lead's personal data, found, exported and
+ * erased with it (`leadNotesData`).
+ */
+export const leadNotes = pgTable(
+  'lead_notes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    /** 'note' or 'reply'. */
+    kind: text('kind').$type<'note' | 'reply'>().notNull(),
+    /** The console address of who wrote it. */
+    author: text('author').notNull(),
+    /** A reply's subject; null for a note. */
+    subject: text('subject'),
+    body: text('body').notNull(),
+    /** A reply's e-mail (its delivery is shown beside it); null for a note. */
+    outboxId: bigint('outbox_id', { mode: 'number' }).references(() => outbox.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('lead_notes_submission').on(t.submissionId, t.createdAt),
+    // An e-mail removed by retention sets its reply's outbox_id to null: found by this index.
+    index('lead_notes_outbox').on(t.outboxId),
+  ],
+);

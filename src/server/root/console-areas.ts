@@ -15,6 +15,7 @@ import { deliveriesArea } from '../console/deliveries';
 import { suppressionsArea } from '../console/suppressions';
 import { subscribersArea } from '~/features/newsletter/newsletter-console.server';
 import { inboxArea } from '../console/inbox';
+import { leadsArea } from '../console/leads';
 import { spamArea, type FormHandlers } from '../console/spam';
 import { submissionsExportArea } from '../console/submissions-export';
 import { bookingsArea } from '~/features/booking/booking-console.server';
@@ -40,7 +41,8 @@ export function consoleAreas(deps: {
     deliveriesArea,
     suppressionsArea,
     subscribersArea,
-    inboxArea,
+    inboxArea(deps.handlers),
+    leadsArea,
     spamArea(deps.handlers),
     submissionsExportArea,
     bookingsArea,

@@ -14,10 +14,12 @@ import { eventsPersonalData } from '~/features/events/events-personal-data.serve
 import { newsletterPersonalData } from '~/features/newsletter/newsletter-personal-data.server';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { consentsData, emailsData, submissionsData } from '../kit/pipeline-personal-data';
+import { leadNotesData } from '../console/leads';
 
 export const PERSONAL_DATA: PersonalDataRegistry = [
   submissionsData,
   consentsData,
+  leadNotesData,
   contactPersonalData,
   bookingPersonalData,
   bookingHistoryPersonalData,

@@ -5,6 +5,7 @@
  */
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { EmailContent } from '../mail/layout';
+import type { LeadState } from '~/contract/lead-states';
 import {
   bigint,
   boolean,
@@ -64,6 +65,11 @@ export const submissions = pgTable(
     requestHash: text('request_hash'),
     /** When the owner released it from spam ("Not spam"): its e-mails were queued then, once. */
     releasedAt: timestamp('released_at', { withTimezone: true }),
+    /**
+     * Where the lead stands for the owner: 'new' until someone answers it ('replied', set by a reply
+     * sent from the console) or puts it aside ('handled'). The inbox lists and filters by it.
+     */
+    leadState: text('lead_state').$type<LeadState>().notNull().default('new'),
     /** The e-mail address the visitor typed, lower-cased: how a person's rows are found. */
     emailKey: text('email_key').generatedAlwaysAs(sql`lower(fields->>'email')`),
     /**
@@ -89,6 +95,10 @@ export const submissions = pgTable(
     index('submissions_spam')
       .on(t.receivedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.spam}`),
+    // The leads still to answer, newest first: few among many, so an index of their own.
+    index('submissions_new_leads')
+      .on(t.receivedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`not ${t.spam} and ${t.leadState} = 'new'`),
     // One form's pages (keyset paging on received_at, id).
     index('submissions_inbox_form').on(
       t.formType,

@@ -81,6 +81,11 @@ export type FormHandler<S extends z.ZodType = z.ZodType> = {
   compose?(ctx: ComposeContext<z.output<S>>): Outcome;
   /** Extra response fields for a submission caught by a spam trap, so it still looks accepted. */
   spamResponse?: (submissionId: string) => Record<string, unknown>;
+  /**
+   * How the console reads a stored value in words, by field name (`consulting` -> `Consulting`):
+   * the values of the form's choices. A field with none here is shown as it was sent.
+   */
+  words?: Readonly<Record<string, (value: string) => string>>;
   /** Routes of the feature's own (e.g. confirmation links), registered under the API's error handling. */
   routes?: (app: FastifyInstance, ctx: ServerContext) => void;
 };

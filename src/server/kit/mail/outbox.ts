@@ -56,14 +56,18 @@ export function outboxRows(emails: readonly OutgoingEmail[]) {
   }));
 }
 
-/** Writes the e-mails as outbox rows on the given transaction. */
+/** Writes the e-mails as outbox rows on the given transaction; answers their ids, in order. */
 export async function enqueueEmails(
   tx: Queryable,
   submissionId: string | null,
   emails: readonly OutgoingEmail[],
-) {
-  if (emails.length === 0) return;
-  await tx.insert(outbox).values(outboxRows(emails).map((row) => ({ ...row, submissionId })));
+): Promise<number[]> {
+  if (emails.length === 0) return [];
+  const rows = await tx
+    .insert(outbox)
+    .values(outboxRows(emails).map((row) => ({ ...row, submissionId })))
+    .returning({ id: outbox.id });
+  return rows.map((row) => row.id);
 }
 
 /**
