@@ -23,10 +23,10 @@ export function LeadBadge({ state }: { state: LeadState }) {
 
 const base = (id: string) => `/submissions/${encodeURIComponent(id)}`;
 
-/** "Mark as handled" for a lead still to answer, "Mark as new" for one answered or put aside. */
+/** "Mark as handled" for a lead new or replied to, "Mark as new" for one put aside. */
 export function LeadStateButton({ item, reload }: { item: SubmissionDetail; reload: () => void }) {
   const { busy, run } = useAction();
-  const next = item.state === 'new' ? 'handled' : 'new';
+  const next = item.state === 'handled' ? 'new' : 'handled';
   return (
     <button
       type="button"
