@@ -124,7 +124,7 @@ function ReplyForm({ item, reload }: { item: SubmissionDetail; reload: () => voi
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="mt-6">
       <h3 className="text-lg font-semibold text-ink-900">{copy.replyHeading}</h3>
-      <p className="mt-1 mb-3 text-sm text-ink-700">{copy.replyIntro(item.email)}</p>
+      <p className="mt-1 mb-3 text-sm wrap-anywhere text-ink-700">{copy.replyIntro(item.email)}</p>
       <TextField
         label={copy.subject}
         name="subject"
