@@ -21,6 +21,12 @@ const OWNER_PORT = Number(process.env.E2E_OWNER_PORT ?? PORT + 2);
 export const OWNER_BASE_URL = `http://localhost:${OWNER_PORT}`;
 export const OWNER_DATA_DIR = resolve('test-results/e2e-data-owner');
 export const OWNER_EMAIL = 'owner@example.com';
+/**
+ * The owner server writes e-mails as files, and refuses every recipient at this reserved domain
+ * as a relay refuses a mailbox that does not exist (550 at RCPT TO; MAIL_FILE_REFUSED_DOMAIN), so
+ * a test can show the console a refused address. Nothing else is sent there.
+ */
+export const REFUSED_DOMAIN = 'refused.test';
 /** The owner server's settings, which `npm run owner:link` needs too (tests/e2e/owner-support.ts). */
 export const OWNER_SERVER_ENV = {
   E2E_PORT: String(OWNER_PORT),
@@ -33,6 +39,7 @@ export const OWNER_SERVER_ENV = {
   /** The owner's calendar is served by the test itself, over http on 127.0.0.1 (decision 037). */
   CALENDAR_FEED_ALLOW_HTTP: 'true',
   CALENDAR_FEED_ALLOW_PRIVATE: 'true',
+  MAIL_FILE_REFUSED_DOMAIN: REFUSED_DOMAIN,
 };
 const OWNER_SPECS = /owner-.*\.spec\.ts$/;
 

@@ -1,6 +1,6 @@
 /**
  * A submission's e-mails as a helper sees them (decision 032): no "Retry", which is the owner's;
- * the owner has it on a failed e-mail.
+ * the owner has it on a failed e-mail. Either sees its error in words.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
@@ -37,6 +37,9 @@ const table = (role: ConsoleRole) =>
 describe('a submission’s e-mails by role', () => {
   it('offers the owner "Retry" on a failed e-mail', () => {
     expect(table('owner')).toContain('>Retry<');
+  });
+  it('says a failed e-mail’s error in words, its code kept', () => {
+    expect(table('helper')).toContain('The mail relay could not be reached (ECONNREFUSED).');
   });
   it('offers a helper no "Retry"', () => {
     const html = table('helper');

@@ -1,9 +1,12 @@
 /**
- * Deliveries: the outbox as the owner needs it. E-mails waiting to go, those that failed (with
- * the last error code) and those sent lately; "Retry" sends a failed one, or one waiting to retry after an error, again now.
+ * Deliveries: the outbox as the owner needs it. E-mails waiting to go, those that failed (their
+ * last error in words, its code in brackets) and those sent lately; "Retry" sends a failed one, or
+ * one waiting to retry after an error, again now. A submission's page shows its e-mails with the
+ * same table.
  */
 import { Link } from 'react-router';
 import { consoleCopy, deliveriesCopy as copy } from '~/content/console';
+import { deliveryErrorWords } from '~/content/delivery-errors';
 import { deliveryRoutes, type DeliveryList, type DeliverySummary } from '~/contract/console';
 import { post, withQuery } from '~/components/console/http';
 import { page, useQuery } from '~/components/console/paths';
@@ -65,7 +68,11 @@ export function DeliveriesTable({
           <DateCell iso={item.createdAt} />
           <DateCell iso={item.sentAt} />
           <td className={`${td} text-right tabular-nums`}>{item.attempts}</td>
-          <td className={`${td} font-mono text-xs break-all`}>{item.lastError ?? consoleCopy.none}</td>
+          <td className={`${td} text-sm wrap-anywhere`}>
+            {item.lastError
+              ? deliveryErrorWords(item.lastError, item.status === 'pending')
+              : consoleCopy.none}
+          </td>
           <td className={td}>
             {mayRetry && (item.status === 'failed' || (item.status === 'pending' && item.lastError)) ? (
               <button

@@ -37,6 +37,11 @@ export type SmtpPeer = {
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   /** Makes the peer refuse every message with a temporary failure (or accept again). */
   refuse(on: boolean): void;
+  /**
+   * Makes the peer answer RCPT TO for the recipients `which` picks with the reply `code` (550: the
+   * mailbox does not exist; 451: not now); `undefined` accepts every recipient again.
+   */
+  refuseRecipients(which: ((address: string) => boolean) | undefined, code?: number): void;
   /** Holds each answer this long (a slow relay). */
   delay(ms: number): void;
   close(): Promise<void>;
@@ -45,12 +50,25 @@ export type SmtpPeer = {
 export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
   const mails: ReceivedMail[] = [];
   let refusing = false;
+  let refusedRecipient: { which: (address: string) => boolean; code: number } | undefined;
   let delayMs = 0;
   let receiving = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (refusedRecipient?.which(address.address)) {
+        const permanent = refusedRecipient.code >= 500;
+        const err = new Error(
+          permanent ? 'Mailbox unavailable' : 'Mailbox busy, try again later',
+        ) as Error & { responseCode: number };
+        err.responseCode = refusedRecipient.code;
+        callback(err);
+        return;
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       receiving += 1;
       const chunks: Buffer[] = [];
@@ -94,6 +112,9 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     },
     refuse(on) {
       refusing = on;
+    },
+    refuseRecipients(which, code = 550) {
+      refusedRecipient = which ? { which, code } : undefined;
     },
     delay(ms) {
       delayMs = ms;

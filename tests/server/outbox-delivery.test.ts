@@ -2,7 +2,8 @@
  * The outbox tells the truth about each e-mail: a relay that takes 20 s per message, served by
  * two instances on one Postgres, still gets every e-mail exactly once (each row is marked sent
  * as soon as the relay accepted it, and a claim's lease covers one message, not a batch). And
- * the `.eml` fallback keeps its folder and files to the server's user.
+ * the `.eml` fallback keeps its folder and files to the server's user (and, for the browser tests
+ * only, refuses recipients at one domain as a relay refuses a mailbox that does not exist).
  */
 import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,6 +90,20 @@ describe('the .eml fallback', () => {
     mkdirSync(dir, { mode: 0o755 });
     await fileTransport(dir).send(mail, 8, 'contact.owner');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses a recipient at the refused domain (tests only) as a relay would, writing nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-eml-'));
+    const transport = fileTransport(dir, { refusedDomain: 'refused.test' });
+    const refused = transport.send(
+      { ...mail, envelope: { from: mail.from, to: ['Nobody@Refused.test'] } },
+      10,
+      'x',
+    );
+    await expect(refused).rejects.toMatchObject({ code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO' });
+    expect(readdirSync(dir)).toEqual([]);
+    await transport.send(mail, 11, 'contact.owner');
+    expect(readdirSync(dir)).toEqual(['00000011-contact.owner.eml']);
   });
 
   it('writes the temporary file 0600 too, replacing a leftover with wider permissions', async () => {

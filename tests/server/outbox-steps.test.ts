@@ -1,7 +1,7 @@
 /**
  * The outbox worker's steps, each on its own over PGlite: claim (a lease, an attempt), release,
  * the batched sent marks, a row held past its hold handed back unsent, a failure's retry and its
- * final failure, and the per-recipient limit.
+ * final failure, a recipient refused for good failed at once, and the per-recipient limit.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { enqueueEmails, type OutgoingEmail } from '../../src/server/kit/mail/out
 import { visitorVerdict } from '../../src/server/kit/mail/outbox-limits';
 import {
   claimDue,
+  errorCode,
   markFailure,
   releaseRows,
   sendOne,
@@ -133,6 +134,43 @@ describe('outbox steps on PGlite', () => {
     expect(await markFailure(database.db, log, second!, 'ECONNREFUSED', retry)).toBe('failed');
     expect(await query(`select status from outbox`)).toEqual([{ status: 'failed' }]);
     expect(await query(`select key from mail_throttle`)).toEqual([]);
+  });
+
+  it('fails a recipient refused for good (5xx at RCPT TO) at its first attempt, freeing its recipient mark', async () => {
+    await enqueueEmails(database.db, null, [email({ audience: 'visitor' })]);
+    const retry = { maxAttempts: 9, retryDelayMs: () => 60_000 };
+    const [row] = await claimDue(database.db, 1, 60_000);
+    expect((await visitorVerdict(database.db, row!, { secret: SECRET, hourlyCap: 10 })).send).toBe(true);
+    const refusal = Object.assign(new Error('all recipients were rejected'), {
+      code: 'EENVELOPE',
+      responseCode: 550,
+      command: 'RCPT TO',
+    });
+    expect(await markFailure(database.db, log, row!, errorCode(refusal), retry)).toBe('failed');
+    expect(await query(`select status, last_error, attempts from outbox`)).toEqual([
+      { status: 'failed', last_error: 'EENVELOPE 550', attempts: 1 },
+    ]);
+    expect(await query(`select key from mail_throttle`)).toEqual([]);
+    expect(await claimDue(database.db, 1, 60_000)).toEqual([]);
+  });
+
+  it('retries a 4xx refusal of the recipient, and a refused sender, as any other failure', async () => {
+    await enqueueEmails(database.db, null, [email(), email()]);
+    const retry = { maxAttempts: 9, retryDelayMs: () => 60_000 };
+    const [a, b] = await claimDue(database.db, 2, 60_000);
+    const later = { code: 'EENVELOPE', responseCode: 451, command: 'RCPT TO' };
+    const sender = { code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM' };
+    expect(errorCode(sender)).toBe('ESENDER 553');
+    expect(await markFailure(database.db, log, a!, errorCode(later), retry)).toBe('retry');
+    expect(await markFailure(database.db, log, b!, errorCode(sender), retry)).toBe('retry');
+    expect(
+      await query(
+        `select status, last_error, attempts, next_attempt_at > now() as later from outbox order by id`,
+      ),
+    ).toEqual([
+      { status: 'pending', last_error: 'EENVELOPE 451', attempts: 1, later: true },
+      { status: 'pending', last_error: 'ESENDER 553', attempts: 1, later: true },
+    ]);
   });
 
   it("skips a visitor e-mail whose recipient had one of its kind today, whatever the address's case", async () => {

@@ -2,8 +2,15 @@
  * The overview area, and the warnings that must never be silent: settings a production server left
  * at their defaults, and mail that is not really being delivered (written to files, the last send
  * failed, e-mails waiting longer than 15 minutes).
+ *
+ * "The last send failed" is about the relay: it is raised when the newest attempted e-mail failed
+ * for any reason but a refusal of its one recipient for good (a 5xx reply to the recipient, stored
+ * as `EENVELOPE 5xx`: an address that does not exist, which says nothing of the relay and is shown
+ * in Deliveries). A connection, sign-in or time-out failure, a refused sender, a refused message or
+ * any 4xx raises it, with its cause in words (src/content/delivery-errors.ts).
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
+import { isRecipientRefusal, lastSendFailedWarning } from '~/content/delivery-errors';
 import { FORM_TYPES, overviewRoutes, type FormType, type Overview } from '~/contract/console';
 import { bookingsAwaitingAnswer } from '~/features/booking/booking-counts.server';
 import { calendarWarnings } from '~/features/booking/calendar-feed.server';
@@ -43,8 +50,8 @@ export async function mailWarnings(
     .where(sql`${outbox.lastAttemptAt} is not null`)
     .orderBy(sql`${outbox.lastAttemptAt} desc`)
     .limit(1);
-  if (last && last.lastError && !last.sentAt) {
-    out.push(`The last send failed (${last.lastError}). See Deliveries.`);
+  if (last && last.lastError && !last.sentAt && !isRecipientRefusal(last.lastError)) {
+    out.push(lastSendFailedWarning(last.lastError, last.status === 'pending'));
   }
   const [waiting] = await db
     .select({ count: sql<number>`count(*)::int` })

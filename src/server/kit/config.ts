@@ -172,6 +172,17 @@ const EnvSchema = z.object({
   /** Tests only: the owner's calendar may be fetched over http, and from private addresses. */
   CALENDAR_FEED_ALLOW_HTTP: boolFlag,
   CALENDAR_FEED_ALLOW_PRIVATE: boolFlag,
+  /**
+   * Tests only: with e-mails written as files (no SMTP_URL), a recipient at this domain is refused
+   * as a relay refuses a mailbox that does not exist (550), so the console's failures can be shown.
+   */
+  MAIL_FILE_REFUSED_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+\.[a-z]+$/i, 'must be a domain such as refused.test')
+      .optional(),
+  ),
   MIN_FILL_TIME_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(2500)),
   /** Most e-mails per hour that visitors' forms may send to visitors' addresses; the rest wait. */
   VISITOR_MAIL_HOURLY_CAP: z.preprocess(
@@ -230,6 +241,8 @@ export type Config = {
   minFillTimeMs: number;
   /** The owner's calendar feed: how often it is fetched, and what its fetch allows (decision 037). */
   calendarFeed: { everyMinutes: number; allowHttp: boolean; allowPrivate: boolean };
+  /** Tests only: with e-mails written as files, recipients at this domain are refused (550). */
+  mailFileRefusedDomain: string | undefined;
   visitorMailHourlyCap: number;
   staticFastPath: boolean;
   downloadsGiveWay: boolean;
@@ -480,6 +493,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowHttp: e.CALENDAR_FEED_ALLOW_HTTP,
       allowPrivate: e.CALENDAR_FEED_ALLOW_PRIVATE,
     },
+    mailFileRefusedDomain: e.MAIL_FILE_REFUSED_DOMAIN,
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
     staticFastPath: e.STATIC_FAST_PATH,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,

@@ -72,7 +72,9 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const limiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
   const outbox = createOutboxWorker({
     db: database.db,
-    transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : fileTransport(join(config.dataDir, 'mail')),
+    transport: config.smtpUrl
+      ? smtpTransport(config.smtpUrl)
+      : fileTransport(join(config.dataDir, 'mail'), { refusedDomain: config.mailFileRefusedDomain }),
     log: app.log,
     mailFrom: config.mailFrom,
     secret: config.appSecret,

@@ -10,10 +10,13 @@
  *  - send one: a visitor e-mail first passes the visitor-mail limits (./outbox-limits.ts), then
  *    the message is sent;
  *  - mark: a row is recorded sent once the relay accepted it, the marks of a round in one
- *    statement (`SentMarks`), or its failure and next retry recorded.
+ *    statement (`SentMarks`), or its failure and next retry recorded. A recipient the relay refused
+ *    for good (a 5xx reply to RCPT TO, stored as `EENVELOPE 5xx`) is not tried again: the row is
+ *    `failed` after that one attempt (src/content/delivery-errors.ts reads the stored codes).
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { isRecipientRefusal } from '~/content/delivery-errors';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { outbox } from '../db/schema';
@@ -33,9 +36,16 @@ export const DEFAULT_MAX_ATTEMPTS = 9;
 
 export type RetryPolicy = { maxAttempts: number; retryDelayMs: (attempt: number) => number };
 
+/**
+ * What is stored of a failed send: its error code and the relay's reply, if any ("EENVELOPE 550"),
+ * never the relay's text (which can quote addresses). A refusal at MAIL FROM, which nodemailer
+ * codes `EENVELOPE` as it does a refused recipient, is stored as `ESENDER`: the relay refused our
+ * sending address, which every e-mail shares, not this one recipient.
+ */
 export function errorCode(error: unknown): string {
-  const e = error as { code?: unknown; responseCode?: unknown } | null;
-  const parts = [typeof e?.code === 'string' ? e.code : 'ERROR'];
+  const e = error as { code?: unknown; responseCode?: unknown; command?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : 'ERROR';
+  const parts = [code === 'EENVELOPE' && e?.command === 'MAIL FROM' ? 'ESENDER' : code];
   if (typeof e?.responseCode === 'number') parts.push(String(e.responseCode));
   return parts
     .join(' ')
@@ -221,7 +231,9 @@ export class SentMarks {
 
 /**
  * Records a failed send: due again after the policy's delay, or `failed` for good after the
- * last attempt (a visitor e-mail then frees the recipient mark it held: nobody received it).
+ * last attempt, or at once when the relay refused the recipient for good (`EENVELOPE 5xx`: the
+ * address does not exist, and would be refused again). A visitor e-mail failed for good frees the
+ * recipient mark it held: nobody received it.
  */
 export async function markFailure(
   db: Queryable,
@@ -232,13 +244,16 @@ export async function markFailure(
 ): Promise<'retry' | 'failed'> {
   const id = Number(row.id);
   const attempts = row.attempts;
-  if (attempts >= retry.maxAttempts) {
+  const refused = isRecipientRefusal(code);
+  if (refused || attempts >= retry.maxAttempts) {
     await db.execute(
       sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
     );
     if (row.audience === 'visitor')
       await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
-    log.error({ outboxId: id, attempts, code }, 'e-mail delivery failed for good');
+    if (refused)
+      log.warn({ outboxId: id, attempts, code }, 'e-mail delivery failed for good: recipient refused');
+    else log.error({ outboxId: id, attempts, code }, 'e-mail delivery failed for good');
     return 'failed';
   }
   const delay = retry.retryDelayMs(attempts);

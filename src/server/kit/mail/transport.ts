@@ -84,11 +84,37 @@ export function emlFileName(outboxId: number, kind: string): string {
   return `${String(outboxId).padStart(8, '0')}-${kind.replace(/[^a-z0-9._-]/gi, '_')}.eml`;
 }
 
+/** What a relay's refusal of an unknown mailbox looks like, as nodemailer reports it. */
+function recipientRefusedError(): Error {
+  return Object.assign(new Error("Can't send mail - all recipients were rejected: 550 Mailbox unavailable"), {
+    code: 'EENVELOPE',
+    responseCode: 550,
+    command: 'RCPT TO',
+  });
+}
+
+/** The envelope's recipients of a message (composed by the outbox, or plain). */
+function recipientsOf(message: Mail.Options): string[] {
+  const to = (message.envelope as { to?: unknown } | undefined)?.to ?? message.to;
+  const list = Array.isArray(to) ? to : [to];
+  return list.flatMap((r) =>
+    typeof r === 'string' ? [r] : r && typeof r === 'object' && 'address' in r ? [String(r.address)] : [],
+  );
+}
+
 /**
  * `.eml` files: the folder is the server user's alone (0700) and so is every file (0600), the
  * temporary file included: e-mails carry what visitors typed.
+ *
+ * `refusedDomain` (tests only, MAIL_FILE_REFUSED_DOMAIN): a recipient at that domain is refused
+ * as a relay refuses a mailbox that does not exist (550 at RCPT TO), and no file is written, so
+ * the browser tests can show the console a refused address.
  */
-export function fileTransport(dir: string): MailTransport {
+export function fileTransport(
+  dir: string,
+  { refusedDomain }: { refusedDomain?: string } = {},
+): MailTransport {
+  const refused = refusedDomain ? `@${refusedDomain.toLowerCase()}` : undefined;
   let ready: Promise<unknown> | undefined;
   const prepare = async () => {
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -99,6 +125,9 @@ export function fileTransport(dir: string): MailTransport {
     concurrency: SMTP_CONNECTIONS,
     maxSendMs: 10_000,
     async send(message, outboxId, kind) {
+      if (refused && recipientsOf(message).some((to) => to.toLowerCase().endsWith(refused))) {
+        throw recipientRefusedError();
+      }
       ready ??= prepare();
       await ready;
       const raw = await new MailComposer(message).compile().build();

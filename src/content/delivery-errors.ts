@@ -1,0 +1,108 @@
+/**
+ * A delivery's stored error in words, for the owner. The outbox stores a short code, never the
+ * relay's text (which can quote addresses): nodemailer's error code and, when the relay answered,
+ * its three-digit reply ("EENVELOPE 550", "EMESSAGE 451", "ESOCKET", "EAUTH 535"). Our own codes
+ * are `ESENDDEADLINE` (the relay did not finish in time) and `ESENDER` (the relay refused the
+ * sending address, at MAIL FROM); `late` is a scheduled e-mail whose time had passed.
+ *
+ * A reply of 5xx to the recipient (`EENVELOPE 5xx`) is a refusal of that one address for good: the
+ * outbox does not try it again, and the console's overview does not warn of the relay for it.
+ */
+
+/** What went wrong with a send, as the owner needs to know it. */
+export type DeliveryErrorKind =
+  | 'recipient-refused'
+  | 'sender-refused'
+  | 'message-refused'
+  | 'temporary'
+  | 'sign-in'
+  | 'timeout'
+  | 'secure-connection'
+  | 'unreachable'
+  | 'late'
+  | 'other';
+
+const SIGN_IN = new Set(['EAUTH', 'ENOAUTH', 'EOAUTH2']);
+const TIMEOUT = new Set(['ETIMEDOUT', 'ESENDDEADLINE']);
+const SECURE = new Set(['ETLS', 'EREQUIRETLS']);
+const UNREACHABLE = new Set([
+  'ESOCKET',
+  'ECONNECTION',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EDNS',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPROXY',
+]);
+
+/** A stored code's parts: its name ("EENVELOPE") and the relay's reply (550), either may be missing. */
+function partsOf(code: string): { name: string | undefined; reply: number | undefined } {
+  const words = code.trim().split(/\s+/);
+  const reply = words.find((w) => /^\d{3}$/.test(w));
+  return {
+    name: words.find((w) => !/^\d+$/.test(w))?.toUpperCase(),
+    reply: reply ? Number(reply) : undefined,
+  };
+}
+
+/** The kind of a stored error code. */
+export function deliveryErrorKind(code: string): DeliveryErrorKind {
+  if (code.trim() === 'late') return 'late';
+  const { name, reply } = partsOf(code);
+  if (name && SIGN_IN.has(name)) return 'sign-in';
+  if (name && TIMEOUT.has(name)) return 'timeout';
+  if (name && SECURE.has(name)) return 'secure-connection';
+  if (name && UNREACHABLE.has(name)) return 'unreachable';
+  if (reply !== undefined && reply >= 400 && reply < 500) return 'temporary';
+  if (reply !== undefined && reply >= 500 && reply < 600) {
+    if (name === 'EENVELOPE') return 'recipient-refused';
+    if (name === 'ESENDER') return 'sender-refused';
+    return 'message-refused';
+  }
+  return 'other';
+}
+
+/**
+ * A refusal of the recipient's address for good (a 5xx reply to it): not tried again, and not a
+ * sign that the relay itself is failing.
+ */
+export function isRecipientRefusal(code: string): boolean {
+  return deliveryErrorKind(code) === 'recipient-refused';
+}
+
+/** What happened, without its end: each kind's words, given what to put in brackets. */
+const CAUSES: Record<DeliveryErrorKind, (bracket: string) => string> = {
+  'recipient-refused': (b) => `The recipient's mail server refused this address (${b}): it may not exist`,
+  'sender-refused': (b) => `The mail relay refused the sending address (${b}): check the MAIL_FROM setting`,
+  'message-refused': (b) => `The mail server refused this e-mail (${b})`,
+  temporary: (b) => `The mail server was busy or refused for now (${b})`,
+  'sign-in': (b) => `The mail relay refused the sign-in (${b}): check the user name and password in SMTP_URL`,
+  timeout: (b) => `The mail relay took too long to answer (${b})`,
+  'secure-connection': (b) => `A secure connection to the mail relay could not be made (${b})`,
+  unreachable: (b) => `The mail relay could not be reached (${b})`,
+  late: () => 'It was not sent: its time had passed',
+  other: (b) => `The e-mail could not be sent (${b})`,
+};
+
+/** Kinds whose bracket shows the relay's reply alone ("(550)"); the others show the whole code. */
+const BY_REPLY = new Set<DeliveryErrorKind>(['recipient-refused', 'temporary', 'message-refused']);
+
+/**
+ * A stored error code as a sentence a non-developer understands, the code kept in brackets:
+ * "The recipient's mail server refused this address (550): it may not exist." `retrying`: the
+ * e-mail is waiting for another attempt, which the sentence then says.
+ */
+export function deliveryErrorWords(code: string, retrying = false): string {
+  const kind = deliveryErrorKind(code);
+  const { reply } = partsOf(code);
+  const bracket = BY_REPLY.has(kind) && reply !== undefined ? String(reply) : code.trim() || 'unknown';
+  return `${CAUSES[kind](bracket)}${retrying && kind !== 'late' ? '; it will be tried again.' : '.'}`;
+}
+
+/** The overview's warning when the newest attempt failed for a reason beyond one recipient. */
+export function lastSendFailedWarning(code: string, retrying: boolean): string {
+  return `The last send failed. ${deliveryErrorWords(code, retrying)} See Deliveries.`;
+}
