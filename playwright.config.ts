@@ -40,6 +40,8 @@ export const OWNER_SERVER_ENV = {
   CALENDAR_FEED_ALLOW_HTTP: 'true',
   CALENDAR_FEED_ALLOW_PRIVATE: 'true',
   MAIL_FILE_REFUSED_DOMAIN: REFUSED_DOMAIN,
+  /** The alerts' push service is the test's own, over http on 127.0.0.1 (decision 041). */
+  PUSH_ALLOW_LOCAL: 'true',
 };
 const OWNER_SPECS = /owner-.*\.spec\.ts$/;
 

@@ -12,6 +12,7 @@ import { getJson, onSessionEnded } from '~/components/console/http';
 import { useSubPath } from '~/components/console/paths';
 import { ConsoleLayout } from './layout';
 import { LinkSignIn, SignInPage } from './sign-in';
+import { registerConsoleWorker } from './alerts';
 
 export type SessionState =
   { kind: 'checking' } | { kind: 'signed-out'; ended: boolean } | { kind: 'signed-in'; info: SessionInfo };
@@ -30,6 +31,9 @@ export default function Console() {
     setSession({ kind: 'signed-out', ended: false });
     return false;
   }, []);
+
+  // The console's service worker: alerts and the offline page (decision 041).
+  useEffect(() => registerConsoleWorker(), []);
 
   useEffect(() => {
     onSessionEnded(() => setSession({ kind: 'signed-out', ended: true }));

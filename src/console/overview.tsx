@@ -1,4 +1,7 @@
-/** The overview: new leads by form, what waits for the owner, and whether mail is getting through. */
+/**
+ * The overview: whether mail is getting through, what waits for the owner, the latest leads, what
+ * comes next in the diary, leads a week over eight weeks, and new leads by form.
+ */
 import { Link } from 'react-router';
 import { overviewCopy as copy } from '~/content/console';
 import { deliveryRoutes, formTypeLabels, type Overview } from '~/contract/console';
@@ -7,6 +10,112 @@ import { Loaded, useResource } from '~/components/console/data';
 import { Banner, PageHeading } from '~/components/console/page';
 import { IfMayUse } from '~/components/console/role';
 import { TableBox, td, th } from '~/components/console/table';
+import { DateTime } from '~/components/console/dates';
+import { formatLongDate } from '~/lib/uk-dates';
+import { LeadBadge } from './lead-work';
+
+/** The newest leads, each with where it stands and a link to it. */
+function LatestLeads({ items }: { items: Overview['latestLeads'] }) {
+  return (
+    <section aria-labelledby="overview-latest" className="card">
+      <h2 id="overview-latest" className="text-xl font-semibold">
+        {copy.latestHeading}
+      </h2>
+      {items.length === 0 ? (
+        <p className="mt-2 text-ink-700">{copy.latestNone}</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-ink-100">
+          {items.map((item) => (
+            <li key={item.id} className="flex flex-wrap items-baseline gap-x-2 py-2">
+              <Link to={page(`inbox/${item.id}`)} className="text-link font-medium wrap-anywhere">
+                {item.name || item.email}
+              </Link>
+              <span className="text-sm text-ink-700">
+                {formTypeLabels[item.formType] ?? item.formType}, <DateTime iso={item.receivedAt} />
+              </span>
+              <LeadBadge state={item.state} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The sessions and masterclasses of the next days, soonest first. */
+function NextUpList({ items }: { items: Overview['nextUp'] }) {
+  return (
+    <section aria-labelledby="overview-next" className="card">
+      <h2 id="overview-next" className="text-xl font-semibold">
+        {copy.nextHeading}
+      </h2>
+      {items.length === 0 ? (
+        <p className="mt-2 text-ink-700">{copy.nextNone}</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-ink-100">
+          {items.map((item) => (
+            <li key={`${item.consolePath}-${item.start.date}-${item.start.time}`} className="py-2">
+              <Link to={page(item.consolePath)} className="text-link font-medium wrap-anywhere">
+                {item.summary}
+              </Link>
+              <span className="block text-sm text-ink-700">
+                {formatLongDate(item.start.date)}, {item.start.time}-{item.end.time}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Leads a week, as a table whose bars show the trend; the sentence says this week against the last. */
+function Trend({ weeks }: { weeks: Overview['weeks'] }) {
+  const most = Math.max(1, ...weeks.map((w) => w.count));
+  const now = weeks.at(-1)?.count ?? 0;
+  const before = weeks.at(-2)?.count ?? 0;
+  return (
+    <section aria-labelledby="overview-trend" className="mt-8">
+      <h2 id="overview-trend" className="text-xl font-semibold">
+        {copy.trendHeading}
+      </h2>
+      <p className="mt-1 text-ink-700">{copy.trendSentence(now, before)}</p>
+      <TableBox label={copy.trendTable}>
+        <table className="w-full border-collapse">
+          <thead>
+            <tr>
+              <th scope="col" className={th}>
+                {copy.weekOf}
+              </th>
+              <th scope="col" className={th}>
+                {copy.leads}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {weeks.map((week) => (
+              <tr key={week.start}>
+                <th scope="row" className={`${td} text-left font-medium whitespace-nowrap`}>
+                  {formatLongDate(week.start)}
+                </th>
+                <td className={`${td} w-full`}>
+                  <span className="flex items-center gap-2">
+                    <span
+                      aria-hidden="true"
+                      className="inline-block h-3 rounded bg-brand-600"
+                      style={{ width: `${(week.count / most) * 80}%`, minWidth: week.count ? '0.25rem' : 0 }}
+                    />
+                    <span className="tabular-nums">{week.count}</span>
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
+    </section>
+  );
+}
 
 function Tile({ label, value, to, action }: { label: string; value: number; to: string; action: string }) {
   return (
@@ -62,6 +171,13 @@ export function OverviewPage() {
                 />
                 <Tile label={copy.spamHeld} value={data.spamHeld} to={page('spam')} action={copy.openSpam} />
               </div>
+
+              <div className="mt-6 grid gap-4 lg:grid-cols-2">
+                <LatestLeads items={data.latestLeads} />
+                <NextUpList items={data.nextUp} />
+              </div>
+
+              <Trend weeks={data.weeks} />
 
               <section aria-labelledby="overview-leads" className="mt-8">
                 <h2 id="overview-leads" className="text-xl font-semibold">

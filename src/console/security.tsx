@@ -1,6 +1,7 @@
 /**
- * Security: the owner's passkeys (add one with this device or a phone, remove one) and "Sign out
- * everywhere", which ends every session, this one included.
+ * Security: the owner's passkeys (add one with this device or a phone, remove one), alerts on
+ * their devices (./alerts.tsx), and "Sign out everywhere", which ends every session, this one
+ * included (and leaves the devices' alerts).
  */
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -15,6 +16,7 @@ import { passkeyCeremony } from '~/components/console/passkey';
 import { useAction, useNotify } from '~/components/console/notices';
 import { PageHeading, Section } from '~/components/console/page';
 import { DataTable, DateCell, rowTh, td } from '~/components/console/table';
+import { AlertsSection } from './alerts';
 
 function AddPasskey({ onAdded }: { onAdded: () => void }) {
   const notify = useNotify();
@@ -129,8 +131,11 @@ export function SecurityPage({
         <AddPasskey onAdded={changed} />
       </Section>
 
+      <AlertsSection />
+
       <Section id="security-sessions" heading={copy.sessionsHeading} className="card mt-8" look="large">
         <p className="mt-2 text-ink-700">{copy.sessionsText}</p>
+        <p className="mt-2 text-ink-700">{copy.sessionsKeepDevices}</p>
         <div className="mt-4">
           <ConfirmButton
             label={copy.signOutEverywhere}

@@ -85,6 +85,16 @@ export const overviewCopy = {
   openAvailability: 'Open Availability',
   openDeliveries: 'See deliveries',
   allWell: 'E-mail is being delivered.',
+  latestHeading: 'Latest leads',
+  latestNone: 'No leads yet.',
+  nextHeading: 'Coming up',
+  nextNone: 'Nothing in the next 14 days.',
+  trendHeading: 'Leads a week',
+  trendTable: 'Leads in each of the last eight weeks',
+  weekOf: 'Week of',
+  leads: 'Leads',
+  trendSentence: (now: number, before: number) =>
+    `This week so far: ${now} lead${now === 1 ? '' : 's'}. Last week: ${before}.`,
 };
 
 export const inboxCopy = {
@@ -327,6 +337,37 @@ export const securityCopy = {
   signOutEverywhereTitle: 'Sign out everywhere?',
   signOutEverywhereText: 'Every session ends, this one included. You will need to sign in again.',
   tableLabel: 'Passkeys',
+  sessionsKeepDevices: 'Devices with alerts keep them: remove a device under “Alerts on your devices”.',
+};
+
+/** Alerts on the console people's devices (decision 041), on the Security page. */
+export const alertsCopy = {
+  heading: 'Alerts on your devices',
+  intro:
+    'Be told on this phone or computer of a new booking request, a new lead, a message held as spam or an e-mail that could not be delivered. An alert says what happened and opens the console; it never shows what a visitor wrote.',
+  turnOn: 'Turn on alerts on this device',
+  turningOn: 'Asking this device…',
+  turnedOn: 'Alerts are on for this device.',
+  unsupported:
+    'This browser cannot receive alerts. On an iPhone or iPad, add the console to the home screen first (Share, then “Add to Home Screen”), and open it from there.',
+  denied:
+    'Alerts were not allowed. Allow notifications for this site in the browser’s settings, then try again.',
+  failed: 'This device could not be signed up for alerts. Please try again.',
+  none: 'No device has alerts on.',
+  tableLabel: 'Devices with alerts',
+  name: 'Device',
+  added: 'Added',
+  lastSent: 'Last alert',
+  actions: 'Actions',
+  remove: 'Remove',
+  removeTitle: 'Stop alerts on this device?',
+  removeText: 'It will no longer be told of new bookings, leads, spam or failed e-mails.',
+  removed: 'The device will no longer receive alerts.',
+  test: 'Send a test alert',
+  tested: (sent: number, removed: number) =>
+    sent === 0 && removed === 0
+      ? 'No device could be reached.'
+      : `A test alert was sent to ${sent} device${sent === 1 ? '' : 's'}.${removed ? ` ${removed} no longer accepting alerts ${removed === 1 ? 'was' : 'were'} removed.` : ''}`,
 };
 
 /** The console's pages, in the order of its navigation. */

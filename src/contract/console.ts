@@ -62,6 +62,26 @@ export type Overview = {
   /** The owner's own calendar could not be read (decision 037): the error and the last good fetch. */
   calendarWarnings: string[];
   configWarnings: string[];
+  /** The newest leads (not spam), newest first: at most LATEST_LEADS. */
+  latestLeads: SubmissionSummary[];
+  /** What comes next in the owner's diary (sessions, masterclasses), soonest first, within NEXT_UP_DAYS. */
+  nextUp: NextUp[];
+  /** Leads (not spam) in each of the last TREND_WEEKS UK weeks (from Monday), oldest first; the last is this week so far. */
+  weeks: { start: string; count: number }[];
+};
+
+export const LATEST_LEADS = 5;
+export const NEXT_UP_DAYS = 14;
+export const NEXT_UP_MAX = 6;
+export const TREND_WEEKS = 8;
+
+/** A session or masterclass still on, as the overview lists it, with its console page. */
+export type NextUp = {
+  summary: string;
+  start: { date: string; time: string };
+  end: { date: string; time: string };
+  /** Under /owner: `inbox/<id>` or `events/<id>`. */
+  consolePath: string;
 };
 
 export const overviewRoutes = {

@@ -103,3 +103,32 @@ test('the owner notes, replies to and puts aside a lead; the lead receives the r
   await expect(page.getByRole('button', { name: 'Mark as new' })).toBeVisible();
   expect(replies()).toHaveLength(1);
 });
+
+test('the overview shows the latest leads, what comes next and leads a week', async ({
+  ownerPage: page,
+  request,
+}) => {
+  const tag = uniqueTag('franklin');
+  await sendContact(request, {
+    firstName: 'Rosalind',
+    lastName: tag,
+    email: `${tag}@example.org`,
+    message: 'A question about custody.',
+  });
+  await openConsole(page, '/owner');
+  // The newest five (other tests send leads meanwhile: this one may already be further down).
+  const latest = page.getByRole('region', { name: 'Latest leads' }).getByRole('listitem');
+  await expect(latest.first()).toBeVisible();
+  expect(await latest.count()).toBeLessThanOrEqual(5);
+  await expect(latest.first().getByText(/^(New|Replied|Handled)$/)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Coming up' })).toBeVisible();
+  const trend = page.getByRole('region', { name: 'Leads a week' });
+  await expect(trend.getByText(/^This week so far: [1-9]\d* leads?\. Last week: \d+\.$/)).toBeVisible();
+  await expect(trend.getByRole('row')).toHaveCount(9);
+  await expectNoAxeViolations(page);
+
+  const link = latest.first().getByRole('link');
+  const name = (await link.textContent()) ?? '';
+  await link.click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeFocused();
+});

@@ -8,7 +8,13 @@
  * the lead's address or words; bad input is a 400 that stores nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubmissionDetail, SubmissionPage } from '../../src/contract/console';
+import {
+  TREND_WEEKS,
+  type Overview,
+  type SubmissionDetail,
+  type SubmissionPage,
+} from '../../src/contract/console';
+import { ukLocalInput } from '../../src/features/events/event-times';
 import { NOT_A_LEAD } from '../../src/contract/leads';
 import type { PersonView } from '../../src/contract/people';
 import {
@@ -264,5 +270,77 @@ describe.each(drivers)('leads on $name', (driver) => {
     const erased = await owner('POST', '/api/owner/people/erase', { body: { email } });
     expect(erased.statusCode).toBe(200);
     expect(await t.query(`select id from lead_notes where submission_id = '${id}'`)).toEqual([]);
+  });
+});
+
+describe.each(drivers)('the overview on $name', (driver) => {
+  let t: FormsTestApp;
+  let drop: () => Promise<void>;
+  let owner: OwnerCall;
+
+  beforeAll(async () => {
+    const db = await driver.env();
+    drop = db.drop;
+    t = await makeFormsApp(db.env);
+    owner = asOwner(t.app, await signInOwner(t.app));
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await drop?.();
+  });
+
+  it('shows the latest leads, what comes next, and leads a week', async () => {
+    const sent: string[] = [];
+    for (const i of [1, 2, 3]) {
+      const res = await t.post(bodies.contact({ email: `week${i}@example.org`, lastName: `Week${i}` }));
+      sent.push((res.json() as { id: string }).id);
+    }
+    const held = await t.post(bodies.contact({ email: 'held@example.org', website: 'http://spam.example' }));
+    // Last week's lead, and one from ten weeks ago that falls outside the trend.
+    await t.query(`update submissions set received_at = now() - interval '7 days' where id = '${sent[0]}'`);
+    await t.query(`update submissions set received_at = now() - interval '70 days' where id = '${sent[1]}'`);
+
+    const start = new Date(Date.now() + 3 * 86_400_000);
+    const event = await owner('POST', '/api/owner/events', {
+      body: {
+        title: 'Custody for Advisers',
+        summary: 'A live session on keeping Bitcoin safe for clients, with time for questions at the end.',
+        startsAt: ukLocalInput(start),
+        endsAt: ukLocalInput(new Date(start.getTime() + 90 * 60_000)),
+        mode: 'online',
+        place: '',
+        joinUrl: 'https://meet.example.net/j/overview',
+        capacity: 20,
+        registrationOpensAt: '',
+        registrationClosesAt: '',
+      },
+    });
+    expect(event.statusCode).toBe(200);
+    const eventId = (event.json() as { id: string }).id;
+    expect((await owner('POST', `/api/owner/events/${eventId}/publish`)).statusCode).toBe(200);
+
+    const res = await owner('GET', '/api/owner/overview');
+    expect(res.statusCode).toBe(200);
+    const view = res.json() as Overview;
+
+    // Newest first, spam left out, each with where it stands.
+    expect(view.latestLeads.map((l) => l.id)).toEqual([sent[2], sent[0], sent[1]]);
+    expect(view.latestLeads[0]).toMatchObject({ name: 'Ada Week3', state: 'new' });
+    expect(view.latestLeads.map((l) => l.id)).not.toContain((held.json() as { id: string }).id);
+
+    expect(view.nextUp).toEqual([
+      expect.objectContaining({
+        summary: 'Masterclass: Custody for Advisers',
+        consolePath: `events/${eventId}`,
+      }),
+    ]);
+
+    expect(view.weeks).toHaveLength(TREND_WEEKS);
+    expect(view.weeks.at(-1)?.count).toBe(1);
+    expect(view.weeks.at(-2)?.count).toBe(1);
+    expect(view.weeks.reduce((n, w) => n + w.count, 0)).toBe(2);
+    // Mondays, a week apart, the last this week's.
+    const mondays = view.weeks.map((w) => new Date(`${w.start}T12:00:00Z`).getUTCDay());
+    expect(new Set(mondays)).toEqual(new Set([1]));
   });
 });

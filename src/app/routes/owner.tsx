@@ -7,5 +7,11 @@ import '~/console/console.css';
 
 export const meta = () => pageMeta({ path: CONSOLE_PATH, ...consoleMeta, noindex: true });
 
+/** The console installs as an app of its own (decision 041): its manifest and icon. */
+export const links = () => [
+  { rel: 'manifest', href: `${CONSOLE_PATH}/manifest.webmanifest` },
+  { rel: 'apple-touch-icon', href: `${CONSOLE_PATH}/icon-192.png` },
+];
+
 /** The owner's console: client-rendered; its prerendered shell holds no personal data. */
 export default Console;

@@ -53,6 +53,7 @@ async function entries({
         organizer,
         cancelled: row.status === 'cancelled',
         label: `booking ${row.reference}`,
+        consolePath: `inbox/${row.submissionId}`,
       },
     ];
   });

@@ -42,6 +42,7 @@ async function entries({
     organizer,
     cancelled: event.status === 'cancelled',
     label: `the masterclass “${event.title}”`,
+    consolePath: `events/${event.id}`,
   }));
 }
 

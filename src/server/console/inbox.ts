@@ -210,6 +210,17 @@ export async function inboxPage(
   return { items: items.map(summary), next };
 }
 
+/** The newest `count` leads (not spam), newest first: the overview's list. */
+export async function latestLeads(db: Queryable, count: number): Promise<SubmissionSummary[]> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(submissions)
+    .where(spamIs(false))
+    .orderBy(desc(submissions.receivedAt), desc(submissions.id))
+    .limit(count);
+  return rows.map(summary);
+}
+
 function fieldText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;

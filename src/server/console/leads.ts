@@ -6,7 +6,7 @@
  * when the lead is erased. Each action writes its audit row in its own transaction; the audit
  * names the submission, never the lead's address or words.
  */
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { site } from '~/content/site';
 import { leadRoutes, NO_ADDRESS, NOT_A_LEAD, type LeadNote, type LeadState } from '~/contract/leads';
 import { NO_SUCH_SUBMISSION } from '~/contract/inbox';
@@ -15,6 +15,7 @@ import { formatLongDate, ukDateOf } from '~/lib/uk-dates';
 import { audit } from '../kit/audit';
 import type { Config } from '../kit/config';
 import type { Queryable, Tx } from '../kit/db/client';
+import { rowsOf } from '../kit/db/rows';
 import { submissions } from '../kit/db/schema';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 import { Refusal } from '../kit/http/request-checks';
@@ -51,6 +52,33 @@ export async function notesOfLead(
     .where(eq(leadNotes.submissionId, submissionId))
     .orderBy(asc(leadNotes.createdAt), asc(leadNotes.id));
   return rows.map((row) => noteOf(config, row));
+}
+
+/**
+ * Leads (not spam) in each of the last `weeks` UK weeks (from Monday), oldest first, the current
+ * week (so far) last; a week with none is there with 0. Read with the inbox's index on received_at.
+ */
+export async function leadsByWeek(db: Queryable, weeks: number): Promise<{ start: string; count: number }[]> {
+  const rows = rowsOf<{ start: string; count: number }>(
+    await db.execute(sql`
+      with bounds as (
+        select date_trunc('week', now() at time zone 'Europe/London')::date as this_week
+      ),
+      series as (
+        select (this_week - (7 * n))::date as start from bounds, generate_series(0, ${weeks - 1}) as n
+      ),
+      counted as (
+        select date_trunc('week', received_at at time zone 'Europe/London')::date as start, count(*)::int as count
+        from submissions, bounds
+        where not spam
+          and received_at >= ((this_week - 7 * (${weeks} - 1))::timestamp at time zone 'Europe/London')
+        group by 1
+      )
+      select to_char(series.start, 'YYYY-MM-DD') as start, coalesce(counted.count, 0)::int as count
+      from series left join counted using (start)
+      order by series.start`),
+  );
+  return rows.map((row) => ({ start: String(row.start), count: Number(row.count) }));
 }
 
 /** The lead, locked for the action: 404 if gone, 409 if it is in spam. */

@@ -11,7 +11,21 @@
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { isRecipientRefusal, lastSendFailedWarning } from '~/content/delivery-errors';
-import { FORM_TYPES, overviewRoutes, type FormType, type Overview } from '~/contract/console';
+import {
+  FORM_TYPES,
+  LATEST_LEADS,
+  NEXT_UP_DAYS,
+  NEXT_UP_MAX,
+  overviewRoutes,
+  TREND_WEEKS,
+  type FormType,
+  type NextUp,
+  type Overview,
+} from '~/contract/console';
+import { addDays, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
+import type { Diary } from '../kit/diary';
+import { latestLeads } from './inbox';
+import { leadsByWeek } from './leads';
 import { bookingsAwaitingAnswer } from '~/features/booking/booking-counts.server';
 import { calendarWarnings } from '~/features/booking/calendar-feed.server';
 import type { Config } from '../kit/config';
@@ -70,7 +84,29 @@ export async function mailWarnings(
   return out;
 }
 
-export async function overview(db: Queryable, config: Config): Promise<Overview> {
+/** What comes next in the owner's diary: entries still on, from now, within NEXT_UP_DAYS. */
+async function nextUp(db: Queryable, diary: Diary, now: Date): Promise<NextUp[]> {
+  const today = ukDateOf(now);
+  const entries = await diary.entries(db, today, addDays(today, NEXT_UP_DAYS + 1));
+  return entries
+    .filter((entry) => !entry.cancelled)
+    .filter((entry) => ukWallTimeToInstant(entry.end.date, entry.end.time) > now)
+    .sort((a, b) => `${a.start.date} ${a.start.time}`.localeCompare(`${b.start.date} ${b.start.time}`))
+    .slice(0, NEXT_UP_MAX)
+    .map((entry) => ({
+      summary: entry.summary,
+      start: entry.start,
+      end: entry.end,
+      consolePath: entry.consolePath,
+    }));
+}
+
+export async function overview(
+  db: Queryable,
+  config: Config,
+  diary: Diary,
+  now: Date = new Date(),
+): Promise<Overview> {
   // Today and this week (from Monday) in UK time; counted with the inbox's index on (form, spam, received_at).
   const ukNow = sql`(now() at time zone 'Europe/London')`;
   const today = sql`(date_trunc('day', ${ukNow}) at time zone 'Europe/London')`;
@@ -104,6 +140,9 @@ export async function overview(db: Queryable, config: Config): Promise<Overview>
       ...config,
       essentialsAtDefault: config.essentialsAtDefault.filter((n) => n !== 'SMTP_URL'),
     }),
+    latestLeads: await latestLeads(db, LATEST_LEADS),
+    nextUp: await nextUp(db, diary, now),
+    weeks: await leadsByWeek(db, TREND_WEEKS),
   };
 }
 
@@ -116,6 +155,6 @@ export async function spamSince(db: Queryable, since: Date): Promise<number> {
   return row?.count ?? 0;
 }
 
-export const overviewArea: ConsoleArea = (routes, { config, db }) => {
-  routes.on(overviewRoutes.view, () => overview(db, config));
+export const overviewArea: ConsoleArea = (routes, { config, db, diary, clock }) => {
+  routes.on(overviewRoutes.view, () => overview(db, config, diary, clock()));
 };

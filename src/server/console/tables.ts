@@ -113,3 +113,39 @@ export const leadNotes = pgTable(
     index('lead_notes_outbox').on(t.outboxId),
   ],
 );
+
+/**
+ * The devices on which a console person switched on alerts (Web Push, src/server/console/push.ts):
+ * the push service's address and the keys the browser gave for encrypting to it. Nothing here
+ * opens a session; signing out everywhere leaves them (a device is removed on the Security page,
+ * or when its push service says it is gone).
+ */
+export const ownerPushDevices = pgTable(
+  'owner_push_devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The console address whose device it is. */
+    email: text('email').notNull(),
+    /** The push service's address for this browser: unique, and a secret of the browser's. */
+    endpoint: text('endpoint').notNull().unique(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** What the person called it, or the browser and system it said it was. */
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+  },
+  (t) => [index('owner_push_devices_email').on(t.email)],
+);
+
+/**
+ * How far the alerts have been sent (one row, 'alerts'): the newest submission and failed e-mail
+ * already announced. An instance claims a round by moving `claimed_until` forward in one update,
+ * so two instances never announce one thing twice.
+ */
+export const ownerAlertCursor = pgTable('owner_alert_cursor', {
+  name: text('name').primaryKey(),
+  submissionsAfter: timestamp('submissions_after', { withTimezone: true }).notNull(),
+  failuresAfter: timestamp('failures_after', { withTimezone: true }).notNull(),
+  claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+});

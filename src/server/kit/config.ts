@@ -172,6 +172,8 @@ const EnvSchema = z.object({
   /** Tests only: the owner's calendar may be fetched over http, and from private addresses. */
   CALENDAR_FEED_ALLOW_HTTP: boolFlag,
   CALENDAR_FEED_ALLOW_PRIVATE: boolFlag,
+  /** Tests only: alerts may be posted to a push service over http and at a private address. */
+  PUSH_ALLOW_LOCAL: boolFlag,
   /**
    * Tests only: with e-mails written as files (no SMTP_URL), a recipient at this domain is refused
    * as a relay refuses a mailbox that does not exist (550), so the console's failures can be shown.
@@ -241,6 +243,8 @@ export type Config = {
   minFillTimeMs: number;
   /** The owner's calendar feed: how often it is fetched, and what its fetch allows (decision 037). */
   calendarFeed: { everyMinutes: number; allowHttp: boolean; allowPrivate: boolean };
+  /** Tests only: alerts may go to a push service over http and at a private address (decision 041). */
+  pushAllowLocal: boolean;
   /** Tests only: with e-mails written as files, recipients at this domain are refused (550). */
   mailFileRefusedDomain: string | undefined;
   visitorMailHourlyCap: number;
@@ -493,6 +497,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowHttp: e.CALENDAR_FEED_ALLOW_HTTP,
       allowPrivate: e.CALENDAR_FEED_ALLOW_PRIVATE,
     },
+    pushAllowLocal: e.PUSH_ALLOW_LOCAL,
     mailFileRefusedDomain: e.MAIL_FILE_REFUSED_DOMAIN,
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
     staticFastPath: e.STATIC_FAST_PATH,

@@ -38,7 +38,11 @@ export type DiaryQuery = {
  * ("booking BK-K7WC6H", 'the masterclass "Bitcoin for High Earners"'): no person's name, since the
  * audit log keeps it.
  */
-export type DiaryEntry = LondonFeedEntry & { label: string };
+export type DiaryEntry = LondonFeedEntry & {
+  label: string;
+  /** The console's page of its record, under /owner (`inbox/<id>`, `events/<id>`). */
+  consolePath: string;
+};
 
 /**
  * The time of an entry still on: all the booking form's availability needs of it. `session`: a

@@ -23,6 +23,7 @@ import { eventsArea } from '~/features/events/events-console.server';
 import { diaryArea } from '../console/diary';
 import { availabilityArea } from '~/features/booking/availability-console.server';
 import type { CalendarFeedJob } from '~/features/booking/calendar-feed.server';
+import { pushArea, type PushSender } from '../console/push';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
@@ -31,11 +32,14 @@ export function consoleAreas(deps: {
   handlers: FormHandlers;
   /** The owner's own calendar, read when the Availability page asks. */
   calendarFeed: CalendarFeedJob;
+  /** Sends the Security page's test alert (decision 041). */
+  pushSender: PushSender;
 }): ConsoleArea[] {
   return [
     peopleArea(deps.personalData),
     retentionArea(deps.retentionRuns, deps.personalData),
     securityArea,
+    pushArea(deps.pushSender),
     overviewArea,
     auditArea,
     deliveriesArea,

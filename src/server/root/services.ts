@@ -29,6 +29,8 @@ import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retentio
 import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox-worker';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
 import { addressConfirmEmail } from '../kit/mail/address-confirm';
+import { startAlerts, type AlertsJob } from '../console/alerts';
+import { createPushSender } from '../console/push';
 import {
   startCalendarFeed,
   type CalendarFeedDeps,
@@ -45,6 +47,8 @@ export type ServicesOptions = {
       'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize' | 'clock'
     >
   >;
+  /** Test knobs for the alerts job (how often it runs). */
+  alerts?: { everyMs?: number };
   /** Test knobs for reading the owner's calendar (a shorter timeout, a smaller size limit). */
   calendarFeed?: CalendarFeedDeps['limits'];
 };
@@ -59,6 +63,8 @@ declare module 'fastify' {
       consoleJobs: ConsoleJobs;
       retentionRuns: RetentionRunner;
       calendarFeed: CalendarFeedJob;
+      /** The alerts on the console people's devices (tests run a round at once). */
+      alerts: AlertsJob;
       /** Every route of the console, with the role it needs (filled as Fastify registers them). */
       consoleRoutes: ConsoleRouteInfo[];
     };
@@ -103,6 +109,9 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     wakeOutbox,
     retentionRuns,
   });
+  // Alerts on the console people's devices (decision 041): sent by the job, tested from the console.
+  const pushSender = createPushSender(config, app.log);
+  const alerts = startAlerts({ db: database.db, sender: pushSender, log: app.log, ...options.alerts });
   const calendarFeed = startCalendarFeed({
     db: database.db,
     config,
@@ -128,13 +137,20 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     consoleJobs,
     retentionRuns,
     calendarFeed,
+    alerts,
     consoleRoutes,
   });
 
   app.addHook('onClose', async () => {
     // Together: the chores under way may be waiting on a retention run, which the runner's stop
     // ends between two batches.
-    await Promise.all([consoleJobs.stop(), retention.stop(), retentionRuns.stop(), calendarFeed.stop()]);
+    await Promise.all([
+      consoleJobs.stop(),
+      retention.stop(),
+      retentionRuns.stop(),
+      calendarFeed.stop(),
+      alerts.stop(),
+    ]);
     await outbox.stop();
     await limiter.close();
     await database.close();
@@ -163,7 +179,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   await app.register(consoleApi, {
     config,
     db: database.db,
-    areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers, calendarFeed }),
+    areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers, calendarFeed, pushSender }),
     links,
     limiter,
     clientKey,

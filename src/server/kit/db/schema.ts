@@ -214,6 +214,10 @@ export const outbox = pgTable(
     index('outbox_unsent_bodies_kept')
       .on(t.createdAt)
       .where(sql`${t.status} in ('failed', 'skipped', 'suppressed') and ${t.bodyRemovedAt} is null`),
+    // The e-mails that failed for good, by when: the owner's alerts read the newest.
+    index('outbox_failed_at')
+      .on(t.lastAttemptAt)
+      .where(sql`${t.status} = 'failed'`),
   ],
 );
 

@@ -143,7 +143,8 @@ function cacheControl(rel: string): string {
   if (rel.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
   // The console's shell: never kept by a browser or proxy, like every answer it leads to.
   if (rel === `${CONSOLE_PATH}/index.html`) return 'no-store';
-  if (rel.endsWith('.html') || rel.endsWith('.data')) return 'no-cache';
+  // The console's service worker: a browser checks it on each visit, so a new one takes over.
+  if (rel.endsWith('.html') || rel.endsWith('.data') || rel === `${CONSOLE_PATH}/sw.js`) return 'no-cache';
   return 'public, max-age=3600, must-revalidate';
 }
 
@@ -192,6 +193,10 @@ function fileEntry(
     ['Cache-Control', cacheControl(rel)],
     ['ETag', etag],
     ...documentHeaders,
+    // The console's service worker controls /owner itself as well as the pages under it.
+    ...(rel === `${CONSOLE_PATH}/sw.js`
+      ? ([['Service-Worker-Allowed', CONSOLE_PATH]] as [string, string][])
+      : []),
   ];
   const br = tryRead(`${file}.br`);
   const gz = tryRead(`${file}.gz`);
