@@ -103,6 +103,9 @@ const ESSENTIAL_DEFAULTS: Record<(typeof ESSENTIALS)[number], string | undefined
   PUBLIC_URL: 'http://localhost:3000',
 };
 
+/** A domain name such as refused.test. */
+const DOMAIN = /^[a-z0-9.-]+\.[a-z]+$/i;
+
 const EnvSchema = z.object({
   NODE_ENV: z.preprocess(
     emptyToUndefined,
@@ -169,21 +172,15 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1440).default(15),
   ),
-  /** Tests only: the owner's calendar may be fetched over http, and from private addresses. */
+  // Tests only: the owner's calendar over http and from private addresses; alerts to a push service
+  // over http and at a private address; with e-mails written as files (no SMTP_URL), a recipient at
+  // MAIL_FILE_REFUSED_DOMAIN refused as a relay refuses an unknown mailbox (550).
   CALENDAR_FEED_ALLOW_HTTP: boolFlag,
   CALENDAR_FEED_ALLOW_PRIVATE: boolFlag,
-  /** Tests only: alerts may be posted to a push service over http and at a private address. */
   PUSH_ALLOW_LOCAL: boolFlag,
-  /**
-   * Tests only: with e-mails written as files (no SMTP_URL), a recipient at this domain is refused
-   * as a relay refuses a mailbox that does not exist (550), so the console's failures can be shown.
-   */
   MAIL_FILE_REFUSED_DOMAIN: z.preprocess(
     emptyToUndefined,
-    z
-      .string()
-      .regex(/^[a-z0-9.-]+\.[a-z]+$/i, 'must be a domain such as refused.test')
-      .optional(),
+    z.string().regex(DOMAIN, 'must be a domain').optional(),
   ),
   MIN_FILL_TIME_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(2500)),
   /** Most e-mails per hour that visitors' forms may send to visitors' addresses; the rest wait. */
@@ -243,9 +240,8 @@ export type Config = {
   minFillTimeMs: number;
   /** The owner's calendar feed: how often it is fetched, and what its fetch allows (decision 037). */
   calendarFeed: { everyMinutes: number; allowHttp: boolean; allowPrivate: boolean };
-  /** Tests only: alerts may go to a push service over http and at a private address (decision 041). */
+  /** Tests only: PUSH_ALLOW_LOCAL (decision 041) and MAIL_FILE_REFUSED_DOMAIN, as in the schema. */
   pushAllowLocal: boolean;
-  /** Tests only: with e-mails written as files, recipients at this domain are refused (550). */
   mailFileRefusedDomain: string | undefined;
   visitorMailHourlyCap: number;
   staticFastPath: boolean;
@@ -307,9 +303,7 @@ const MIN_SECRET_BYTES = 32;
 const SECRET_FILE = '.app-secret';
 
 /** Whether `error` is a file system error with this code. */
-function hasCode(error: unknown, code: string): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === code;
-}
+const hasCode = (error: unknown, code: string) => (error as NodeJS.ErrnoException | undefined)?.code === code;
 
 /**
  * Makes `dir` (and any missing parent) readable by its owner only: folders are created with mode
