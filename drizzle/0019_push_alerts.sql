@@ -1,7 +1,9 @@
 CREATE TABLE "owner_alert_cursor" (
 	"name" text PRIMARY KEY NOT NULL,
 	"submissions_after" timestamp with time zone NOT NULL,
+	"submissions_after_id" uuid,
 	"failures_after" timestamp with time zone NOT NULL,
+	"failures_after_id" bigint,
 	"claimed_until" timestamp with time zone
 );
 --> statement-breakpoint

@@ -44,6 +44,8 @@ self.addEventListener('push', (event) => {
     self.registration.showNotification(alert.title, {
       body: alert.body,
       tag: alert.tag,
+      // A grouped alert ("3 new leads") replaces the last of its kind, and is heard again.
+      renotify: true,
       icon: '/owner/icon-192.png',
       data: { url },
     }),
@@ -53,11 +55,14 @@ self.addEventListener('push', (event) => {
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const url = new URL(event.notification.data?.url ?? '/owner', self.location.origin).href;
+  // A console window this worker controls is brought forward and told where to go; otherwise a new
+  // window opens (a tab holding a draft is never reloaded under it).
   event.waitUntil(
-    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+    self.clients.matchAll({ type: 'window' }).then((windows) => {
       const open = windows.find((w) => w.url.startsWith(`${self.location.origin}/owner`));
-      if (open) return open.navigate(url).then((w) => (w ?? open).focus());
-      return self.clients.openWindow(url);
+      if (!open) return self.clients.openWindow(url);
+      open.postMessage({ type: 'open', url });
+      return open.focus();
     }),
   );
 });

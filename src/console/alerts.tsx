@@ -5,7 +5,7 @@
  * removable; a test alert goes to all of them. Also the console's service worker, registered when
  * the console opens: it shows the alerts and the offline page (public/owner/sw.js).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { alertsCopy as copy } from '~/content/console';
 import { CONSOLE_PATH } from '~/content/routes';
 import type { PushDeviceBody, PushView } from '~/contract/push';
@@ -26,6 +26,26 @@ export function registerConsoleWorker(): void {
   navigator.serviceWorker.register(WORKER, { scope: SCOPE }).catch(() => {
     // No worker: the console works the same, without alerts or the offline page.
   });
+}
+
+/**
+ * An alert clicked while the console is open: the service worker asks this window to go to the
+ * alert's page, which it does within the console (a draft elsewhere in the console is not lost to
+ * a reload).
+ */
+export function useAlertClicks(go: (path: string) => void): void {
+  useEffect(() => {
+    if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+    const listener = (event: MessageEvent) => {
+      const data = event.data as { type?: unknown; url?: unknown } | null;
+      if (data?.type !== 'open' || typeof data.url !== 'string') return;
+      const url = new URL(data.url, window.location.origin);
+      if (url.origin !== window.location.origin || !url.pathname.startsWith(CONSOLE_PATH)) return;
+      go(`${url.pathname}${url.search}`);
+    };
+    navigator.serviceWorker.addEventListener('message', listener);
+    return () => navigator.serviceWorker.removeEventListener('message', listener);
+  }, [go]);
 }
 
 function canReceiveAlerts(): boolean {
@@ -51,6 +71,11 @@ async function subscribe(publicKey: string): Promise<PushDeviceBody> {
   const applicationServerKey = keyBytes(publicKey);
   const options = { userVisibleOnly: true, applicationServerKey };
   let subscription = await registration.pushManager.getSubscription();
+  // One made for another key (the server's secret was replaced) is refused by its push service.
+  if (subscription && !sameKey(subscription.options.applicationServerKey, applicationServerKey)) {
+    await subscription.unsubscribe();
+    subscription = null;
+  }
   if (subscription) {
     try {
       return bodyOf(subscription);
@@ -60,6 +85,12 @@ async function subscribe(publicKey: string): Promise<PushDeviceBody> {
   }
   subscription = await registration.pushManager.subscribe(options);
   return bodyOf(subscription);
+}
+
+function sameKey(given: ArrayBuffer | null, wanted: Uint8Array): boolean {
+  if (!given || given.byteLength !== wanted.length) return false;
+  const bytes = new Uint8Array(given);
+  return bytes.every((b, i) => b === wanted[i]);
 }
 
 function bodyOf(subscription: PushSubscription): PushDeviceBody {

@@ -27,7 +27,7 @@ import { LEAD_STATES, leadStateLabels } from '~/contract/lead-states';
 import { LeadBadge } from './lead-work';
 
 const FILTERS = ['form', 'status', 'state', 'from', 'to', 'q'] as const;
-const columns = [copy.from_, copy.received, copy.formColumn, copy.excerpt];
+const columns = [copy.from_, copy.received, copy.formColumn, copy.lead, copy.excerpt];
 
 function Filters({ params, onApply }: { params: URLSearchParams; onApply: (next: URLSearchParams) => void }) {
   return (
@@ -154,7 +154,7 @@ export function InboxPage() {
       </IfMayUse>
       <LoadedList resource={list} reload={reload} count={copy.count} pager={copy}>
         {(data) => (
-          <DataTable label={copy.tableLabel} minWidth="min-w-[40rem]" columns={columns}>
+          <DataTable label={copy.tableLabel} minWidth="min-w-[46rem]" columns={columns}>
             {data.items.map((item) => (
               <tr key={item.id}>
                 <td className={td}>
@@ -167,14 +167,13 @@ export function InboxPage() {
                 <DateCell iso={item.receivedAt} />
                 <td className={td}>
                   {formTypeLabels[item.formType] ?? item.formType}
-                  <span className="ml-2">
-                    {item.spam ? (
+                  {item.spam ? (
+                    <span className="ml-2">
                       <Badge tone="bad">{copy.spamBadge}</Badge>
-                    ) : (
-                      <LeadBadge state={item.state} />
-                    )}
-                  </span>
+                    </span>
+                  ) : null}
                 </td>
+                <td className={td}>{item.spam ? null : <LeadBadge state={item.state} />}</td>
                 <td className={`${td} max-w-xs wrap-anywhere text-ink-700`}>{item.excerpt ?? ''}</td>
               </tr>
             ))}

@@ -3,7 +3,7 @@
  * that report actions, and the page the address names.
  */
 import { ChevronDown } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import { CONSOLE_PATH } from '~/content/routes';
 import { consoleCopy, consoleNav } from '~/content/console';
@@ -12,6 +12,7 @@ import { deliveryRoutes, overviewRoutes, suppressionRoutes, type SessionInfo } f
 import { auditRoutes } from '~/contract/audit';
 import { inboxRoutes } from '~/contract/inbox';
 import { peopleRoutes, retentionRoutes } from '~/contract/people';
+import { useAlertClicks } from './alerts';
 import { mayUse, roleLabels, type ConsoleRole } from '~/contract/roles';
 import type { RouteSpec } from '~/contract/route';
 import { securityRoutes } from '~/contract/security';
@@ -54,6 +55,7 @@ export function ConsoleLayout({
   const location = useLocation();
   const navigate = useNavigate();
   const subPath = useSubPath();
+  useAlertClicks(useCallback((path: string) => void navigate(path), [navigate]));
   const [signingOut, setSigningOut] = useState(false);
 
   async function signOut() {

@@ -5,7 +5,7 @@
  * the lead's other e-mails). The reply's limits come from the route's own schema.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { leadCopy as copy } from '~/content/console';
+import { deliveriesCopy, leadCopy as copy } from '~/content/console';
 import type { SubmissionDetail } from '~/contract/console';
 import { LEAD_LIMITS, leadStateLabels, type LeadNote, type LeadState } from '~/contract/leads';
 import { post } from '~/components/console/http';
@@ -45,13 +45,14 @@ export function LeadStateButton({ item, reload }: { item: SubmissionDetail; relo
   );
 }
 
-function NoteItem({ note }: { note: LeadNote }) {
+function NoteItem({ note, emails }: { note: LeadNote; emails: SubmissionDetail['emails'] }) {
+  const email = note.emailId === null ? undefined : emails.find((e) => e.id === note.emailId);
   return (
     <li className="border-l-4 border-ink-200 pl-3">
       <p className="text-sm text-ink-700">
         <span className="font-medium text-ink-900">{note.kind === 'reply' ? copy.reply : copy.note}</span>{' '}
         {copy.by(note.who)}, <DateTime iso={note.at} />
-        {note.kind === 'reply' ? ` · ${copy.replySent}` : ''}
+        {email ? ` · ${copy.replyDelivery(deliveriesCopy.statuses[email.status] ?? email.status)}` : ''}
       </p>
       {note.subject ? <p className="mt-1 font-medium wrap-anywhere text-ink-900">{note.subject}</p> : null}
       <p className="mt-1 wrap-anywhere whitespace-pre-wrap text-ink-900">{note.text}</p>
@@ -170,7 +171,7 @@ export function LeadWork({ item, reload }: { item: SubmissionDetail; reload: () 
       <IfAny items={item.notes} none={copy.noNotes}>
         <ul className="mt-2 space-y-4">
           {item.notes.map((note) => (
-            <NoteItem key={note.id} note={note} />
+            <NoteItem key={note.id} note={note} emails={item.emails} />
           ))}
         </ul>
       </IfAny>

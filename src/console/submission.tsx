@@ -25,6 +25,8 @@ import { fieldLabel } from '~/content/submission-fields';
 import { LeadBadge, LeadStateButton, LeadWork } from './lead-work';
 
 const EMAIL_LABEL = fieldLabel('email');
+/** An address a mailto: link can carry as it is: one holding ? & % or # would add headers or a body. */
+const LINKABLE = /^[^?&%#]+$/;
 
 export function spamReasonLabel(reason: string | null): string {
   return (reason && spamReasonLabels[reason]) || reason || '';
@@ -188,7 +190,7 @@ export function SubmissionPage({ id }: { id: string }) {
             <dl className="mt-2">
               {item.fields.map((field) => (
                 <DetailRow keepLines key={field.name} label={field.name}>
-                  {field.name === EMAIL_LABEL && field.value === item.email ? (
+                  {field.name === EMAIL_LABEL && field.value === item.email && LINKABLE.test(item.email) ? (
                     <a
                       href={`mailto:${item.email}`}
                       className="text-link break-all"

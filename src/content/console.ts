@@ -173,10 +173,11 @@ export const leadCopy = {
   reply: 'Reply',
   note: 'Note',
   by: (who: string) => `by ${who}`,
-  replySent: 'Sent by e-mail',
+  /** A reply's line: its e-mail's delivery, as the Deliveries page names it. */
+  replyDelivery: (status: string) => `E-mail: ${status.toLowerCase()}`,
   replyHeading: 'Reply by e-mail',
   replyIntro: (to: string) =>
-    `Sent to ${to} from the business's address, with their message quoted below your words. Their answer comes to the business's mailbox.`,
+    `Sent to ${to} from the business's address; their answer comes to the business's mailbox. Its delivery is listed with this submission's e-mails.`,
   subject: 'Subject',
   defaultSubject: `Re: your message to ${site.brand}`,
   replyText: 'Your reply',
@@ -186,7 +187,7 @@ export const leadCopy = {
   sent: 'The reply is on its way. The lead is marked as replied.',
   noteHeading: 'Keep a note',
   noteText: 'Note',
-  noteHint: 'only the console shows it',
+  noteHint: 'for the console; a subject access request includes it',
   addNote: 'Save the note',
   savingNote: 'Saving…',
   noteSaved: 'The note is saved.',

@@ -86,6 +86,18 @@ describe('a refusal of the recipient for good', () => {
     expect(isRecipientRefusal('550')).toBe(false);
     expect(deliveryErrorKind('EENVELOPE 550')).toBe('recipient-refused');
   });
+
+  it('tells a refused mailbox from a relay refusing at RCPT TO by the enhanced status', () => {
+    expect(isRecipientRefusal('EENVELOPE 550 5.1.1')).toBe(true);
+    expect(isRecipientRefusal('EENVELOPE 550 5.1.10')).toBe(true);
+    expect(isRecipientRefusal('EENVELOPE 550 5.2.1')).toBe(true);
+    // "Relaying denied", "client blocked": the relay's own policy, which every e-mail meets.
+    expect(isRecipientRefusal('EENVELOPE 554 5.7.1')).toBe(false);
+    expect(deliveryErrorKind('EENVELOPE 554 5.7.1')).toBe('message-refused');
+    expect(deliveryErrorWords('EENVELOPE 550 5.1.1')).toBe(
+      "The recipient's mail server refused this address (550): it may not exist.",
+    );
+  });
 });
 
 describe("the overview's warning", () => {

@@ -38,27 +38,39 @@ const UNREACHABLE = new Set([
   'EPROXY',
 ]);
 
-/** A stored code's parts: its name ("EENVELOPE") and the relay's reply (550), either may be missing. */
-function partsOf(code: string): { name: string | undefined; reply: number | undefined } {
+/**
+ * A stored code's parts: its name ("EENVELOPE"), the relay's reply (550) and its enhanced status
+ * (5.1.1), any of them may be missing.
+ */
+function partsOf(code: string): { name: string | undefined; reply: number | undefined; status: string | undefined } {
   const words = code.trim().split(/\s+/);
   const reply = words.find((w) => /^\d{3}$/.test(w));
   return {
-    name: words.find((w) => !/^\d+$/.test(w))?.toUpperCase(),
+    name: words.find((w) => /^[A-Z_]/i.test(w))?.toUpperCase(),
     reply: reply ? Number(reply) : undefined,
+    status: words.find((w) => /^\d\.\d{1,3}\.\d{1,3}$/.test(w)),
   };
 }
+
+/**
+ * An enhanced status that is about the mailbox itself (RFC 3463: 5.1.x addressing, 5.2.1 mailbox
+ * disabled), or none given: a refusal of this one address. Any other (5.7.1 "relaying denied") is
+ * the relay's own policy, which every e-mail meets.
+ */
+const aboutTheMailbox = (status: string | undefined) =>
+  status === undefined || status.startsWith('5.1.') || status === '5.2.1';
 
 /** The kind of a stored error code. */
 export function deliveryErrorKind(code: string): DeliveryErrorKind {
   if (code.trim() === 'late') return 'late';
-  const { name, reply } = partsOf(code);
+  const { name, reply, status } = partsOf(code);
   if (name && SIGN_IN.has(name)) return 'sign-in';
   if (name && TIMEOUT.has(name)) return 'timeout';
   if (name && SECURE.has(name)) return 'secure-connection';
   if (name && UNREACHABLE.has(name)) return 'unreachable';
   if (reply !== undefined && reply >= 400 && reply < 500) return 'temporary';
   if (reply !== undefined && reply >= 500 && reply < 600) {
-    if (name === 'EENVELOPE') return 'recipient-refused';
+    if (name === 'EENVELOPE' && aboutTheMailbox(status)) return 'recipient-refused';
     if (name === 'ESENDER') return 'sender-refused';
     return 'message-refused';
   }

@@ -4,6 +4,7 @@
  * helper's as well as the owner's: answering leads is what a helper is for (decision 032). The
  * reply's form in the console and the server read the same schema, so its limits live here.
  */
+import { text } from '~/lib/validation';
 import { z } from '~/lib/zod';
 import { one } from './inbox';
 import { LEAD_STATES, type LeadState } from './lead-states';
@@ -13,28 +14,27 @@ export { LEAD_STATES, leadStateLabels, type LeadState } from './lead-states';
 
 export const LEAD_LIMITS = { note: 4000, subject: 150, reply: 10_000 } as const;
 
-/** Text a person typed: trimmed, not empty, at most `max` characters. */
-const typed = (max: number, required: string) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, { error: required })
-    .max(max, { error: `Please keep this under ${max.toLocaleString('en-GB')} characters.` });
+/** Text a person typed (validation.ts's rules: no control characters a database or header refuses). */
+const typed = (max: number, required: string, multiline: boolean) =>
+  text({
+    required,
+    max,
+    multiline,
+    tooLong: `Please keep this under ${max.toLocaleString('en-GB')} characters.`,
+  });
 
 export const leadStateBody = z.object({
   state: z.enum(LEAD_STATES, { error: 'Please choose new, replied or handled.' }),
 });
 
 export const leadNoteBody = z.object({
-  text: typed(LEAD_LIMITS.note, 'Please write the note.'),
+  text: typed(LEAD_LIMITS.note, 'Please write the note.', true),
 });
 
 export const leadReplyBody = z.object({
-  // A line break in a subject would be a header of its own.
-  subject: typed(LEAD_LIMITS.subject, 'Please give the reply a subject.').refine((s) => !/[\r\n]/.test(s), {
-    error: 'Please keep the subject on one line.',
-  }),
-  text: typed(LEAD_LIMITS.reply, 'Please write the reply.'),
+  // One line, without bidirectional controls: a line break in a subject would be a header of its own.
+  subject: typed(LEAD_LIMITS.subject, 'Please give the reply a subject.', false),
+  text: typed(LEAD_LIMITS.reply, 'Please write the reply.', true),
   /** Quote the lead's own message below the reply, as an e-mail program does. */
   quote: z.boolean({ error: 'Please say whether to quote their message.' }).default(true),
 });

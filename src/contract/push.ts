@@ -29,7 +29,9 @@ export const pushDeviceBody = z.object({
   endpoint: z
     .string({ error: refused })
     .max(1000, { error: refused })
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { error: refused }),
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { error: refused })
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    .refine((value) => !/[\u0000-\u001f\u007f\uD800-\uDFFF]/.test(value), { error: refused }),
   keys: z.object(
     {
       // An uncompressed P-256 point (65 bytes: 87 characters) and a 16-byte secret (22).
@@ -46,11 +48,15 @@ export const pushDeviceBody = z.object({
     .string()
     .trim()
     .max(80, { error: 'Please keep the device’s name under 80 characters.' })
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    .regex(/^[^\u0000-\u001f\u007f\uD800-\uDFFF]*$/, { error: 'Please give the device a name in words.' })
     .default(''),
 });
 export type PushDeviceBody = z.input<typeof pushDeviceBody>;
 
 export const NO_SUCH_DEVICE = 'There is no such device.';
+export const PUSH_HTTPS_ONLY =
+  'This browser’s push service is not reached over https, so alerts cannot be sent to it.';
 const device = z.object({ id: z.uuid() });
 
 export const pushRoutes = {

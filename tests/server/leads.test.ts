@@ -188,6 +188,7 @@ describe.each(drivers)('leads on $name', (driver) => {
       [{ subject: 'Hi', text: '   ' }, 'text'],
       [{ subject: 'Hi', text: 'x'.repeat(10_001) }, 'text'],
       [{ subject: 'Hi', text: 'Hello', quote: 'yes' }, 'quote'],
+      [{ subject: 'Hi', text: 'Hello\u0000there' }, 'text'],
     ];
     for (const [body, field] of cases) {
       const res = await owner('POST', `/api/owner/submissions/${id}/reply`, { body });
@@ -205,6 +206,12 @@ describe.each(drivers)('leads on $name', (driver) => {
     expect(item.notes).toEqual([]);
     expect(item.state).toBe('new');
     expect(item.emails.filter((e) => e.to === email)).toEqual([]);
+    // A right-to-left override cannot turn the subject around (decision 031): it is taken out.
+    const turned = await owner('POST', `/api/owner/submissions/${id}/reply`, {
+      body: { subject: 'Invoice \u202Efdp.exe', text: 'Hello' },
+    });
+    expect(turned.statusCode).toBe(200);
+    expect((turned.json() as { note: { subject: string } }).note.subject).toBe('Invoice fdp.exe');
     const gone = await owner('POST', '/api/owner/submissions/00000000-0000-4000-8000-000000000000/notes', {
       body: { text: 'Hello' },
     });

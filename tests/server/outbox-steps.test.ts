@@ -161,6 +161,14 @@ describe('outbox steps on PGlite', () => {
     const later = { code: 'EENVELOPE', responseCode: 451, command: 'RCPT TO' };
     const sender = { code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM' };
     expect(errorCode(sender)).toBe('ESENDER 553');
+    // The enhanced status is kept, the relay's text is not (it can quote the address).
+    const relayPolicy = Object.assign(new Error('x'), {
+      code: 'EENVELOPE',
+      command: 'RCPT TO',
+      responseCode: 554,
+      response: '554 5.7.1 <someone@example.org>: Relay access denied',
+    });
+    expect(errorCode(relayPolicy)).toBe('EENVELOPE 554 5.7.1');
     expect(await markFailure(database.db, log, a!, errorCode(later), retry)).toBe('retry');
     expect(await markFailure(database.db, log, b!, errorCode(sender), retry)).toBe('retry');
     expect(

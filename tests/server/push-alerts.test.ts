@@ -9,7 +9,7 @@
  * read, or an address that is not http(s), is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlertPayload, PushView } from '../../src/contract/push';
+import { PUSH_HTTPS_ONLY, type AlertPayload, type PushView } from '../../src/contract/push';
 import { vapidKeys } from '../../src/server/console/push';
 import { bodies, bookableDate, makeFormsApp, SECRET, testDrivers, type FormsTestApp } from './forms-support';
 import { asOwner, signInOwner, type OwnerCall } from './owner-session';
@@ -164,6 +164,39 @@ describe.each(drivers)('alerts on $name', (driver) => {
     ]);
   });
 
+  it('many stored by one statement at one time are all announced, over several rounds, once', async () => {
+    const sub = await switchOn(owner, 'desk');
+    await rounds();
+    await t.query(`insert into submissions (id, form_type, fields, received_at)
+      select gen_random_uuid(), 'contact', jsonb_build_object('email', 'batch' || n || '@example.org'), now()
+      from generate_series(1, 230) as n`);
+    await rounds();
+    await rounds();
+    await rounds();
+    const titles = alertsOf(sub).map((a) => a.title);
+    expect(titles).toEqual(['200 new leads', '30 new leads']);
+  });
+
+  it('a helper hears of leads but not of failed e-mails; an address no longer in the settings hears nothing', async () => {
+    const helpers = await switchOn(helper, 'helper-alerts');
+    const stranger = push.subscription('former');
+    await t.query(`insert into owner_push_devices (email, endpoint, p256dh, auth, name)
+      values ('former@sterling.test', '${stranger.endpoint}', '${stranger.keys.p256dh}', '${stranger.keys.auth}', 'Old phone')`);
+    await rounds();
+    const lead = await t.post(bodies.contact({ email: `roles${n}@example.org` }));
+    const leadId = (lead.json() as { id: string }).id;
+    await t.query(
+      `update outbox set status = 'failed', last_error = 'EENVELOPE 550', last_attempt_at = now() where submission_id = '${leadId}'`,
+    );
+    await rounds();
+    expect(alertsOf(helpers).map((a) => a.kind)).toEqual(['lead']);
+    expect(alertsOf(stranger)).toEqual([]);
+    await helper(
+      'POST',
+      `/api/owner/push/devices/${((await helper('GET', '/api/owner/push')).json() as PushView).devices[0]!.id}/delete`,
+    );
+  });
+
   it('a device its push service calls gone is deleted', async () => {
     const sub = await switchOn(helper, 'old-phone');
     push.answer(sub.endpoint, 410);
@@ -234,10 +267,17 @@ describe.each(drivers)('alerts without the test setting on $name', (driver) => {
     await drop?.();
   });
 
-  it('posts to no push service on a loopback or private address, nor over http', async () => {
+  it('refuses a push service reached over http, and posts to none on a loopback or private address', async () => {
     const owner = asOwner(t.app, await signInOwner(t.app));
     const sub = push.subscription('inward');
-    await owner('POST', '/api/owner/push/devices', { body: { endpoint: sub.endpoint, keys: sub.keys } });
+    const http = await owner('POST', '/api/owner/push/devices', {
+      body: { endpoint: sub.endpoint, keys: sub.keys },
+    });
+    expect(http.statusCode).toBe(400);
+    expect(http.json()).toEqual({ error: PUSH_HTTPS_ONLY });
+    // An https address that resolves to loopback is stored, and never posted to.
+    const inward = { endpoint: `https://127.0.0.1:${new URL(push.url).port}/push/inward`, keys: sub.keys };
+    expect((await owner('POST', '/api/owner/push/devices', { body: inward })).statusCode).toBe(200);
     const res = await owner('POST', '/api/owner/push/test');
     expect(res.json()).toEqual({ ok: true, sent: 0, removed: 0 });
     expect(push.posted).toEqual([]);

@@ -98,7 +98,8 @@ export function inboxConditions(query: InboxQuery): SQL[] {
   const conditions: SQL[] = [];
   if (query.status !== 'all') conditions.push(spamIs(query.status === 'spam'));
   if (query.form) conditions.push(eq(submissions.formType, query.form));
-  if (query.state) conditions.push(eq(submissions.leadState, query.state));
+  // Where a lead stands: leads are what was delivered, never spam.
+  if (query.state) conditions.push(eq(submissions.leadState, query.state), spamIs(false));
   if (query.from) conditions.push(sql`${submissions.receivedAt} >= ${ukStartOf(query.from)}`);
   if (query.to) conditions.push(sql`${submissions.receivedAt} < ${ukStartOf(query.to)} + interval '1 day'`);
   if (query.q) {

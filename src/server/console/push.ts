@@ -19,7 +19,13 @@ import { createECDH, hkdfSync } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type webpushModule from 'web-push';
-import { pushRoutes, type AlertPayload, type PushDevice, NO_SUCH_DEVICE } from '~/contract/push';
+import {
+  NO_SUCH_DEVICE,
+  PUSH_HTTPS_ONLY,
+  pushRoutes,
+  type AlertPayload,
+  type PushDevice,
+} from '~/contract/push';
 import type { Config } from '../kit/config';
 import type { Queryable } from '../kit/db/client';
 import type { ConsoleArea } from '../kit/http/owner-routes';
@@ -96,57 +102,74 @@ export function createPushSender(
   log: FastifyBaseLogger,
 ): PushSender {
   const keys = vapidKeys(config.appSecret);
-  let loaded: Promise<{ webpush: WebPush; post: Post }> | undefined;
-  const load = () => (loaded ??= loadClient(config.pushAllowLocal));
+  let loaded: Promise<Client> | undefined;
+  // A load that failed is tried again by the next alert.
+  const load = () =>
+    (loaded ??= loadClient(config.pushAllowLocal).catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    }));
 
   return {
     async send(db, devices, alert) {
       if (devices.length === 0) return { sent: 0, removed: 0 };
-      const { webpush, post } = await load();
-      let sent = 0;
-      let removed = 0;
-      for (const device of devices) {
-        try {
-          const request = webpush.generateRequestDetails(
-            { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
-            JSON.stringify(alert),
-            {
-              vapidDetails: { subject: `mailto:${config.mailFrom}`, ...keys },
-              TTL: TTL_SECONDS,
-              urgency: 'high',
-              contentEncoding: 'aes128gcm',
-            },
-          );
-          const status = await post(request.endpoint, request.headers, request.body as Buffer);
-          if (status === 404 || status === 410) {
-            await db.delete(ownerPushDevices).where(eq(ownerPushDevices.id, device.id));
-            removed += 1;
-            log.info({ deviceId: device.id }, 'push device gone: removed');
-          } else if (status >= 200 && status < 300) {
-            await db
-              .update(ownerPushDevices)
-              .set({ lastSentAt: sql`now()` })
-              .where(eq(ownerPushDevices.id, device.id));
-            sent += 1;
-          } else {
-            log.warn({ deviceId: device.id, status }, 'push service refused an alert');
-          }
-        } catch (error) {
-          log.warn(
-            { deviceId: device.id, code: (error as { code?: string }).code ?? 'ERROR' },
-            'push alert failed',
-          );
-        }
-      }
-      return { sent, removed };
+      const client = await load();
+      // Side by side: a slow or unreachable push service holds up no other device.
+      const outcomes = await Promise.all(devices.map((device) => sendOne(client, db, device, alert)));
+      return {
+        sent: outcomes.filter((o) => o === 'sent').length,
+        removed: outcomes.filter((o) => o === 'removed').length,
+      };
     },
   };
+
+  async function sendOne(
+    { webpush, post }: Client,
+    db: Queryable,
+    device: DeviceRow,
+    alert: AlertPayload,
+  ): Promise<'sent' | 'removed' | 'failed'> {
+    try {
+      const request = webpush.generateRequestDetails(
+        { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+        JSON.stringify(alert),
+        {
+          vapidDetails: { subject: `mailto:${config.mailFrom}`, ...keys },
+          TTL: TTL_SECONDS,
+          urgency: 'high',
+          contentEncoding: 'aes128gcm',
+        },
+      );
+      const status = await post(request.endpoint, request.headers, request.body as Buffer);
+      if (status === 404 || status === 410) {
+        await db.delete(ownerPushDevices).where(eq(ownerPushDevices.id, device.id));
+        log.info({ deviceId: device.id }, 'push device gone: removed');
+        return 'removed';
+      }
+      if (status >= 200 && status < 300) {
+        await db
+          .update(ownerPushDevices)
+          .set({ lastSentAt: sql`now()` })
+          .where(eq(ownerPushDevices.id, device.id));
+        return 'sent';
+      }
+      log.warn({ deviceId: device.id, status }, 'push service refused an alert');
+    } catch (error) {
+      log.warn(
+        { deviceId: device.id, code: (error as { code?: string }).code ?? 'ERROR' },
+        'push alert failed',
+      );
+    }
+    return 'failed';
+  }
 }
+
+type Client = { webpush: WebPush; post: Post };
 
 type Post = (url: string, headers: Record<string, string | number>, body: Buffer) => Promise<number>;
 
 /** web-push and the HTTP client with its address filter, loaded by the first alert. */
-async function loadClient(allowLocal: boolean): Promise<{ webpush: WebPush; post: Post }> {
+async function loadClient(allowLocal: boolean): Promise<Client> {
   const [{ default: webpush }, http, https, filter] = await Promise.all([
     import('web-push'),
     import('node:http'),
@@ -165,18 +188,17 @@ async function loadClient(allowLocal: boolean): Promise<{ webpush: WebPush; post
       const agent = secure
         ? new filter.RequestFilteringHttpsAgent(agentOptions)
         : new filter.RequestFilteringHttpAgent(agentOptions);
-      const request = (secure ? https : http).request(
-        url,
-        { method: 'POST', headers, agent, timeout: SEND_TIMEOUT_MS },
-        (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
-          response.on('error', reject);
-        },
+      const request = (secure ? https : http).request(url, { method: 'POST', headers, agent }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      });
+      // The whole exchange, not only a silence, is bounded: a service that trickles is cut.
+      const deadline = setTimeout(
+        () => request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+        SEND_TIMEOUT_MS,
       );
-      request.on('timeout', () =>
-        request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
-      );
+      request.on('close', () => clearTimeout(deadline));
       request.on('error', reject);
       request.end(body);
     });
@@ -203,6 +225,9 @@ export const pushArea =
     }));
 
     routes.on(pushRoutes.add, async ({ body, owner, request }) => {
+      if (new URL(body.endpoint).protocol !== 'https:' && !config.pushAllowLocal) {
+        throw new Refusal(400, { error: PUSH_HTTPS_ONLY });
+      }
       const name = body.name || deviceName(request.headers['user-agent']);
       // The same browser again (a new key, or another person on it): the row is replaced.
       const [row] = await db

@@ -145,7 +145,12 @@ export const ownerPushDevices = pgTable(
  */
 export const ownerAlertCursor = pgTable('owner_alert_cursor', {
   name: text('name').primaryKey(),
+  /** The last submission announced, by (received_at, id): one statement stores many at one time. */
   submissionsAfter: timestamp('submissions_after', { withTimezone: true }).notNull(),
+  submissionsAfterId: uuid('submissions_after_id'),
+  /** The last e-mail failure announced, by (last_attempt_at, id). */
   failuresAfter: timestamp('failures_after', { withTimezone: true }).notNull(),
+  failuresAfterId: bigint('failures_after_id', { mode: 'number' }),
+  /** The lease of the instance running a round; it releases only its own. */
   claimedUntil: timestamp('claimed_until', { withTimezone: true }),
 });

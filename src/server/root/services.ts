@@ -111,7 +111,13 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   });
   // Alerts on the console people's devices (decision 041): sent by the job, tested from the console.
   const pushSender = createPushSender(config, app.log);
-  const alerts = startAlerts({ db: database.db, sender: pushSender, log: app.log, ...options.alerts });
+  const alerts = startAlerts({
+    db: database.db,
+    sender: pushSender,
+    log: app.log,
+    config,
+    ...options.alerts,
+  });
   const calendarFeed = startCalendarFeed({
     db: database.db,
     config,

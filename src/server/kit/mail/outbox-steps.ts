@@ -43,13 +43,17 @@ export type RetryPolicy = { maxAttempts: number; retryDelayMs: (attempt: number)
  * sending address, which every e-mail shares, not this one recipient.
  */
 export function errorCode(error: unknown): string {
-  const e = error as { code?: unknown; responseCode?: unknown; command?: unknown } | null;
+  const e = error as { code?: unknown; responseCode?: unknown; command?: unknown; response?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : 'ERROR';
   const parts = [code === 'EENVELOPE' && e?.command === 'MAIL FROM' ? 'ESENDER' : code];
   if (typeof e?.responseCode === 'number') parts.push(String(e.responseCode));
+  // The reply's enhanced status (RFC 3463), which tells a refused mailbox (5.1.1) from a relay
+  // refusing for its own reasons (5.7.1 "relaying denied", reported at RCPT TO by many relays).
+  const enhanced = typeof e?.response === 'string' ? /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(e.response) : null;
+  if (enhanced?.[1] && typeof e?.responseCode === 'number') parts.push(enhanced[1]);
   return parts
     .join(' ')
-    .replace(/[^A-Z0-9_ ]/gi, '')
+    .replace(/[^A-Z0-9_. ]/gi, '')
     .slice(0, 40);
 }
 
