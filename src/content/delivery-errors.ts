@@ -42,7 +42,11 @@ const UNREACHABLE = new Set([
  * A stored code's parts: its name ("EENVELOPE"), the relay's reply (550) and its enhanced status
  * (5.1.1), any of them may be missing.
  */
-function partsOf(code: string): { name: string | undefined; reply: number | undefined; status: string | undefined } {
+function partsOf(code: string): {
+  name: string | undefined;
+  reply: number | undefined;
+  status: string | undefined;
+} {
   const words = code.trim().split(/\s+/);
   const reply = words.find((w) => /^\d{3}$/.test(w));
   return {
