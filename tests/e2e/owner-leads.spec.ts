@@ -63,7 +63,7 @@ test('the owner notes, replies to and puts aside a lead; the lead receives the r
   await expect(work.getByText('Please write the reply.')).toBeVisible();
 
   // The reply.
-  await expect(work.getByLabel('Subject')).toHaveValue('Re: your message to Sterling Sats');
+  await expect(work.getByLabel('Subject', { exact: true })).toHaveValue('Re: your message to Sterling Sats');
   await work
     .getByLabel('Your reply')
     .fill(`Dear Mary,\n\nWe would be glad to. Which dates suit you?\n\nBest wishes`);
