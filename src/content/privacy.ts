@@ -1,3 +1,4 @@
+import { ANALYTICS_PRIVACY } from './analytics';
 import { retentionNotice } from './retention';
 import { site } from './site';
 import type { LegalSection, Seo } from './types';
@@ -12,7 +13,7 @@ export const privacyHero = {
   title: 'Privacy Notice',
   intro:
     'This notice explains, in plain English, what personal data we collect through this website, why, what gives us the right to use it, how long we keep it, who receives it and what your rights are.',
-  updated: '2025-06-01',
+  updated: '2026-11-28',
 };
 
 const address = site.office.lines.join(', ');
@@ -86,6 +87,11 @@ export const privacySections: readonly LegalSection[] = [
         text: 'We do not use advertising or analytics cookies, and we do not track you across other websites.',
       },
     ],
+  },
+  {
+    id: 'counting-visits',
+    heading: ANALYTICS_PRIVACY.heading,
+    blocks: ANALYTICS_PRIVACY.paragraphs.map((text) => ({ kind: 'p' as const, text })),
   },
   {
     id: 'retention',

@@ -9,6 +9,8 @@ export type RetentionPeriods = {
   readonly spamDays: number;
   readonly emailBodyDays: number;
   readonly ipHashHours: number;
+  readonly analyticsViewDays: number;
+  readonly analyticsRollupMonths: number;
 };
 
 export const RETENTION: RetentionPeriods = {
@@ -24,6 +26,10 @@ export const RETENTION: RetentionPeriods = {
   emailBodyDays: 30,
   /** The hashed client address on a submission (the rate limit's window), in hours. */
   ipHashHours: 24,
+  /** A counted page view (no person named: decision 042), this many days after the day it was counted. */
+  analyticsViewDays: 30,
+  /** The daily totals made from the views, this many months after their day. */
+  analyticsRollupMonths: 60,
 };
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
@@ -38,6 +44,7 @@ export function retentionNotice(periods: RetentionPeriods = RETENTION): string[]
     `Messages held back as spam: deleted ${plural(periods.spamDays, 'day')} after they reach us.`,
     `E-mails we send you: their text is deleted ${plural(periods.emailBodyDays, 'day')} after sending; we keep only the record that an e-mail was sent, and when.`,
     'AI voice calls: we do not keep recordings or transcripts. The voice provider processes the call while it runs and may keep call logs for a limited period under its own data processing terms.',
+    `Visit counts (no cookies, nothing that names you): each page view is deleted ${plural(periods.analyticsViewDays, 'day')} after the visit; the daily totals made from them are deleted after ${plural(periods.analyticsRollupMonths, 'month')}. The day's random value that tells one visitor from another is destroyed at the end of that day.`,
     `Abuse protection data: the hashed IP address is erased from your submission within ${periods.ipHashHours + 1} hours of receiving it; the user agent is kept with the submission.`,
   ];
 }

@@ -1,0 +1,130 @@
+/**
+ * The figures of a range of UK days made from the raw views (decision 042): the same statement
+ * makes a finished day's rollup (`rollUpDay`, written once) and the figures of the days not yet
+ * rolled up (`figuresFromViews`, read live by the dashboard for today). A visitor is a visitor
+ * of one day (the salt changes daily), so a range's visitors are the sum of its days'.
+ *
+ * A visitor's referrer and UTM tags for the day are those of the view that carried them (the
+ * landing view: the beacon sends the referrer only for the first page of a visit, and a page
+ * reached inside the site has no tags); if a visitor came twice from different places in one
+ * day, one of them is kept.
+ */
+import { sql } from 'drizzle-orm';
+import { FORM_GOALS } from '~/content/analytics';
+import { addDays } from '~/lib/uk-dates';
+import type { Db, Queryable } from '~/server/kit/db/client';
+import { rowsOf } from '~/server/kit/db/rows';
+
+export type DayFigures = { day: string; visitors: number; views: number };
+export type DayRow = { day: string; dimension: string; value: string; visitors: number; views: number };
+
+/** The pages that hold each form, as the statement's one JSON parameter. */
+const FORM_PAGES = JSON.stringify(
+  FORM_GOALS.flatMap((goal) => goal.pages.map((path) => ({ form_type: goal.formType, path }))),
+);
+
+/** Every dimension's rows of the days `from`..`to` (inclusive), from the raw views and form starts. */
+const dimensionRows = (from: string, to: string) => sql`
+  with v as (
+    select day, visitor, path, referrer, utm_source, utm_medium, utm_campaign, device
+    from analytics_views where day between ${from}::date and ${to}::date
+  ),
+  vd as (
+    select day, visitor, count(*)::int as views, max(referrer) as referrer, max(utm_source) as utm_source,
+      max(utm_medium) as utm_medium, max(utm_campaign) as utm_campaign
+    from v group by day, visitor
+  ),
+  fp as (select * from jsonb_to_recordset(${FORM_PAGES}::jsonb) as fp(form_type text, path text))
+  select day::text as day, 'page' as dimension, path as value, count(distinct visitor)::int as visitors, count(*)::int as views
+    from v group by day, path
+  union all
+  select day::text, 'device', device, count(distinct visitor)::int, count(*)::int from v group by day, device
+  union all
+  select day::text, 'referrer', referrer, count(*)::int, sum(views)::int from vd group by day, referrer
+  union all
+  select day::text, 'source', utm_source, count(*)::int, sum(views)::int from vd where utm_source <> '' group by day, utm_source
+  union all
+  select day::text, 'medium', utm_medium, count(*)::int, sum(views)::int from vd where utm_medium <> '' group by day, utm_medium
+  union all
+  select day::text, 'campaign', utm_campaign, count(*)::int, sum(views)::int from vd where utm_campaign <> '' group by day, utm_campaign
+  union all
+  select v.day::text, 'funnel', fp.form_type, count(distinct v.visitor)::int, count(*)::int
+    from v join fp on fp.path = v.path group by v.day, fp.form_type
+  union all
+  select day::text, 'started', form_type, count(distinct visitor)::int, count(*)::int
+    from analytics_form_starts where day between ${from}::date and ${to}::date group by day, form_type`;
+
+const dayTotals = (from: string, to: string) => sql`
+  select day::text as day, count(distinct visitor)::int as visitors, count(*)::int as views
+  from analytics_views where day between ${from}::date and ${to}::date group by day order by day`;
+
+/** The figures of days not rolled up, read from the raw views. */
+export async function figuresFromViews(
+  q: Queryable,
+  from: string,
+  to: string,
+): Promise<{ days: DayFigures[]; rows: DayRow[] }> {
+  const days = rowsOf<DayFigures>(await q.execute(dayTotals(from, to)));
+  const rows = rowsOf<DayRow>(await q.execute(dimensionRows(from, to)));
+  return { days, rows };
+}
+
+/** Today's views per UK hour (the dashboard's "Today"). */
+export async function hoursFromViews(q: Queryable, day: string): Promise<{ hour: number; visitors: number; views: number }[]> {
+  return rowsOf<{ hour: number; visitors: number; views: number }>(
+    await q.execute(sql`
+      select hour::int as hour, count(distinct visitor)::int as visitors, count(*)::int as views
+      from analytics_views where day = ${day}::date group by hour order by hour`),
+  );
+}
+
+/** The newest UK day rolled up, or undefined before the first. */
+export async function lastRolledDay(q: Queryable): Promise<string | undefined> {
+  const [row] = rowsOf<{ day: string | null }>(await q.execute(sql`select max(day)::text as day from analytics_days`));
+  return row?.day ?? undefined;
+}
+
+/**
+ * Rolls up one finished UK day, once: the day's totals row is the mark, taken first, so a second
+ * instance (or a second run) that finds it written does nothing. A day without views gets its
+ * row of zeros. Returns whether this call wrote it.
+ */
+export async function rollUpDay(db: Db, day: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const taken = rowsOf<{ day: string }>(
+      await tx.execute(sql`
+        insert into analytics_days (day, visitors, views)
+        select ${day}::date, count(distinct visitor)::int, count(*)::int from analytics_views where day = ${day}::date
+        on conflict (day) do nothing returning day`),
+    );
+    if (taken.length === 0) return false;
+    await tx.execute(sql`
+      insert into analytics_daily (day, dimension, value, visitors, views)
+      select day::date, dimension, value, visitors, views from (${dimensionRows(day, day)}) r`);
+    return true;
+  });
+}
+
+/** At most this many days are rolled up by one run (after a long stop, the rest follow). */
+const DAYS_PER_RUN = 31;
+
+/**
+ * Rolls up every finished day after the last one rolled up (from the oldest raw view on a first
+ * run), up to `yesterday`. Returns the days written.
+ */
+export async function rollUpFinishedDays(db: Db, yesterday: string): Promise<string[]> {
+  let from = await lastRolledDay(db).then((d) => (d ? addDays(d, 1) : undefined));
+  if (!from) {
+    const [first] = rowsOf<{ day: string | null }>(
+      await db.execute(sql`
+        select least((select min(day) from analytics_views), (select min(day) from analytics_form_starts))::text as day`),
+    );
+    if (!first?.day) return [];
+    from = first.day;
+  }
+  const written: string[] = [];
+  for (let day = from; day <= yesterday && written.length < DAYS_PER_RUN; day = addDays(day, 1)) {
+    if (await rollUpDay(db, day)) written.push(day);
+  }
+  return written;
+}
