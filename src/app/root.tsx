@@ -1,9 +1,19 @@
 import { useEffect } from 'react';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from 'react-router';
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+} from 'react-router';
 import type { Route } from './+types/root';
 import { Footer } from '~/components/layout/footer';
 import { Navbar } from '~/components/layout/navbar';
 import { Toaster } from '~/components/toast/toaster';
+import { countView } from '~/features/analytics/beacon';
+import { CONSOLE_PATH } from '~/content/routes';
 import './app.css';
 
 export const links: Route.LinksFunction = () => [
@@ -43,6 +53,11 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true';
   }, []);
+  // Counts each page shown, the console's aside (decision 042: no cookie, nothing on the device).
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (pathname !== CONSOLE_PATH && !pathname.startsWith(`${CONSOLE_PATH}/`)) countView();
+  }, [pathname]);
   return <Outlet />;
 }
 

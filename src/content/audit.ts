@@ -10,7 +10,7 @@ export const AUDIT_KINDS = {
   leads: { label: 'Leads and spam', areas: ['submission'] },
   bookings: { label: 'Bookings', areas: ['booking'] },
   events: { label: 'Masterclasses', areas: ['event'] },
-  emails: { label: 'E-mails', areas: ['delivery', 'digest'] },
+  emails: { label: 'E-mails', areas: ['delivery', 'digest', 'analytics'] },
   exports: { label: 'Exports', areas: ['export'] },
   people: { label: 'People and the suppression list', areas: ['person', 'suppression'] },
   retention: { label: 'Retention', areas: ['retention'] },
@@ -103,6 +103,7 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'event.message': (t, d) =>
     `e-mailed the people of masterclass ${shortId(t)}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
   'delivery.retry': (t) => `sent e-mail ${t ?? ''} again`,
+  'analytics.weekly-report': (_, d) => `switched the weekly report ${d?.on === true ? 'on' : 'off'}`,
   'digest.spam': (_, d) => `sent the daily spam digest${counted(numberIn(d, 'held'), 'held', 'held')}`,
   'export.submissions': (t) =>
     `exported ${t && FORM_NAMES[t] ? `the ${FORM_NAMES[t]}` : 'the submissions'} as CSV`,

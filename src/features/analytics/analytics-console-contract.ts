@@ -4,7 +4,7 @@
  * weekly report's switch. The owner's alone (decision 032: a helper answers leads, not this).
  */
 import { route } from '~/contract/route';
-import { isIsoDate } from '~/lib/uk-dates';
+import { isIsoDate, toUtcDate } from '~/lib/uk-dates';
 import { z } from '~/lib/zod';
 
 export const ANALYTICS_RANGES = ['today', '7d', '30d', '12m', 'custom'] as const;
@@ -21,9 +21,15 @@ export const ANALYTICS_RANGE_LABELS: Record<AnalyticsRange, string> = {
 /** A custom range is at most this many days (the rollups' retention is longer). */
 export const MAX_CUSTOM_DAYS = 5 * 366;
 
+/** The days from `from` to `to`, both included. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((toUtcDate(to).getTime() - toUtcDate(from).getTime()) / 86_400_000) + 1;
+}
+
 const day = z
   .string({ error: 'Please give the date as YYYY-MM-DD.' })
-  .refine(isIsoDate, 'Please give the date as YYYY-MM-DD.');
+  .refine(isIsoDate, 'Please give the date as YYYY-MM-DD.')
+  .refine((d) => d >= '2000-01-01' && d <= '2099-12-31', 'Please give a date between 2000 and 2099.');
 
 export const analyticsQuery = z
   .object({
@@ -36,6 +42,9 @@ export const analyticsQuery = z
   })
   .refine((q) => q.range !== 'custom' || !q.from || !q.to || q.from <= q.to, {
     message: 'The first date must not be after the last.',
+  })
+  .refine((q) => q.range !== 'custom' || !q.from || !q.to || daysBetween(q.from, q.to) <= MAX_CUSTOM_DAYS, {
+    message: 'Please choose a range of at most five years.',
   });
 
 export type AnalyticsQuery = z.input<typeof analyticsQuery>;
@@ -45,7 +54,11 @@ export type Figures = { visitors: number; views: number };
 /** One value of a dimension ('' is none: "Direct / none" in the console). */
 export type DimensionRow = { value: string; visitors: number; views: number };
 
-export type FunnelStep = { label: string; count: number; /** Of the step before, 0-1; null for the first or after 0. */ rate: number | null };
+export type FunnelStep = {
+  label: string;
+  count: number;
+  /** Of the step before, 0-1; null for the first or after 0. */ rate: number | null;
+};
 
 export type Funnel = { formType: string; name: string; steps: FunnelStep[] };
 

@@ -70,7 +70,10 @@ export async function figuresFromViews(
 }
 
 /** Today's views per UK hour (the dashboard's "Today"). */
-export async function hoursFromViews(q: Queryable, day: string): Promise<{ hour: number; visitors: number; views: number }[]> {
+export async function hoursFromViews(
+  q: Queryable,
+  day: string,
+): Promise<{ hour: number; visitors: number; views: number }[]> {
   return rowsOf<{ hour: number; visitors: number; views: number }>(
     await q.execute(sql`
       select hour::int as hour, count(distinct visitor)::int as visitors, count(*)::int as views
@@ -80,7 +83,9 @@ export async function hoursFromViews(q: Queryable, day: string): Promise<{ hour:
 
 /** The newest UK day rolled up, or undefined before the first. */
 export async function lastRolledDay(q: Queryable): Promise<string | undefined> {
-  const [row] = rowsOf<{ day: string | null }>(await q.execute(sql`select max(day)::text as day from analytics_days`));
+  const [row] = rowsOf<{ day: string | null }>(
+    await q.execute(sql`select max(day)::text as day from analytics_days`),
+  );
   return row?.day ?? undefined;
 }
 

@@ -15,7 +15,18 @@
  *   report was queued (the mark that it is never sent twice).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 export const analyticsSalts = pgTable('analytics_salts', {
   /** The UK day the salt is for (YYYY-MM-DD). */
@@ -77,14 +88,19 @@ export const analyticsDaily = pgTable(
     visitors: integer('visitors').notNull(),
     views: integer('views').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] }), index('analytics_daily_dimension').on(t.dimension, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.day, t.dimension, t.value] }),
+    index('analytics_daily_dimension').on(t.dimension, t.day),
+  ],
 );
 
 /** One row (id 1): the console's switches for the counting. */
 export const analyticsSettings = pgTable('analytics_settings', {
   id: smallint('id').primaryKey().default(1),
   weeklyReport: boolean('weekly_report').notNull().default(true),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .default(sql`now()`),
 });
 
 /** The Monday (UK) of each week whose report was queued: never two for one week. */

@@ -31,6 +31,11 @@ import { fileTransport, smtpTransport } from '../kit/mail/transport';
 import { addressConfirmEmail } from '../kit/mail/address-confirm';
 import { startAlerts, type AlertsJob } from '../console/alerts';
 import { createPushSender } from '../console/push';
+import { registerCounting, type Counting } from '~/features/analytics/analytics.server';
+import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
+import { currentSession } from '../console/sessions';
+import type { PeriodicJob } from '../kit/timer';
+import { isConsolePath } from './site/static-files';
 import {
   startCalendarFeed,
   type CalendarFeedDeps,
@@ -47,6 +52,8 @@ export type ServicesOptions = {
       'pollIntervalMs' | 'leaseMs' | 'retryDelayMs' | 'maxAttempts' | 'batchSize' | 'clock'
     >
   >;
+  /** Test knobs for the visit counts (the clock). */
+  counting?: { now?: () => Date };
   /** Test knobs for the alerts job (how often it runs). */
   alerts?: { everyMs?: number };
   /** Test knobs for reading the owner's calendar (a shorter timeout, a smaller size limit). */
@@ -65,6 +72,8 @@ declare module 'fastify' {
       calendarFeed: CalendarFeedJob;
       /** The alerts on the console people's devices (tests run a round at once). */
       alerts: AlertsJob;
+      /** The visit counts (decision 042): the salt, the form starts, the chores. */
+      counting: Counting & { chores: PeriodicJob<string[]> };
       /** Every route of the console, with the role it needs (filled as Fastify registers them). */
       consoleRoutes: ConsoleRouteInfo[];
     };
@@ -126,6 +135,21 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     wakeOutbox,
     limits: options.calendarFeed,
   });
+  // The visit counts (decision 042): the beacon's intake, the form starts, the daily chores.
+  const pages = new Set(app.site.paths().filter((path) => !path.includes('.') && !isConsolePath(path)));
+  const counting = registerCounting(app, {
+    config,
+    database,
+    isConsoleBrowser: async (request) => (await currentSession(database.db, config, request)) !== undefined,
+    isPage: (path) => pages.has(path),
+    now: options.counting?.now,
+  });
+  const countingChores = startCountingChores({
+    salts: counting.salts,
+    db: database.db,
+    log: app.log,
+    now: options.counting?.now,
+  });
   const consoleRoutes: ConsoleRouteInfo[] = [];
   // The owner's diary: the calendar subscription, and what a session's time must not clash with.
   const diary = createDiary(DIARY_SOURCES, {
@@ -144,6 +168,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     retentionRuns,
     calendarFeed,
     alerts,
+    counting: { ...counting, chores: countingChores },
     consoleRoutes,
   });
 
@@ -156,6 +181,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       retentionRuns.stop(),
       calendarFeed.stop(),
       alerts.stop(),
+      countingChores.stop(),
     ]);
     await outbox.stop();
     await limiter.close();
@@ -180,6 +206,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     handlers: formHandlers,
     wakeOutbox,
     diary,
+    formStarted: counting.formStarted,
   });
   // The owner's console (src/server/console): its API under /api/owner/.
   await app.register(consoleApi, {

@@ -38,6 +38,8 @@ export type FormsApiOptions = {
   wakeOutbox(): void;
   /** The owner's diary, for the handlers' own routes (a booking confirmed by the owner's link). */
   diary: Diary;
+  /** A visitor started a form (its first fill-time token): counted for the form's funnel. */
+  formStarted?(request: FastifyRequest, formType: string): Promise<void>;
 };
 
 type Body = Record<string, unknown>;
@@ -53,7 +55,7 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
   const starts = formStartTokens(links.tokens);
 
   app.setErrorHandler(apiErrorHandler);
-  formTokenRoute(app, config, starts, new Set(Object.keys(handlers)));
+  formTokenRoute(app, config, starts, new Set(Object.keys(handlers)), options.formStarted);
 
   app.post(
     '/api/send-contact-email',

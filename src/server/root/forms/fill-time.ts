@@ -10,7 +10,7 @@
  * token before sending, which keeps the original start time (the server signed it), for up to
  * a day after the start.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FORM_TOKEN_FIELD, type FormTokenAnswer } from '~/lib/spam-traps';
 import { FORM_TOKEN_API } from '~/lib/form-token';
 import { jsonOnly, sameOriginOnly, send } from '../../kit/http/request-checks';
@@ -70,6 +70,7 @@ export function formTokenRoute(
   config: Config,
   starts: FormStartTokens,
   formTypes: ReadonlySet<string>,
+  formStarted?: (request: FastifyRequest, formType: string) => Promise<void>,
 ) {
   app.post(FORM_TOKEN_API, { onRequest: [sameOriginOnly(config), jsonOnly] }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -81,6 +82,8 @@ export function formTokenRoute(
     const token =
       body.renew === undefined ? await starts.issue(formType) : await starts.renew(formType, body.renew);
     if (!token) return send(reply, 400, { error: FORM_TOKEN_REFUSED });
+    // A first token (not a renewal) is a visitor starting the form: a step of its funnel.
+    if (body.renew === undefined) await formStarted?.(request, formType);
     return send(reply, 200, { token, expiresInSeconds: FORM_TOKEN_TTL_SECONDS } satisfies FormTokenAnswer);
   });
 }
