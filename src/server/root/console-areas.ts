@@ -24,6 +24,8 @@ import { diaryArea } from '../console/diary';
 import { availabilityArea } from '~/features/booking/availability-console.server';
 import type { CalendarFeedJob } from '~/features/booking/calendar-feed.server';
 import { pushArea, type PushSender } from '../console/push';
+import { analyticsArea } from '~/features/analytics/analytics-console.server';
+import { FUNNEL_ENDS } from './funnel-ends';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
@@ -53,5 +55,6 @@ export function consoleAreas(deps: {
     eventsArea,
     diaryArea,
     availabilityArea(deps.calendarFeed),
+    analyticsArea(FUNNEL_ENDS),
   ];
 }
