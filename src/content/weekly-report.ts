@@ -14,7 +14,8 @@ export const WEEKLY_REPORT_KIND = 'analytics.weekly';
 /** How many pages and referrers the e-mail lists. */
 export const WEEKLY_REPORT_TOP = 5;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
 
 /** A figure against the week before, in words: "up 20% on the week before (100)". */
 export function changeWords(now: number, before: number): string {
@@ -46,12 +47,15 @@ export const weeklyReportCopy = {
   visitorsAndViews: (visitors: number, views: number) =>
     `${plural(visitors, 'visitor')}, ${plural(views, 'view')}`,
   leadsHeading: 'Leads by form',
-  lead: (now: number, before: number) => `${now.toLocaleString('en-GB')} (the week before: ${before.toLocaleString('en-GB')})`,
+  lead: (now: number, before: number) =>
+    `${now.toLocaleString('en-GB')} (the week before: ${before.toLocaleString('en-GB')})`,
   allLeads: 'All forms',
   funnelsHeading: 'From visit to lead',
   /** A funnel step: its count and its share of the step before. */
   step: (count: number, rate: number | null) =>
-    rate === null ? count.toLocaleString('en-GB') : `${count.toLocaleString('en-GB')} (${Math.round(rate * 100)}% of the step before)`,
+    rate === null
+      ? count.toLocaleString('en-GB')
+      : `${count.toLocaleString('en-GB')} (${Math.round(rate * 100)}% of the step before)`,
   funnelsQuiet: (names: string[]) => `Nobody visited the pages of: ${names.join(', ')}.`,
   button: 'Open Visits',
   footer:
