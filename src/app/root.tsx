@@ -12,8 +12,6 @@ import type { Route } from './+types/root';
 import { Footer } from '~/components/layout/footer';
 import { Navbar } from '~/components/layout/navbar';
 import { Toaster } from '~/components/toast/toaster';
-import { countView } from '~/features/analytics/beacon';
-import { CONSOLE_PATH } from '~/content/routes';
 import './app.css';
 
 export const links: Route.LinksFunction = () => [
@@ -49,14 +47,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  // Marks the document once React has hydrated: tests and tools wait for it.
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
-  // Counts each page shown, the console's aside (decision 042: no cookie, nothing on the device).
   const { pathname } = useLocation();
   useEffect(() => {
-    if (pathname !== CONSOLE_PATH && !pathname.startsWith(`${CONSOLE_PATH}/`)) countView();
+    // Marks the document once React has hydrated: tests and tools wait for it.
+    document.documentElement.dataset.hydrated = 'true';
+    // Counts each page shown (decision 042: no cookie, nothing on the device). The beacon loads
+    // after hydration, outside the first load's budget; the server leaves the console out.
+    void import('~/features/analytics/beacon').then((beacon) => beacon.countView());
   }, [pathname]);
   return <Outlet />;
 }
@@ -65,15 +62,13 @@ export function HydrateFallback() {
   return null;
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : undefined;
+export function ErrorBoundary() {
   return (
     <section className="mx-auto max-w-3xl px-4 pt-32 pb-24 text-center">
       <h1 className="text-3xl font-bold">Unexpected Application Error!</h1>
       <p className="mt-4 text-ink-700">
         Something went wrong while showing this page. Please reload, or return to the home page.
       </p>
-      {detail ? <p className="mt-2 text-sm text-ink-600">{detail}</p> : null}
       <a href="/" className="btn btn-primary mt-8">
         Return to Home
       </a>

@@ -5,7 +5,7 @@
  */
 
 /** `POST` a page view here, once the page is shown (src/features/analytics/beacon.ts). */
-export const VIEWS_API = '/api/views';
+export { VIEWS_API } from './views-api';
 
 /** The forms whose submissions are goals, each with the pages that hold it and its funnel's name. */
 export const FORM_GOALS = [

@@ -164,6 +164,21 @@ describe.each(drivers)('counting visits on $name', (driver) => {
     expect(await views()).toEqual([]);
   });
 
+  it('reads the text/plain body sendBeacon posts, and never counts the console', async () => {
+    const beacon = (p: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: VIEWS_API,
+        remoteAddress: '203.0.113.8',
+        headers: { origin: ORIGIN, 'content-type': 'text/plain;charset=UTF-8', 'user-agent': FIREFOX },
+        payload: JSON.stringify({ p, r: '', s: null, m: null, c: null }),
+      });
+    expect((await beacon('/about')).statusCode).toBe(204);
+    expect((await beacon('/owner')).statusCode).toBe(204);
+    expect((await beacon('/owner/inbox')).statusCode).toBe(204);
+    expect((await views()).map((r) => r.path)).toEqual(['/about']);
+  });
+
   it('counts an unknown page as /404, and cleans tags and referrers', async () => {
     await view({ p: '/no-such-page?x=1', r: 'javascript:alert(1)', c: 'a\u202ebc\u0007' });
     await view({ p: '/about/', r: `${ORIGIN}/services` });

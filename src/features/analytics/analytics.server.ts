@@ -25,12 +25,12 @@ export const VIEWS_PER_MINUTE = 120;
 /** The path of a page not on the site, so that mistyped addresses are counted once, not each. */
 export const NOT_FOUND_VIEW = '/404';
 
-const tag = z.string().max(500).optional();
+const tag = z.string().max(500).nullish();
 
 /** The beacon's body: the page's path, the referrer (the first page of a visit only), the UTM tags. */
 export const beaconBody = z.object({
   p: z.string().min(1).max(500).startsWith('/'),
-  r: z.string().max(2000).optional(),
+  r: z.string().max(2000).nullish(),
   s: tag,
   m: tag,
   c: tag,
@@ -49,7 +49,7 @@ export type ViewRow = {
 };
 
 /** A UTM tag as stored: trimmed, lower case, without control characters, at most 100 characters. */
-export function cleanTag(value: string | undefined): string {
+export function cleanTag(value: string | null | undefined): string {
   if (!value) return '';
   // eslint-disable-next-line no-control-regex
   return value
@@ -60,7 +60,7 @@ export function cleanTag(value: string | undefined): string {
 }
 
 /** The referring site's host alone ('' for none, for this site itself, or for anything unreadable). */
-export function referrerHost(referrer: string | undefined, siteHost: string): string {
+export function referrerHost(referrer: string | null | undefined, siteHost: string): string {
   if (!referrer) return '';
   let host: string;
   try {
@@ -146,6 +146,8 @@ export type CountingOptions = {
   isConsoleBrowser(request: FastifyRequest): Promise<boolean>;
   /** Whether a path is a page of the site. */
   isPage(path: string): boolean;
+  /** Whether a path is the console's (never counted: the owner's own pages). */
+  isConsole(path: string): boolean;
   now?: () => Date;
 };
 
@@ -157,7 +159,7 @@ export type Counting = {
 
 /** Registers `POST /api/views` and returns what the form endpoint and the jobs use. */
 export function registerCounting(app: FastifyInstance, options: CountingOptions): Counting {
-  const { config, database, isConsoleBrowser, isPage } = options;
+  const { config, database, isConsoleBrowser, isPage, isConsole } = options;
   const now = options.now ?? (() => new Date());
   const site = new URL(config.publicUrl).host;
   const siteHost = new URL(config.publicUrl).hostname.toLowerCase();
@@ -191,16 +193,26 @@ export function registerCounting(app: FastifyInstance, options: CountingOptions)
   }
 
   app.post(VIEWS_API, { onRequest: [sameOriginOnly(config)], bodyLimit: 4096 }, async (request, reply) => {
-    const parsed = beaconBody.safeParse(request.body);
+    // sendBeacon posts its JSON as text/plain; a test or a script may say application/json.
+    let raw: unknown = request.body;
+    if (typeof raw === 'string') {
+      try {
+        raw = JSON.parse(raw);
+      } catch {
+        raw = undefined;
+      }
+    }
+    const parsed = beaconBody.safeParse(raw);
     if (!parsed.success) return send(reply, 400, { error: 'This page view could not be read.' });
-    const seen = await visit(request);
+    const path = parsed.data.p.split(/[?#]/)[0] ?? '/';
+    const seen = isConsole(path) ? undefined : await visit(request);
     if (seen) {
       const body = parsed.data;
       await writer.write({
         day: seen.day,
         hour: seen.hour,
         visitor: seen.visitor.toString(),
-        path: countedPath(body.p.split(/[?#]/)[0] ?? '/', isPage),
+        path: countedPath(path, isPage),
         referrer: referrerHost(body.r, siteHost),
         utm_source: cleanTag(body.s),
         utm_medium: cleanTag(body.m),

@@ -1,39 +1,31 @@
 /**
  * The page-view beacon (decision 042): once a page is shown (hydrated, and no longer a
- * prerender), one small POST of its path, the referrer for the first page of the visit, and the
- * link's UTM tags. Nothing is stored on or read from the device; a browser with Global Privacy
- * Control or Do Not Track sends nothing (the server would not count it anyway).
+ * prerender), one `sendBeacon` of its path, the referrer for the first page of the visit, and the
+ * link's UTM tags. Nothing is stored on or read from the device. Written for bytes: it is in
+ * every page's first load, inside the home page's budget (decision 006); what it does not check
+ * (Global Privacy Control, Do Not Track, the console's pages) the server does.
  */
-import { VIEWS_API } from '~/content/analytics';
+import { VIEWS_API } from '~/content/views-api';
 
-let landing = true;
-
-const TAGS = [
-  ['s', 'utm_source'],
-  ['m', 'utm_medium'],
-  ['c', 'utm_campaign'],
-] as const;
+/** Set once the first page was counted: later pages were reached inside the site. */
+let inSite = false;
 
 export function countView(): void {
-  const nav = navigator as Navigator & { globalPrivacyControl?: boolean };
-  if (nav.globalPrivacyControl || nav.doNotTrack === '1') return;
   const send = () => {
-    const body: Record<string, string> = { p: location.pathname };
-    if (landing && document.referrer) body.r = document.referrer;
-    landing = false;
-    const query = new URLSearchParams(location.search);
-    for (const [key, name] of TAGS) {
-      const value = query.get(name);
-      if (value) body[key] = value;
-    }
-    fetch(VIEWS_API, {
-      method: 'POST',
-      keepalive: true,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).catch(() => undefined);
+    const q = new URLSearchParams(location.search);
+    navigator.sendBeacon(
+      VIEWS_API,
+      JSON.stringify({
+        p: location.pathname,
+        r: inSite ? '' : document.referrer,
+        s: q.get('utm_source'),
+        m: q.get('utm_medium'),
+        c: q.get('utm_campaign'),
+      }),
+    );
+    inSite = true;
   };
-  const doc = document as Document & { prerendering?: boolean };
-  if (doc.prerendering) document.addEventListener('prerenderingchange', send, { once: true });
-  else send();
+  if ((document as Document & { prerendering?: boolean }).prerendering) {
+    document.addEventListener('prerenderingchange', send, { once: true });
+  } else send();
 }

@@ -33,6 +33,8 @@ import { startAlerts, type AlertsJob } from '../console/alerts';
 import { createPushSender } from '../console/push';
 import { registerCounting, type Counting } from '~/features/analytics/analytics.server';
 import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
+import { startWeeklyReport } from '~/features/analytics/weekly-report.server';
+import { FUNNEL_ENDS } from './funnel-ends';
 import { currentSession } from '../console/sessions';
 import type { PeriodicJob } from '../kit/timer';
 import { isConsolePath } from './site/static-files';
@@ -142,6 +144,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     database,
     isConsoleBrowser: async (request) => (await currentSession(database.db, config, request)) !== undefined,
     isPage: (path) => pages.has(path),
+    isConsole: isConsolePath,
     now: options.counting?.now,
   });
   const countingChores = startCountingChores({
@@ -149,6 +152,16 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     db: database.db,
     log: app.log,
     now: options.counting?.now,
+  });
+  // The weekly report of the counts (decision 042): Monday from 07:00 UK time, once a week.
+  const weeklyReport = startWeeklyReport({
+    db: database.db,
+    ownerEmail: config.ownerEmail,
+    funnelEnds: FUNNEL_ENDS,
+    visitsUrl: links.absolute(`${CONSOLE_PATH}/visits`),
+    log: app.log,
+    wakeOutbox,
+    clock: options.counting?.now,
   });
   const consoleRoutes: ConsoleRouteInfo[] = [];
   // The owner's diary: the calendar subscription, and what a session's time must not clash with.
@@ -182,6 +195,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       calendarFeed.stop(),
       alerts.stop(),
       countingChores.stop(),
+      weeklyReport.stop(),
     ]);
     await outbox.stop();
     await limiter.close();
