@@ -40,6 +40,8 @@ import { SuppressionsPage } from './suppressions';
 import { DiaryPage } from './diary';
 import { AvailabilityPage } from '~/features/booking/console/availability-page';
 import { availabilityRoutes } from '~/features/booking/availability-console-contract';
+import { VisitsPage } from '~/features/analytics/console/visits-page';
+import { analyticsRoutes } from '~/features/analytics/analytics-console-contract';
 import { NoticeProvider, noticeOf } from '~/components/console/notices';
 import { PageHeading } from '~/components/console/page';
 
@@ -231,6 +233,8 @@ function CurrentPage({
       return <DeliveriesPage />;
     case 'subscribers':
       return <SubscribersPage />;
+    case 'visits':
+      return <VisitsPage />;
     case 'suppressions':
       return <SuppressionsPage />;
     case 'people':
@@ -265,6 +269,7 @@ function routeOfPage(subPath: string): RouteSpec {
     availability: availabilityRoutes.view,
     deliveries: deliveryRoutes.list,
     subscribers: subscriberRoutes.list,
+    visits: analyticsRoutes.summary,
     suppressions: suppressionRoutes.page,
     people: peopleRoutes.find,
     retention: retentionRoutes.view,

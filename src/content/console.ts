@@ -718,6 +718,7 @@ export const consoleNav = [
   { path: 'availability', label: 'Availability' },
   { path: 'deliveries', label: 'Deliveries' },
   { path: 'subscribers', label: 'Subscribers' },
+  { path: 'visits', label: 'Visits' },
   { path: 'people', label: 'People' },
   { path: 'retention', label: 'Retention' },
   { path: 'audit', label: 'Audit log' },

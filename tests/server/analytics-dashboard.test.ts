@@ -8,7 +8,10 @@
  * refused every route of the area.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalyticsSettings, AnalyticsSummary } from '../../src/features/analytics/analytics-console-contract';
+import type {
+  AnalyticsSettings,
+  AnalyticsSummary,
+} from '../../src/features/analytics/analytics-console-contract';
 import { rollUpDay } from '../../src/features/analytics/rollup.server';
 import { addDays, ukDateOf, ukWallTimeToInstant } from '../../src/lib/uk-dates';
 import { makeFormsApp, testDrivers, type FormsTestApp } from './forms-support';
@@ -133,7 +136,13 @@ describe.each(drivers)('the Visits page on $name', (driver) => {
 
   it('the last 7 days: totals, the week before, the series with its empty days', async () => {
     const s = await summary('range=7d');
-    expect(s).toMatchObject({ range: '7d', from: day(-6), to: T, previousFrom: day(-13), previousTo: day(-7) });
+    expect(s).toMatchObject({
+      range: '7d',
+      from: day(-6),
+      to: T,
+      previousFrom: day(-13),
+      previousTo: day(-7),
+    });
     expect(s.totals).toEqual({ visitors: 7, views: 9 });
     expect(s.previousTotals).toEqual({ visitors: 2, views: 2 });
     expect(s.series.map((p) => p.at)).toEqual([-6, -5, -4, -3, -2, -1, 0].map(day));
@@ -243,7 +252,8 @@ describe.each(drivers)('the Visits page on $name', (driver) => {
   });
 
   it('the weekly report is on until switched off; the switch is saved and audited', async () => {
-    const read = async () => (await owner('GET', '/api/owner/analytics/settings')).json() as AnalyticsSettings;
+    const read = async () =>
+      (await owner('GET', '/api/owner/analytics/settings')).json() as AnalyticsSettings;
     expect(await read()).toEqual({ weeklyReport: true });
 
     const off = await owner('POST', '/api/owner/analytics/settings', { body: { weeklyReport: false } });

@@ -116,3 +116,43 @@ export function SubmitButton({
     </button>
   );
 }
+
+/** A checkbox with its label beside it (and an optional hint, tied to the box). */
+export function CheckboxField({
+  label,
+  hint,
+  checked,
+  disabled,
+  onChange,
+  className,
+}: {
+  label: string;
+  hint?: string;
+  checked: boolean;
+  disabled?: boolean;
+  onChange: (checked: boolean) => void;
+  className?: string;
+}) {
+  const id = useId();
+  return (
+    <div className={`flex items-start gap-2 ${className ?? ''}`}>
+      <input
+        id={id}
+        type="checkbox"
+        className="mt-0.5 size-5 shrink-0"
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <div>
+        <label htmlFor={id}>{label}</label>
+        {hint ? (
+          <p id={`${id}-hint`} className="text-sm text-ink-600">
+            {hint}
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
