@@ -51,8 +51,8 @@ export type ViewRow = {
 /** A UTM tag as stored: trimmed, lower case, without control characters, at most 100 characters. */
 export function cleanTag(value: string | null | undefined): string {
   if (!value) return '';
-  // eslint-disable-next-line no-control-regex
   return value
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .trim()
     .toLowerCase()
