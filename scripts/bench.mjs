@@ -26,6 +26,10 @@
  *     beside a bare cursor, on a copy of the same database; and a second full export with a
  *     public page, /api/events/next and a contact form asked meanwhile, their p99 judged
  *     absolutely (<= 50 ms, decision 033) (scripts/bench-console.ts).
+ *  7. Visit counts: page-view beacons at 5,000/s open-loop on PGlite and on Postgres beside a
+ *     bare route storing the same rows, the stored views counted against the 204 answers; the
+ *     dashboard's 30-day and 12-month answers over 10 million seeded views (/healthz beside
+ *     them); the home page's first-load JavaScript (scripts/bench-analytics.mjs).
  * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 15 minutes.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -55,6 +59,7 @@ import { readArticleFiles } from './articles.ts';
 import { contactHandler } from '../src/features/contact/contact.server.ts';
 import { CONSOLE_COLUMNS, consoleTargets, runConsole } from './bench-console.ts';
 import { runOutbox } from './bench-outbox.mjs';
+import { ANALYTICS_COLUMNS, analyticsTargets, runAnalytics } from './bench-analytics.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 import { buildSettings } from './build-settings.mjs';
 import { serverArgs } from './start-command.mjs';
@@ -73,7 +78,7 @@ const NGINX_ORIGIN = `http://localhost:${NGINX_PORT}`;
 const ROUTES = [...PUBLIC_PATHS, articlePath(readArticleFiles()[0].slug)];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console; comma-separated) runs those parts alone and writes no
+// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics; comma-separated) runs those parts alone and writes no
 // results file: for checking one figure while tuning.
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (part) => !ONLY || ONLY.has(part);
@@ -712,7 +717,7 @@ async function main() {
   const siteParts = ['lighthouse', 'static', 'api'].some(runs);
   // The console part runs the build too: its peak RSS is the production server's.
   if (siteParts) ensureTools();
-  if (siteParts || runs('console')) {
+  if (siteParts || runs('console') || runs('analytics')) {
     const build = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(1);
   }
@@ -823,6 +828,16 @@ async function main() {
     });
   }
 
+  let analyticsResult = null;
+  if (runs('analytics')) {
+    analyticsResult = await runAnalytics({
+      serverArgs: serverArgs(),
+      withPostgres: withBenchDatabase,
+      port: PORT + 6,
+      seconds: LOAD_SECONDS,
+    });
+  }
+
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -840,6 +855,7 @@ async function main() {
     outbox: outboxRows,
     console: consoleResult,
     availability: availabilityRows,
+    analytics: analyticsResult,
     memory: siteParts ? { peakRssMb: peak, readyMs, firstStartMs } : null,
     durationS: Math.round((Date.now() - started) / 1000),
   };
@@ -933,6 +949,16 @@ async function main() {
       'peakAfterFeedMb',
       'peakRssMb',
     ],
+  );
+  table(
+    'Visit counts: beacons at 5,000/s open-loop (bare: the same rows by a bare route)',
+    analyticsResult?.intake ?? [],
+    ANALYTICS_COLUMNS.intake,
+  );
+  table(
+    'Visit counts: the dashboard over 10 million views, one request at a time (anchor /healthz)',
+    analyticsResult?.dashboard ?? [],
+    ANALYTICS_COLUMNS.dashboard,
   );
   table('Memory and start', results.memory ? [results.memory] : [], ['peakRssMb', 'readyMs', 'firstStartMs']);
 
@@ -1036,6 +1062,7 @@ function checkTargets(r) {
   }
   // The console's figures beside their bare statements (decision 027, addendum).
   t.push(...consoleTargets(r.console));
+  t.push(...analyticsTargets(r.analytics));
   if (r.memory) {
     add('peak RSS <= 200 MB', `${r.memory.peakRssMb} MB`, r.memory.peakRssMb <= 200);
     add('ready <= 2 s (existing data)', `${r.memory.readyMs} ms`, r.memory.readyMs <= 2000);
