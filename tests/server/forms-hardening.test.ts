@@ -6,12 +6,12 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { earliestBookableDate } from '../../src/features/booking/booking-dates';
 import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
 import {
   OWNER,
   SECRET,
   bodies,
+  bookableDate,
   startFormsTestbed,
   formToken,
   postgresUnavailableReason,
@@ -160,7 +160,8 @@ for (const [name, usePostgres] of [
         return {
           formType: 'booking',
           sessionType: 'inPerson',
-          firstChoiceDate: earliestBookableDate(new Date()),
+          // A working day the default availability offers (its notice counts working days).
+          firstChoiceDate: bookableDate(3),
           firstChoiceTime: 'morning',
           secondChoiceDate: '',
           secondChoiceTime: '',
