@@ -11,13 +11,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { VIEWS_API } from '~/content/analytics';
-import { partsInLondon, ukDateOf } from '~/lib/uk-dates';
 import { z } from '~/lib/zod';
 import type { Config } from '~/server/kit/config';
 import type { Database, NamedStatement } from '~/server/kit/db/client';
 import { sameOriginOnly, send } from '~/server/kit/http/request-checks';
 import { errorCode } from '~/server/kit/log-safe';
-import { deviceOf, notCounted, saltKeeper, visitorOf, type SaltKeeper } from './counting.server';
+import { agentOf, notCounted, saltKeeper, ukDayAndHour, visitorOf, type SaltKeeper } from './counting.server';
 
 /** More views than this from one client address in one minute are not counted (answered alike). */
 export const VIEWS_PER_MINUTE = 120;
@@ -51,12 +50,14 @@ export type ViewRow = {
 /** A UTM tag as stored: trimmed, lower case, without control characters, at most 100 characters. */
 export function cleanTag(value: string | null | undefined): string {
   if (!value) return '';
-  return value
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-    .trim()
-    .toLowerCase()
-    .slice(0, 100);
+  return (
+    value
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .trim()
+      .toLowerCase()
+      .slice(0, 100)
+  );
 }
 
 /** The referring site's host alone ('' for none, for this site itself, or for anything unreadable). */
@@ -184,12 +185,13 @@ export function registerCounting(app: FastifyInstance, options: CountingOptions)
   async function visit(request: FastifyRequest) {
     if (notCounted(request.headers)) return undefined;
     const at = now();
-    if (overCap(request.ip, at)) return undefined;
+    const ip = request.ip;
+    if (overCap(ip, at)) return undefined;
     if (request.headers.cookie && (await isConsoleBrowser(request))) return undefined;
-    const day = ukDateOf(at);
+    const { day, hour } = ukDayAndHour(at);
     const ua = request.headers['user-agent'] ?? '';
     const salt = await salts.forDay(day);
-    return { day, hour: partsInLondon(at).hour ?? 0, visitor: visitorOf(site, salt, request.ip, ua), ua };
+    return { day, hour, visitor: visitorOf(site, salt, ip, ua), device: agentOf(ua).device };
   }
 
   app.post(VIEWS_API, { onRequest: [sameOriginOnly(config)], bodyLimit: 4096 }, async (request, reply) => {
@@ -217,7 +219,7 @@ export function registerCounting(app: FastifyInstance, options: CountingOptions)
         utm_source: cleanTag(body.s),
         utm_medium: cleanTag(body.m),
         utm_campaign: cleanTag(body.c),
-        device: deviceOf(seen.ua),
+        device: seen.device,
       });
     }
     return reply.code(204).header('cache-control', 'no-store').send();

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
-import { ukDateOf } from '~/lib/uk-dates';
+import { partsInLondon, ukDateOf } from '~/lib/uk-dates';
 import type { Db } from '~/server/kit/db/client';
 import { rowsOf } from '~/server/kit/db/rows';
 
@@ -29,6 +29,23 @@ const header = (headers: Headers, name: string): string => {
   return (Array.isArray(value) ? value[0] : value) ?? '';
 };
 
+/** What a user agent says, read once per distinct string (a handful serve most views). */
+type Agent = { bot: boolean; device: Device };
+const AGENTS_HELD = 1000;
+const agents = new Map<string, Agent>();
+
+/** Whether the user agent is a bot's (none, or one the `isbot` list knows), and its device class. */
+export function agentOf(userAgent: string): Agent {
+  let agent = agents.get(userAgent);
+  if (!agent) {
+    agent = { bot: userAgent.length === 0 || isbot(userAgent), device: deviceOf(userAgent) };
+    // A crowd of distinct strings (a scan) empties the memo rather than growing it.
+    if (agents.size >= AGENTS_HELD) agents.clear();
+    agents.set(userAgent, agent);
+  }
+  return agent;
+}
+
 /**
  * Why a request is not counted, or undefined when it is: a browser asking not to be tracked
  * (Global Privacy Control or Do Not Track), a prefetch or prerender not (yet) shown, or a bot
@@ -36,11 +53,28 @@ const header = (headers: Headers, name: string): string => {
  */
 export function notCounted(headers: Headers): 'private' | 'prefetch' | 'bot' | undefined {
   if (header(headers, 'sec-gpc').trim() === '1' || header(headers, 'dnt').trim() === '1') return 'private';
-  const purpose = `${header(headers, 'sec-purpose')} ${header(headers, 'purpose')} ${header(headers, 'x-moz')}`;
-  if (/prefetch|prerender/i.test(purpose)) return 'prefetch';
-  const ua = header(headers, 'user-agent');
-  if (ua.length === 0 || isbot(ua)) return 'bot';
+  if (
+    headers['sec-purpose'] !== undefined ||
+    headers.purpose !== undefined ||
+    headers['x-moz'] !== undefined
+  ) {
+    const purpose = `${header(headers, 'sec-purpose')} ${header(headers, 'purpose')} ${header(headers, 'x-moz')}`;
+    if (/prefetch|prerender/i.test(purpose)) return 'prefetch';
+  }
+  if (agentOf(header(headers, 'user-agent')).bot) return 'bot';
   return undefined;
+}
+
+/** The UK day and hour of an instant, worked out once a minute. */
+let minuteHeld = -1;
+let whenHeld = { day: '', hour: 0 };
+export function ukDayAndHour(at: Date): { day: string; hour: number } {
+  const minute = Math.floor(at.getTime() / 60_000);
+  if (minute !== minuteHeld) {
+    minuteHeld = minute;
+    whenHeld = { day: ukDateOf(at), hour: partsInLondon(at).hour ?? 0 };
+  }
+  return whenHeld;
 }
 
 /** The day's visitor: a signed 64-bit integer from the keyed hash. */

@@ -23,7 +23,11 @@ const FORM_PAGES = JSON.stringify(
   FORM_GOALS.flatMap((goal) => goal.pages.map((path) => ({ form_type: goal.formType, path }))),
 );
 
-/** Every dimension's rows of the days `from`..`to` (inclusive), from the raw views and form starts. */
+/**
+ * Every dimension's rows of the days `from`..`to` (inclusive), from the raw views and form starts.
+ * Distinct visitors are counted by grouping by visitor first (hash aggregates), not by
+ * `count(distinct ...)`, which sorts once per dimension.
+ */
 const dimensionRows = (from: string, to: string) => sql`
   with v as (
     select day, visitor, path, referrer, utm_source, utm_medium, utm_campaign, device
@@ -34,11 +38,21 @@ const dimensionRows = (from: string, to: string) => sql`
       max(utm_medium) as utm_medium, max(utm_campaign) as utm_campaign
     from v group by day, visitor
   ),
-  fp as (select * from jsonb_to_recordset(${FORM_PAGES}::jsonb) as fp(form_type text, path text))
-  select day::text as day, 'page' as dimension, path as value, count(distinct visitor)::int as visitors, count(*)::int as views
-    from v group by day, path
+  fp as (select * from jsonb_to_recordset(${FORM_PAGES}::jsonb) as fp(form_type text, path text)),
+  by_page as (select day, path, visitor, count(*) as n from v group by day, path, visitor),
+  by_device as (select day, device, visitor, count(*) as n from v group by day, device, visitor),
+  by_form as (
+    select v.day, fp.form_type, v.visitor, count(*) as n from v join fp on fp.path = v.path
+    group by v.day, fp.form_type, v.visitor
+  ),
+  by_start as (
+    select day, form_type, visitor, count(*) as n from analytics_form_starts
+    where day between ${from}::date and ${to}::date group by day, form_type, visitor
+  )
+  select day::text as day, 'page' as dimension, path as value, count(*)::int as visitors, sum(n)::int as views
+    from by_page group by day, path
   union all
-  select day::text, 'device', device, count(distinct visitor)::int, count(*)::int from v group by day, device
+  select day::text, 'device', device, count(*)::int, sum(n)::int from by_device group by day, device
   union all
   select day::text, 'referrer', referrer, count(*)::int, sum(views)::int from vd group by day, referrer
   union all
@@ -48,15 +62,16 @@ const dimensionRows = (from: string, to: string) => sql`
   union all
   select day::text, 'campaign', utm_campaign, count(*)::int, sum(views)::int from vd where utm_campaign <> '' group by day, utm_campaign
   union all
-  select v.day::text, 'funnel', fp.form_type, count(distinct v.visitor)::int, count(*)::int
-    from v join fp on fp.path = v.path group by v.day, fp.form_type
+  select day::text, 'funnel', form_type, count(*)::int, sum(n)::int from by_form group by day, form_type
   union all
-  select day::text, 'started', form_type, count(distinct visitor)::int, count(*)::int
-    from analytics_form_starts where day between ${from}::date and ${to}::date group by day, form_type`;
+  select day::text, 'started', form_type, count(*)::int, sum(n)::int from by_start group by day, form_type`;
 
+/** Each day's visitors and views, the same way (grouped by visitor first). */
 const dayTotals = (from: string, to: string) => sql`
-  select day::text as day, count(distinct visitor)::int as visitors, count(*)::int as views
-  from analytics_views where day between ${from}::date and ${to}::date group by day order by day`;
+  select day::text as day, count(*)::int as visitors, sum(views)::int as views from (
+    select day, visitor, count(*) as views from analytics_views
+    where day between ${from}::date and ${to}::date group by day, visitor
+  ) vd group by day order by day`;
 
 /** The figures of days not rolled up, read from the raw views. */
 export async function figuresFromViews(
