@@ -1,12 +1,5 @@
 import { useEffect } from 'react';
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useLocation,
-} from 'react-router';
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from 'react-router';
 import type { Route } from './+types/root';
 import { Footer } from '~/components/layout/footer';
 import { Navbar } from '~/components/layout/navbar';
@@ -52,7 +45,10 @@ export default function App() {
     document.documentElement.dataset.hydrated = 'true';
     // Counts each page shown (decision 042: no cookie, nothing on the device). The beacon loads
     // after hydration, outside the first load's budget; the server leaves the console out.
-    void import('~/features/analytics/beacon').then((beacon) => beacon.countView());
+    import('~/features/analytics/beacon').then(
+      (beacon) => beacon.countView(),
+      () => 0,
+    );
   }, [pathname]);
   return <Outlet />;
 }

@@ -3,7 +3,8 @@
  * on a throwaway PostgreSQL database, whose rows the test reads: three pages opened from a UTM
  * link are one visitor and three views credited to the campaign; the counting writes no cookie,
  * localStorage or sessionStorage entry; a browser sending `Sec-GPC: 1` is not counted; once the
- * day's salt is replaced (as it is at UK midnight), the same browser is a new visitor.
+ * day's salt is replaced (as it is at UK midnight), the same browser is a new visitor; the contact
+ * form's funnel counts a visitor who started the form and left, and one who sent it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -93,6 +94,8 @@ test.beforeAll(async () => {
     MAIL_FROM: 'hello@example.com',
     DATA_DIR: `test-results/visits-${database}`,
     APP_SECRET: 'visits-test-secret-visits-test-secret-0123',
+    // Playwright fills a form in milliseconds: a short minimum fill time keeps the trap on without tripping it.
+    MIN_FILL_TIME_MS: '50',
   };
   await start();
   db = new pg.Client({ connectionString: url.toString() });
@@ -173,4 +176,46 @@ test('the same browser with the next day’s salt is a new visitor', async ({ pa
 
   await gotoHydrated(page, `${baseURL}/`);
   await expect.poll(counted).toEqual({ visitors: 2, views: 5 });
+});
+
+test("the contact form's funnel: one visitor starts and leaves, another sends", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const funnel = async () =>
+    (
+      await db.query<{ visited: number; started: number; sent: number }>(`
+        select
+          (select count(distinct visitor)::int from analytics_views where path = '/contact') as visited,
+          (select count(distinct visitor)::int from analytics_form_starts where form_type = 'contact') as started,
+          (select count(*)::int from submissions where form_type = 'contact' and not spam) as sent`)
+    ).rows[0];
+  const before = await funnel();
+
+  // Two browsers: the same address, two user agents, so two visitors.
+  const leaves = await browser.newContext({ userAgent: `${DESKTOP_UA} Leaves/1` });
+  const page1 = await leaves.newPage();
+  await gotoHydrated(page1, `${baseURL}/contact`);
+  const started = page1.waitForResponse((r) => r.url().endsWith('/api/form-token'));
+  await page1.getByRole('form', { name: 'Send Us a Message' }).getByLabel('First Name').fill('Ada');
+  expect((await started).status()).toBe(200);
+  await leaves.close();
+
+  const sends = await browser.newContext({ userAgent: `${DESKTOP_UA} Sends/1` });
+  const page2 = await sends.newPage();
+  await gotoHydrated(page2, `${baseURL}/contact`);
+  const form = page2.getByRole('form', { name: 'Send Us a Message' });
+  await form.getByLabel('First Name').fill('Grace');
+  await form.getByLabel('Last Name').fill('Hopper');
+  await form.getByLabel('Email').fill(`grace.${Date.now()}@example.org`);
+  await form.getByLabel('Company').fill('Analytical Engines Ltd');
+  await form.getByLabel('Subject').selectOption('consulting');
+  await form.getByLabel('Message').fill('Could we talk about a training day?');
+  await form.getByRole('checkbox', { name: /collecting my data/ }).check();
+  await page2.waitForTimeout(200);
+  await form.getByRole('button', { name: 'Send Message' }).click();
+  await expect(page2.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+  await sends.close();
+
+  await expect
+    .poll(funnel)
+    .toEqual({ visited: before!.visited + 2, started: before!.started + 2, sent: before!.sent + 1 });
 });

@@ -120,6 +120,20 @@ describe.each(drivers)('counting visits on $name', (driver) => {
     await view({ p: '/' });
     expect(t.app.services.counting.salts.heldDay()).toBe('2026-07-02');
     expect(await t.query('select day::text as day from analytics_salts')).toEqual([{ day: '2026-07-02' }]);
+
+    // In winter UK midnight is UTC midnight.
+    clock = new Date('2026-12-31T23:59:30Z');
+    await view({ p: '/' });
+    expect(t.app.services.counting.salts.heldDay()).toBe('2026-12-31');
+    clock = new Date('2027-01-01T00:00:10Z');
+    await countingChores({
+      salts: t.app.services.counting.salts,
+      db: t.app.services.database.db,
+      log: t.app.log,
+      now: () => clock,
+    });
+    expect(t.app.services.counting.salts.heldDay()).toBeUndefined();
+    expect(await t.query('select * from analytics_salts')).toEqual([]);
   });
 
   it('counts no bot, prefetch, Global Privacy Control, Do Not Track or console browser', async () => {
@@ -141,6 +155,15 @@ describe.each(drivers)('counting visits on $name', (driver) => {
     // A cookie that is no session's is a visitor like any other.
     await view({ p: '/' }, { cookie: 'sid=nothing' });
     expect(await views()).toHaveLength(1);
+  });
+
+  it("does not keep a console session alive by the owner's browsing of the site", async () => {
+    const cookie = await signInOwner(t.app);
+    await t.query(`update owner_sessions set last_seen_at = now() - interval '10 minutes'`);
+    const before = await t.query<{ seen: string }>('select last_seen_at::text as seen from owner_sessions');
+    await view({ p: '/' }, { cookie });
+    expect(await t.query('select last_seen_at::text as seen from owner_sessions')).toEqual(before);
+    expect(await views()).toEqual([]);
   });
 
   it('refuses another site, and a body that is not a page view, with no 5xx', async () => {
@@ -234,7 +257,17 @@ describe.each(drivers)('counting visits on $name', (driver) => {
       );
     }
     const live = await figuresFromViews(t.app.services.database.db, '2026-01-14', '2026-01-14');
-    clock = new Date('2026-01-15T00:05:00Z');
+    // A few minutes after midnight the day is left alone (a view of 23:59:59 may still be on its way).
+    clock = new Date('2026-01-15T00:03:00Z');
+    expect(
+      await countingChores({
+        salts: t.app.services.counting.salts,
+        db: t.app.services.database.db,
+        log: t.app.log,
+        now: () => clock,
+      }),
+    ).toEqual([]);
+    clock = new Date('2026-01-15T00:06:00Z');
     const rolled = await countingChores({
       salts: t.app.services.counting.salts,
       db: t.app.services.database.db,
@@ -248,6 +281,26 @@ describe.each(drivers)('counting visits on $name', (driver) => {
     );
     expect(day).toEqual(live.days[0] && { visitors: live.days[0].visitors, views: live.days[0].views });
     expect(day?.views).toBe(40);
+    // Recounted plainly, by another statement than the one that made the rollup.
+    const recount = await t.query<{ dimension: string; value: string; visitors: number; views: number }>(`
+      select 'device' as dimension, device as value, count(distinct visitor)::int as visitors, count(*)::int as views
+        from analytics_views where day = '2026-01-14' group by device
+      union all
+      select 'page', path, count(distinct visitor)::int, count(*)::int from analytics_views where day = '2026-01-14' group by path
+      union all
+      select 'referrer', referrer, count(*)::int, sum(n)::int from (
+        select visitor, max(referrer) as referrer, count(*) as n from analytics_views where day = '2026-01-14' group by visitor
+      ) e group by referrer
+      order by 1, 2`);
+    const stored0 = await t.query<{ dimension: string; value: string; visitors: number; views: number }>(
+      `select dimension, value, visitors, views from analytics_daily where dimension in ('device', 'page', 'referrer') order by 1, 2`,
+    );
+    expect(stored0).toEqual(recount);
+    expect(
+      await t.query(
+        `select count(distinct visitor)::int as visitors from analytics_views where day = '2026-01-14'`,
+      ),
+    ).toEqual([{ visitors: day?.visitors }]);
     const stored = await t.query<{ dimension: string; value: string; visitors: number; views: number }>(
       'select dimension, value, visitors, views from analytics_daily order by dimension, value',
     );

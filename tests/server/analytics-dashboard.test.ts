@@ -201,7 +201,7 @@ describe.each(drivers)('the Visits page on $name', (driver) => {
     expect(funnel('booking')).toEqual([
       { label: 'Visited the page', count: 1, rate: null },
       { label: 'Started the form', count: 1, rate: 1 },
-      { label: 'Sent', count: 2, rate: 2 },
+      { label: 'Sent', count: 2, rate: 1 },
       { label: 'Confirmed by the owner', count: 1, rate: 0.5 },
     ]);
     expect(funnel('masterclass')).toEqual([

@@ -16,6 +16,7 @@ import {
   type PublicAvailability,
 } from '../../src/features/booking/availability';
 import { availabilityCopy, REQUEST_HOLD_DAYS } from '../../src/content/booking';
+import { BANK_HOLIDAYS } from '../../src/features/booking/availability.server';
 import { addDays, ukDateOf } from '../../src/lib/uk-dates';
 import { bodies, bookableDate, makeFormsApp, testDrivers, type FormsTestApp } from './forms-support';
 import { apiCall, asOwner, signInOwner, type OwnerCall } from './owner-session';
@@ -330,9 +331,11 @@ describe.each(drivers)('booking availability on $name', (driver) => {
     );
     expect(audited).toEqual([{ detail: { clash: 'a day off (Dentist)' } }]);
 
-    // Moved to a Saturday: closed by the weekly hours.
+    // Moved to a Saturday that is no bank holiday (Boxing Day can be one): closed by the weekly hours.
     let saturday = addDays(day, 1);
-    while (new Date(`${saturday}T12:00:00Z`).getUTCDay() !== 6) saturday = addDays(saturday, 1);
+    while (new Date(`${saturday}T12:00:00Z`).getUTCDay() !== 6 || BANK_HOLIDAYS.has(saturday)) {
+      saturday = addDays(saturday, 1);
+    }
     const move = await owner('POST', `/api/owner/bookings/${id}/reschedule`, {
       body: { date: saturday, start: '14:00' },
     });

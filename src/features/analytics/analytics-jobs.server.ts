@@ -11,7 +11,10 @@ import type { Db } from '~/server/kit/db/client';
 import { errorCode } from '~/server/kit/log-safe';
 import { runEvery, type PeriodicJob } from '~/server/kit/timer';
 import type { SaltKeeper } from './counting.server';
-import { rollUpFinishedDays } from './rollup.server';
+import { lastRolledDay, rollUpFinishedDays } from './rollup.server';
+
+/** How long after UK midnight a day is rolled up. */
+const ROLLUP_AFTER_MS = 5 * 60_000;
 
 export type CountingChores = { salts: SaltKeeper; db: Db; log: FastifyBaseLogger; now?: () => Date };
 
@@ -33,8 +36,14 @@ export async function countingChores({
 }: CountingChores): Promise<string[]> {
   await salts.rotate();
   const today = ukDateOf(now());
-  const rolled = await rollUpFinishedDays(db, addDays(today, -1));
-  const oldestView = addDays(today, -RETENTION.analyticsViewDays);
+  // A day is rolled up once it has been over for a few minutes, so a view stamped with it a moment
+  // before midnight and written just after is in its rollup.
+  const finished = addDays(ukDateOf(new Date(now().getTime() - ROLLUP_AFTER_MS)), -1);
+  const rolled = await rollUpFinishedDays(db, finished);
+  // Views are deleted after their period, and never before their day is rolled up.
+  const lastRolled = (await lastRolledDay(db)) ?? '0000-01-01';
+  const retained = addDays(today, -RETENTION.analyticsViewDays);
+  const oldestView = retained < addDays(lastRolled, 1) ? retained : addDays(lastRolled, 1);
   await db.execute(sql`delete from analytics_views where day < ${oldestView}::date`);
   await db.execute(sql`delete from analytics_form_starts where day < ${oldestView}::date`);
   const oldestRollup = oldestRollupKept(today);

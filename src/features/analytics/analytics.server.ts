@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { VIEWS_API } from '~/content/analytics';
+import { withoutBidiControls } from '~/lib/bidi';
 import { z } from '~/lib/zod';
 import type { Config } from '~/server/kit/config';
 import type { Database, NamedStatement } from '~/server/kit/db/client';
@@ -20,6 +21,9 @@ import { agentOf, notCounted, saltKeeper, ukDayAndHour, visitorOf, type SaltKeep
 
 /** More views than this from one client address in one minute are not counted (answered alike). */
 export const VIEWS_PER_MINUTE = 120;
+
+/** At most this many client addresses are counted in one minute (the cap's map stays bounded). */
+export const ADDRESSES_PER_MINUTE = 100_000;
 
 /** The path of a page not on the site, so that mistyped addresses are counted once, not each. */
 export const NOT_FOUND_VIEW = '/404';
@@ -51,9 +55,9 @@ export type ViewRow = {
 export function cleanTag(value: string | null | undefined): string {
   if (!value) return '';
   return (
-    value
+    withoutBidiControls(value)
       // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
       .trim()
       .toLowerCase()
       .slice(0, 100)
@@ -147,6 +151,8 @@ export type CountingOptions = {
   isConsoleBrowser(request: FastifyRequest): Promise<boolean>;
   /** Whether a path is a page of the site. */
   isPage(path: string): boolean;
+  /** The per-address cap's key of a client address (an IPv6 address by its /64). */
+  addressKey(ip: string): string;
   /** Whether a path is the console's (never counted: the owner's own pages). */
   isConsole(path: string): boolean;
   now?: () => Date;
@@ -160,7 +166,7 @@ export type Counting = {
 
 /** Registers `POST /api/views` and returns what the form endpoint and the jobs use. */
 export function registerCounting(app: FastifyInstance, options: CountingOptions): Counting {
-  const { config, database, isConsoleBrowser, isPage, isConsole } = options;
+  const { config, database, isConsoleBrowser, isPage, isConsole, addressKey } = options;
   const now = options.now ?? (() => new Date());
   const site = new URL(config.publicUrl).host;
   const siteHost = new URL(config.publicUrl).hostname.toLowerCase();
@@ -176,8 +182,12 @@ export function registerCounting(app: FastifyInstance, options: CountingOptions)
       minute = m;
       hits = new Map();
     }
-    const n = (hits.get(address) ?? 0) + 1;
-    hits.set(address, n);
+    const key = addressKey(address);
+    const held = hits.get(key);
+    // A flood of new addresses in one minute is not counted past the map's size.
+    if (held === undefined && hits.size >= ADDRESSES_PER_MINUTE) return true;
+    const n = (held ?? 0) + 1;
+    hits.set(key, n);
     return n > VIEWS_PER_MINUTE;
   };
 

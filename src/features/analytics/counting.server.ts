@@ -36,6 +36,8 @@ const agents = new Map<string, Agent>();
 
 /** Whether the user agent is a bot's (none, or one the `isbot` list knows), and its device class. */
 export function agentOf(userAgent: string): Agent {
+  // No browser sends a user agent this long: a bot's, and not worth remembering.
+  if (userAgent.length > 512) return { bot: true, device: 'desktop' };
   let agent = agents.get(userAgent);
   if (!agent) {
     agent = { bot: userAgent.length === 0 || isbot(userAgent), device: deviceOf(userAgent) };

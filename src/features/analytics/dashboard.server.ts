@@ -181,11 +181,15 @@ function mergeDimensions(rows: DayRow[]): Map<string, DimensionRow[]> {
   );
 }
 
-/** Each step's rate: its count over the step before's (none for the first, or after 0). */
+/**
+ * Each step's rate: its count over the step before's (none for the first, or after 0), at most
+ * 1: "Sent" counts forms, and a sender whose browser was not counted (Global Privacy Control, the
+ * owner's own) can make it larger than the visitors who started.
+ */
 function withRates(steps: { label: string; count: number }[]): FunnelStep[] {
   return steps.map((step, i) => {
     const before = i === 0 ? 0 : (steps[i - 1]?.count ?? 0);
-    return { ...step, rate: before > 0 ? step.count / before : null };
+    return { ...step, rate: before > 0 ? Math.min(1, step.count / before) : null };
   });
 }
 

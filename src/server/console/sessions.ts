@@ -75,6 +75,8 @@ export async function currentSession(
   config: Pick<Config, 'https' | 'ownerEmails'>,
   request: FastifyRequest,
   now = new Date(),
+  /** false: only look (a public page's view asks, and must not keep the session alive). */
+  touch = true,
 ): Promise<OwnerSession | undefined> {
   const header = request.headers.cookie;
   if (typeof header !== 'string' || header.length > 8192) return undefined;
@@ -93,7 +95,7 @@ export async function currentSession(
       ),
     );
   if (!row || !config.ownerEmails.includes(row.email)) return undefined;
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  if (touch && now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await db.update(ownerSessions).set({ lastSeenAt: now }).where(eq(ownerSessions.id, id));
   }
   return { id: row.id, email: row.email };

@@ -142,9 +142,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const counting = registerCounting(app, {
     config,
     database,
-    isConsoleBrowser: async (request) => (await currentSession(database.db, config, request)) !== undefined,
+    // Only looks: the owner's own browsing of the site does not keep a console session alive.
+    isConsoleBrowser: async (request) =>
+      (await currentSession(database.db, config, request, new Date(), false)) !== undefined,
     isPage: (path) => pages.has(path),
     isConsole: isConsolePath,
+    addressKey: rateLimitSubject,
     now: options.counting?.now,
   });
   const countingChores = startCountingChores({
