@@ -106,8 +106,8 @@ test('the owner reads the day’s visits, a form’s funnel and the chart, and s
   const funnel = page.getByRole('table', { name: 'Contact message' });
   await expect(funnel.getByRole('row', { name: new RegExp(`^Visited the page ${v} `) })).toBeVisible();
   await expect(funnel.getByRole('row', { name: new RegExp(`^Started the form ${s1} `) })).toBeVisible();
+  // (The owner server is shared: other tests' forms, sent without a browser's start, are in "Sent".)
   await expect(funnel.getByRole('row', { name: new RegExp(`^Sent ${s2} `) })).toBeVisible();
-  expect(s1).toBeGreaterThan(s2 ?? 0);
 
   // The chart is drawn, named, and its figures are in a table.
   const chart = page.getByRole('img', { name: /^Chart of visitors and page views per hour/ });
