@@ -108,3 +108,8 @@ export function ukWallTimeToInstant(date: string, hhmm: string): Date {
   }
   return new Date(guess);
 }
+
+/** The instant a UK calendar day begins: its midnight, GMT or BST. */
+export function ukDayStart(date: string): Date {
+  return ukWallTimeToInstant(date, '00:00');
+}

@@ -14,7 +14,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { FORM_GOALS, FUNNEL_END_LABELS, FUNNEL_STEP_LABELS, type GoalFormType } from '~/content/analytics';
-import { addDays, partsInLondon, ukDateOf, ukWallTimeToInstant } from '~/lib/uk-dates';
+import { addDays, partsInLondon, ukDateOf, ukDayStart } from '~/lib/uk-dates';
 import type { z } from '~/lib/zod';
 import type { Queryable } from '~/server/kit/db/client';
 import { rowsOf } from '~/server/kit/db/rows';
@@ -30,7 +30,7 @@ import {
   type Goal,
 } from './analytics-console-contract';
 import type { FunnelEnds } from './funnel-ends.server';
-import { figuresFromViews, hoursFromViews, lastRolledDay, type DayRow } from './rollup.server';
+import { daysFromViews, figuresFromViews, hoursFromViews, lastRolledDay, type DayRow } from './rollup.server';
 
 /** How many values of each dimension the page lists. */
 export const TOP_VALUES = 10;
@@ -67,9 +67,6 @@ export function rangeOf(
   return { from, to, previousFrom: addDays(from, -days), previousTo: addDays(from, -1) };
 }
 
-/** The instant a UK day starts. */
-const startOf = (day: string) => ukWallTimeToInstant(day, '00:00');
-
 const later = (a: string, b: string) => (a > b ? a : b);
 const earlier = (a: string, b: string) => (a < b ? a : b);
 
@@ -83,13 +80,9 @@ async function rolledDays(q: Queryable, from: string, to: string): Promise<Map<s
   return new Map(rows.map((r) => [r.day, { visitors: r.visitors, views: r.views }]));
 }
 
-/** Per day of `from`..`to`, the totals of the raw views (days not rolled up). */
+/** Per day of `from`..`to`, the totals of the raw views (days not rolled up), as the rollup counts them. */
 async function liveDays(q: Queryable, from: string, to: string): Promise<Map<string, Figures>> {
-  const rows = rowsOf<{ day: string } & Figures>(
-    await q.execute(sql`
-      select day::text as day, count(distinct visitor)::int as visitors, count(*)::int as views
-      from analytics_views where day between ${from}::date and ${to}::date group by day`),
-  );
+  const rows = await daysFromViews(q, from, to);
   return new Map(rows.map((r) => [r.day, { visitors: r.visitors, views: r.views }]));
 }
 
@@ -130,7 +123,7 @@ async function goalCounts(
   q: Queryable,
   range: { from: string; to: string; previousFrom: string },
 ): Promise<Map<string, { count: number; previous: number }>> {
-  const start = startOf(range.from).toISOString();
+  const start = ukDayStart(range.from).toISOString();
   const rows = rowsOf<{ form_type: string; count: number; previous: number }>(
     await q.execute(sql`
       select form_type,
@@ -142,8 +135,8 @@ async function goalCounts(
         sql`, `,
       )})
         and not spam
-        and received_at >= ${startOf(range.previousFrom).toISOString()}::timestamptz
-        and received_at < ${startOf(addDays(range.to, 1)).toISOString()}::timestamptz
+        and received_at >= ${ukDayStart(range.previousFrom).toISOString()}::timestamptz
+        and received_at < ${ukDayStart(addDays(range.to, 1)).toISOString()}::timestamptz
       group by form_type`),
   );
   return new Map(rows.map((r) => [r.form_type, { count: r.count, previous: r.previous }]));

@@ -73,13 +73,18 @@ const dayTotals = (from: string, to: string) => sql`
     where day between ${from}::date and ${to}::date group by day, visitor
   ) vd group by day order by day`;
 
+/** Each day's visitors and views of days not rolled up, read from the raw views. */
+export async function daysFromViews(q: Queryable, from: string, to: string): Promise<DayFigures[]> {
+  return rowsOf<DayFigures>(await q.execute(dayTotals(from, to)));
+}
+
 /** The figures of days not rolled up, read from the raw views. */
 export async function figuresFromViews(
   q: Queryable,
   from: string,
   to: string,
 ): Promise<{ days: DayFigures[]; rows: DayRow[] }> {
-  const days = rowsOf<DayFigures>(await q.execute(dayTotals(from, to)));
+  const days = await daysFromViews(q, from, to);
   const rows = rowsOf<DayRow>(await q.execute(dimensionRows(from, to)));
   return { days, rows };
 }

@@ -5,13 +5,13 @@
  * so the visit counts never read this feature's tables.
  */
 import { sql } from 'drizzle-orm';
-import { addDays, ukWallTimeToInstant } from '~/lib/uk-dates';
+import { addDays, ukDayStart } from '~/lib/uk-dates';
 import type { Queryable } from '~/server/kit/db/client';
 import { rowsOf } from '~/server/kit/db/rows';
 
 export async function confirmedBookingsSent(q: Queryable, from: string, to: string): Promise<number> {
-  const start = ukWallTimeToInstant(from, '00:00').toISOString();
-  const end = ukWallTimeToInstant(addDays(to, 1), '00:00').toISOString();
+  const start = ukDayStart(from).toISOString();
+  const end = ukDayStart(addDays(to, 1)).toISOString();
   const [row] = rowsOf<{ count: number }>(
     await q.execute(sql`
       select count(*)::int as count
