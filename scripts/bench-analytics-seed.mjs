@@ -1,9 +1,11 @@
 /**
  * The analytics part's database (scripts/bench-analytics.mjs): the beacons' pages, referrers and
  * UTM tags, and the dashboard's seed. Three years of rollups (`analytics_days`,
- * `analytics_daily`) adding up to exactly 10,000,000 views, and the raw views of the last 30
+ * `analytics_daily`) adding up to exactly 10,000,000 views, their finished months summed as the
+ * chores sum them (`analytics_months`, `analytics_monthly`), and the raw views of the last 30
  * days (`analytics_views`) at the same daily volume, written by a few statements of
- * generate_series on the database our server migrated, with no server running on it.
+ * generate_series on the database our server migrated, with no server running on it. Today is
+ * not counted by the seed: the server counts it (decision 043).
  */
 import { join } from 'node:path';
 import pg from 'pg';
@@ -130,6 +132,16 @@ select d.day, v.dimension, v.value, round(d.views * v.share * v.per_visitor)::in
 from analytics_days d
 cross join jsonb_to_recordset($1::jsonb) as v(dimension text, value text, share float8, per_visitor float8)`;
 
+/** The finished months, summed from their days as `rollUpMonth` (src/features/analytics) sums them. */
+const SEED_MONTHS_SQL = [
+  `insert into analytics_months (month, visitors, views)
+   select date_trunc('month', day)::date, sum(visitors)::int, sum(views)::int from analytics_days
+   where day < date_trunc('month', $1::date) group by 1`,
+  `insert into analytics_monthly (month, dimension, value, visitors, views)
+   select date_trunc('month', day)::date, dimension, value, sum(visitors)::int, sum(views)::int from analytics_daily
+   where day < date_trunc('month', $1::date) group by 1, 2, 3`,
+];
+
 /**
  * The raw views of the last 30 days, today's included, at each day's rolled-up volume (today at
  * yesterday's, a whole day's): three views a visitor, pages falling off by rank, a third of the
@@ -162,9 +174,12 @@ export async function seedDashboard(store, today) {
   const started = Date.now();
   const { rows, pages } = dailyValues(sitePaths());
   return withDatabase(store, async (db) => {
-    await db.query('truncate analytics_views, analytics_form_starts, analytics_days, analytics_daily');
+    await db.query(
+      'truncate analytics_views, analytics_form_starts, analytics_days, analytics_daily, analytics_months, analytics_monthly, analytics_live_days, analytics_live',
+    );
     await db.query(SEED_DAYS_SQL, [today]);
     await db.query(SEED_DAILY_SQL, [JSON.stringify(rows)]);
+    for (const statement of SEED_MONTHS_SQL) await db.query(statement, [today]);
     await db.query(SEED_VIEWS_SQL, [
       JSON.stringify({ paths: pages, referrers: REFERRERS, tags: TAGS }),
       today,
@@ -172,6 +187,7 @@ export async function seedDashboard(store, today) {
     await db.query('analyze analytics_views');
     await db.query('analyze analytics_days');
     await db.query('analyze analytics_daily');
+    await db.query('analyze analytics_monthly');
     const [seeded] = await db.query(`
       select (select sum(views)::int from analytics_days) as rolled_views,
              (select count(*)::int from analytics_daily) as daily_rows,

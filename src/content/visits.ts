@@ -16,6 +16,8 @@ export const visitsCopy = {
   /** The range's first and last day, written out ("1 June 2026"). */
   range: (from: string, to: string) => (from === to ? from : `${from} to ${to}`),
   totalsHeading: 'Totals',
+  /** Before the moment today was counted ("3 Jun 2025, 14:05"). */
+  countedAt: 'Today’s figures are counted once a minute; these were counted on',
   visitors: 'Visitors',
   views: 'Page views',
   /** "the 30 days before" */

@@ -84,6 +84,8 @@ export type AnalyticsSummary = {
   devices: DimensionRow[];
   goals: Goal[];
   funnels: Funnel[];
+  /** When today's figures were counted (they are counted at most once a minute); null without today. */
+  todayCountedAt: string | null;
 };
 
 export type AnalyticsSettings = { weeklyReport: boolean };

@@ -1,7 +1,8 @@
 /**
- * The counting's chores, once a minute (decision 042): the day's salt destroyed once its UK day
- * is over, every finished day rolled up (once among every instance: `rollUpDay`), and views, form
- * starts and rollups deleted when their period of `src/content/retention.ts` has passed.
+ * The counting's chores, once a minute (decisions 042, 043): the day's salt destroyed once its UK
+ * day is over, every finished day rolled up (once among every instance: `rollUpDay`) and every
+ * finished month summed, today counted so far (`live.server.ts`), and views, form starts and
+ * rollups deleted when their period of `src/content/retention.ts` has passed.
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,10 +12,14 @@ import type { Db } from '~/server/kit/db/client';
 import { errorCode } from '~/server/kit/log-safe';
 import { runEvery, type PeriodicJob } from '~/server/kit/timer';
 import type { SaltKeeper } from './counting.server';
-import { lastRolledDay, rollUpFinishedDays } from './rollup.server';
+import { countLive, LIVE_MAX_AGE_MS, storedLive } from './live.server';
+import { lastRolledDay, rollUpFinishedDays, rollUpFinishedMonths } from './rollup.server';
 
 /** How long after UK midnight a day is rolled up. */
 const ROLLUP_AFTER_MS = 5 * 60_000;
+
+/** Today is counted again by the chores once its count is this old (they run once a minute). */
+const RECOUNT_AFTER_MS = LIVE_MAX_AGE_MS - 15_000;
 
 export type CountingChores = { salts: SaltKeeper; db: Db; log: FastifyBaseLogger; now?: () => Date };
 
@@ -40,15 +45,25 @@ export async function countingChores({
   // before midnight and written just after is in its rollup.
   const finished = addDays(ukDateOf(new Date(now().getTime() - ROLLUP_AFTER_MS)), -1);
   const rolled = await rollUpFinishedDays(db, finished);
-  // Views are deleted after their period, and never before their day is rolled up.
-  const lastRolled = (await lastRolledDay(db)) ?? '0000-01-01';
-  const retained = addDays(today, -RETENTION.analyticsViewDays);
-  const oldestView = retained < addDays(lastRolled, 1) ? retained : addDays(lastRolled, 1);
-  await db.execute(sql`delete from analytics_views where day < ${oldestView}::date`);
-  await db.execute(sql`delete from analytics_form_starts where day < ${oldestView}::date`);
   const oldestRollup = oldestRollupKept(today);
+  const lastRolled = await lastRolledDay(db);
+  if (lastRolled) await rollUpFinishedMonths(db, lastRolled, oldestRollup);
+  const live = await storedLive(db);
+  if (!live || live.day !== today || now().getTime() - live.countedAt.getTime() >= RECOUNT_AFTER_MS) {
+    await countLive(db, today, now());
+  }
+  // Views are deleted after their period, and never before their day is rolled up.
+  if (lastRolled) {
+    const retained = addDays(today, -RETENTION.analyticsViewDays);
+    const oldestView = retained < addDays(lastRolled, 1) ? retained : addDays(lastRolled, 1);
+    await db.execute(sql`delete from analytics_views where day < ${oldestView}::date`);
+    await db.execute(sql`delete from analytics_form_starts where day < ${oldestView}::date`);
+  }
   await db.execute(sql`delete from analytics_daily where day < ${oldestRollup}::date`);
   await db.execute(sql`delete from analytics_days where day < ${oldestRollup}::date`);
+  // A month whose first days are gone is read from the days kept (and never summed again).
+  await db.execute(sql`delete from analytics_monthly where month < ${oldestRollup}::date`);
+  await db.execute(sql`delete from analytics_months where month < ${oldestRollup}::date`);
   return rolled;
 }
 

@@ -5,9 +5,11 @@
  * as long and the two compare like for like); or the owner's own first and last day.
  *
  * Every day up to the newest one rolled up is read from the rollups (`analytics_days` for the
- * totals and the series, `analytics_daily` summed per dimension and value in SQL, each
- * dimension's top 10 by visitors); the days after it (today, and any the rollup has not reached
- * yet) from the raw views, through the same statement the rollup uses (`figuresFromViews`). A value
+ * totals and the series; per dimension and value, `analytics_monthly` for the whole months of the
+ * range and `analytics_daily` for its other days, summed in SQL, each dimension's top 10 by
+ * visitors); today from its count made at most a minute ago (`live.server.ts`, decision 043);
+ * any day between the rollups and today (the first minutes after midnight, or after a long stop)
+ * from the raw views, through the same statement the rollup uses (`figuresFromViews`). A value
  * that today's views name is read from the rollups too, whatever its rank there, so the top 10 of
  * rollups and live views together is exact. Goals are the form submissions of the range (spam left
  * out), counted live; a funnel's last step is counted by the feature that owns it (`FunnelEnds`).
@@ -16,7 +18,7 @@ import { sql } from 'drizzle-orm';
 import { FORM_GOALS, FUNNEL_END_LABELS, FUNNEL_STEP_LABELS, type GoalFormType } from '~/content/analytics';
 import { addDays, partsInLondon, ukDateOf, ukDayStart } from '~/lib/uk-dates';
 import type { z } from '~/lib/zod';
-import type { Queryable } from '~/server/kit/db/client';
+import type { Db, Queryable } from '~/server/kit/db/client';
 import { rowsOf } from '~/server/kit/db/rows';
 import {
   daysBetween,
@@ -30,6 +32,7 @@ import {
   type Goal,
 } from './analytics-console-contract';
 import type { FunnelEnds } from './funnel-ends.server';
+import { liveFigures } from './live.server';
 import { daysFromViews, figuresFromViews, hoursFromViews, lastRolledDay, type DayRow } from './rollup.server';
 
 /** How many values of each dimension the page lists. */
@@ -89,7 +92,8 @@ async function liveDays(q: Queryable, from: string, to: string): Promise<Map<str
 /**
  * The rollups' sums per dimension and value over `from`..`to`: each listed dimension's top
  * `TOP_VALUES` by visitors, every value of `also` (the values the live views name), and every
- * value of the funnels' dimensions. One statement over the primary key's days.
+ * value of the funnels' dimensions. One statement: the month rows of the range's whole months
+ * that are summed, the day rows of its other days.
  */
 async function rolledDimensions(
   q: Queryable,
@@ -99,11 +103,21 @@ async function rolledDimensions(
 ): Promise<DayRow[]> {
   return rowsOf<DayRow>(
     await q.execute(sql`
-      with summed as (
-        select dimension, value, sum(visitors)::int as visitors, sum(views)::int as views
-        from analytics_daily
+      with months as (
+        select month from analytics_months
+        where month >= ${from}::date and (month + interval '1 month')::date <= ${to}::date + 1
+      ),
+      picked as (
+        select dimension, value, visitors, views from analytics_monthly
+        where month in (select month from months)
+        union all
+        select dimension, value, visitors, views from analytics_daily
         where day between ${from}::date and ${to}::date
-        group by dimension, value
+          and date_trunc('month', day)::date not in (select month from months)
+      ),
+      summed as (
+        select dimension, value, sum(visitors)::int as visitors, sum(views)::int as views
+        from picked group by dimension, value
       ),
       ranked as (
         select *, row_number() over (partition by dimension order by visitors desc, views desc, value) as rank
@@ -199,19 +213,30 @@ function seriesOf(
 }
 
 export async function analyticsSummary(
-  q: Queryable,
+  db: Db,
   query: z.output<typeof analyticsQuery>,
   deps: { funnelEnds: FunnelEnds; now: Date },
 ): Promise<AnalyticsSummary> {
+  const q: Queryable = db;
   const range = rangeOf(query, deps.now);
   const { from, to, previousFrom, previousTo } = range;
   const today = ukDateOf(deps.now);
   const rolledTo = (await lastRolledDay(q)) ?? addDays(previousFrom, -1);
-  // The days after the rollups, read from the raw views (none when the range ends before them).
+  // The days after the rollups: today from its count of the last minute, any day before it from
+  // the raw views (none when the range ends before them).
   const liveFrom = later(from, addDays(rolledTo, 1));
+  const liveTo = earlier(to, addDays(today, -1));
   const previousLiveFrom = later(previousFrom, addDays(rolledTo, 1));
+  const withToday = from <= today && today <= to && today > rolledTo;
 
-  const live = liveFrom <= to ? await figuresFromViews(q, liveFrom, to) : { days: [], rows: [] };
+  const [earlierLive, todayLive] = await Promise.all([
+    liveFrom <= liveTo ? figuresFromViews(q, liveFrom, liveTo) : { days: [], rows: [] },
+    withToday ? liveFigures(db, today, deps.now) : undefined,
+  ]);
+  const live = {
+    days: todayLive ? [...earlierLive.days, { day: today, ...todayLive.totals }] : earlierLive.days,
+    rows: todayLive ? [...earlierLive.rows, ...todayLive.rows] : earlierLive.rows,
+  };
   const liveValues = live.rows
     .filter((r) => r.dimension in LISTED)
     .map((r) => ({ dimension: r.dimension, value: r.value }));
@@ -222,7 +247,11 @@ export async function analyticsSummary(
     previousLiveFrom <= previousTo ? liveDays(q, previousLiveFrom, previousTo) : new Map<string, Figures>(),
     from <= rolledTo ? rolledDimensions(q, from, earlier(to, rolledTo), liveValues) : Promise.resolve([]),
     goalCounts(q, range),
-    query.range === 'today' ? hoursFromViews(q, today) : Promise.resolve(undefined),
+    query.range !== 'today'
+      ? Promise.resolve(undefined)
+      : todayLive
+        ? todayLive.hours
+        : hoursFromViews(q, today),
   ]);
 
   const days = new Map<string, Figures>(rolled);
@@ -286,5 +315,6 @@ export async function analyticsSummary(
     devices: listed('device'),
     goals: goalList,
     funnels,
+    todayCountedAt: todayLive ? todayLive.countedAt.toISOString() : null,
   };
 }

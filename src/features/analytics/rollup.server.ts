@@ -8,6 +8,9 @@
  * landing view: the beacon sends the referrer only for the first page of a visit, and a page
  * reached inside the site has no tags); if a visitor came twice from different places in one
  * day, one of them is kept.
+ *
+ * Once every day of a calendar month is rolled up, the month is summed too (`rollUpMonth`), so
+ * that a long range reads a row per month and value rather than one per day.
  */
 import { sql } from 'drizzle-orm';
 import { FORM_GOALS } from '~/content/analytics';
@@ -28,7 +31,7 @@ const FORM_PAGES = JSON.stringify(
  * Distinct visitors are counted by grouping by visitor first (hash aggregates), not by
  * `count(distinct ...)`, which sorts once per dimension.
  */
-const dimensionRows = (from: string, to: string) => sql`
+export const dimensionRows = (from: string, to: string) => sql`
   with v as (
     select day, visitor, path, referrer, utm_source, utm_medium, utm_campaign, device
     from analytics_views where day between ${from}::date and ${to}::date
@@ -150,6 +153,67 @@ export async function rollUpFinishedDays(db: Db, yesterday: string): Promise<str
   const written: string[] = [];
   for (let day = from; day <= yesterday && written.length < DAYS_PER_RUN; day = addDays(day, 1)) {
     if (await rollUpDay(db, day)) written.push(day);
+  }
+  return written;
+}
+
+/** The first day of the calendar month of `day`. */
+export const monthOf = (day: string): string => `${day.slice(0, 7)}-01`;
+
+/** The last day of the calendar month that starts on `month`. */
+export function lastDayOfMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return addDays(
+    `${String(m === 12 ? y + 1 : y).padStart(4, '0')}-${String((m % 12) + 1).padStart(2, '0')}-01`,
+    -1,
+  );
+}
+
+/**
+ * Sums one month's day rollups into its month rows, once (the month's totals row is the mark, as
+ * a day's is). Returns whether this call wrote it.
+ */
+export async function rollUpMonth(db: Db, month: string): Promise<boolean> {
+  const last = lastDayOfMonth(month);
+  return db.transaction(async (tx) => {
+    const taken = rowsOf<{ month: string }>(
+      await tx.execute(sql`
+        insert into analytics_months (month, visitors, views)
+        select ${month}::date, coalesce(sum(visitors), 0)::int, coalesce(sum(views), 0)::int
+        from analytics_days where day between ${month}::date and ${last}::date
+        on conflict (month) do nothing returning month`),
+    );
+    if (taken.length === 0) return false;
+    await tx.execute(sql`
+      insert into analytics_monthly (month, dimension, value, visitors, views)
+      select ${month}::date, dimension, value, sum(visitors)::int, sum(views)::int
+      from analytics_daily where day between ${month}::date and ${last}::date
+      group by dimension, value`);
+    return true;
+  });
+}
+
+/**
+ * Sums every month that has day rollups, whose last day is rolled up (`lastRolled`), that starts
+ * on or after `oldestKept` (a month whose first days retention deleted is read from its days) and
+ * is not summed yet. Returns the months written.
+ */
+export async function rollUpFinishedMonths(
+  db: Db,
+  lastRolled: string,
+  oldestKept: string,
+): Promise<string[]> {
+  const months = rowsOf<{ month: string }>(
+    await db.execute(sql`
+      select distinct to_char(day, 'YYYY-MM-01') as month from analytics_days d
+      where day >= ${oldestKept}::date and day <= ${lastRolled}::date
+        and not exists (select 1 from analytics_months m where m.month = date_trunc('month', d.day)::date)
+      order by month`),
+  );
+  const written: string[] = [];
+  for (const { month } of months) {
+    if (month < oldestKept || lastDayOfMonth(month) > lastRolled) continue;
+    if (await rollUpMonth(db, month)) written.push(month);
   }
   return written;
 }

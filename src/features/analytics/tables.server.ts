@@ -11,6 +11,11 @@
  * - `analytics_days` and `analytics_daily`: the rollups, one row per UK day and per day,
  *   dimension and value, made once a day is over; what the dashboard and the weekly report read
  *   for every day but the current one. Kept `RETENTION.analyticsRollupMonths`.
+ * - `analytics_months` and `analytics_monthly`: the same, summed per calendar month once every
+ *   day of it is rolled up, so that a long range adds up months rather than days.
+ * - `analytics_live_days` and `analytics_live`: today's figures so far, counted from the raw
+ *   views at most once a minute and replaced whole each time (`live.server.ts`), with the hour
+ *   as one more dimension for the "Today" chart.
  * - `analytics_settings`: the weekly report's switch; `analytics_reports`: the weeks whose
  *   report was queued (the mark that it is never sent twice).
  */
@@ -110,3 +115,45 @@ export const analyticsReports = pgTable('analytics_reports', {
   /** The outbox row of the report ('' when nobody was to receive it). */
   outboxId: text('outbox_id').notNull().default(''),
 });
+
+/** One row per calendar month summed from its days' rollups (`month` is its first day). */
+export const analyticsMonths = pgTable('analytics_months', {
+  month: date('month', { mode: 'string' }).primaryKey(),
+  visitors: integer('visitors').notNull(),
+  views: integer('views').notNull(),
+  rolledUpAt: timestamp('rolled_up_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A month's figures per dimension and value: the sum of its days' `analytics_daily` rows. */
+export const analyticsMonthly = pgTable(
+  'analytics_monthly',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    dimension: text('dimension').notNull(),
+    value: text('value').notNull(),
+    visitors: integer('visitors').notNull(),
+    views: integer('views').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.dimension, t.value] })],
+);
+
+/** Today's totals so far, and when they were counted (one row: the current UK day's). */
+export const analyticsLiveDays = pgTable('analytics_live_days', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  visitors: integer('visitors').notNull(),
+  views: integer('views').notNull(),
+  countedAt: timestamp('counted_at', { withTimezone: true }).notNull(),
+});
+
+/** Today's figures so far per dimension and value, as `analytics_daily`, plus `hour` ('00'-'23'). */
+export const analyticsLive = pgTable(
+  'analytics_live',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    dimension: text('dimension').notNull(),
+    value: text('value').notNull(),
+    visitors: integer('visitors').notNull(),
+    views: integer('views').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] })],
+);

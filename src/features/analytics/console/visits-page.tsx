@@ -13,6 +13,7 @@ import { post, withQuery } from '~/components/console/http';
 import { useAction } from '~/components/console/notices';
 import { PageHeading, Section } from '~/components/console/page';
 import { useQuery } from '~/components/console/paths';
+import { DateTime } from '~/components/console/dates';
 import { DataTable, numeric, rowTh, td } from '~/components/console/table';
 import { QueryTabs, useQueryChoice } from '~/components/console/tabs';
 import { formatLongDate } from '~/lib/uk-dates';
@@ -93,6 +94,11 @@ function Summary({ s }: { s: AnalyticsSummary }) {
     <>
       <Section id="visits-totals" heading={copy.totalsHeading} className="mt-8">
         <p className="text-ink-700">{rangeWords}</p>
+        {s.todayCountedAt ? (
+          <p className="text-sm text-ink-700">
+            {copy.countedAt} <DateTime iso={s.todayCountedAt} />.
+          </p>
+        ) : null}
         <ul className="mt-2 grid gap-2 sm:grid-cols-2">
           <li className="card p-4 text-lg font-semibold text-ink-900">
             {copy.change(copy.visitors, s.totals.visitors, s.previousTotals.visitors, before)}

@@ -1,0 +1,102 @@
+/**
+ * Today's figures so far (decision 043). Counting a day's raw views is the dearest part of the
+ * Visits page (tens of milliseconds for a busy day on PGlite), so today is counted at most once
+ * a minute, by the statements that roll up a finished day, and stored whole in
+ * `analytics_live_days` and `analytics_live`: the chores count it every minute, and the page
+ * counts it itself only when the stored count is missing, of another day or older than
+ * `LIVE_MAX_AGE_MS` (the chores not run yet, or stopped). Every instance reads the same count;
+ * one instance counts at a time (an advisory lock), and one that waited for another's count uses
+ * it. The page says when today was counted.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db, Queryable } from '~/server/kit/db/client';
+import { rowsOf } from '~/server/kit/db/rows';
+import type { Figures } from './analytics-console-contract';
+import { dimensionRows, type DayRow } from './rollup.server';
+
+/** The oldest count of today the Visits page shows; an older one is counted again first. */
+export const LIVE_MAX_AGE_MS = 60_000;
+
+/** A count this recent is used as it is by an instance that waited for the lock. */
+const JUST_COUNTED_MS = 5_000;
+
+/** The lock that lets one instance count at a time. */
+const LIVE_LOCK = sql`hashtext('analytics-live')`;
+
+export type HourFigures = { hour: number } & Figures;
+
+export type LiveFigures = {
+  day: string;
+  countedAt: Date;
+  totals: Figures;
+  /** Every dimension's rows of the day, as a day's rollup has them. */
+  rows: DayRow[];
+  /** The day's visitors and views per UK hour, only the hours with views. */
+  hours: HourFigures[];
+};
+
+/** The stored count, or undefined when there is none. */
+export async function storedLive(q: Queryable): Promise<LiveFigures | undefined> {
+  const [head] = rowsOf<{ day: string; visitors: number; views: number; counted_at: string | Date }>(
+    await q.execute(
+      sql`select day::text as day, visitors, views, counted_at from analytics_live_days order by day desc limit 1`,
+    ),
+  );
+  if (!head) return undefined;
+  const all = rowsOf<DayRow>(
+    await q.execute(sql`
+      select day::text as day, dimension, value, visitors, views from analytics_live where day = ${head.day}::date`),
+  );
+  return {
+    day: head.day,
+    countedAt: new Date(head.counted_at),
+    totals: { visitors: head.visitors, views: head.views },
+    rows: all.filter((r) => r.dimension !== 'hour'),
+    hours: all
+      .filter((r) => r.dimension === 'hour')
+      .map((r) => ({ hour: Number(r.value), visitors: r.visitors, views: r.views }))
+      .sort((a, b) => a.hour - b.hour),
+  };
+}
+
+/**
+ * Counts `day` from its raw views and stores the count in place of the one before (of any day).
+ * Returns the count: this one, or another instance's made while this one waited for the lock.
+ */
+export async function countLive(db: Db, day: string, now: Date): Promise<LiveFigures> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LIVE_LOCK})`);
+    const stored = await storedLive(tx);
+    if (
+      stored &&
+      stored.day === day &&
+      Math.abs(now.getTime() - stored.countedAt.getTime()) < JUST_COUNTED_MS
+    ) {
+      return stored;
+    }
+    await tx.execute(sql`delete from analytics_live`);
+    await tx.execute(sql`delete from analytics_live_days`);
+    await tx.execute(sql`
+      insert into analytics_live_days (day, visitors, views, counted_at)
+      select ${day}::date, count(*)::int, coalesce(sum(views), 0)::int, ${now.toISOString()}::timestamptz
+      from (select visitor, count(*) as views from analytics_views where day = ${day}::date group by visitor) vd`);
+    await tx.execute(sql`
+      insert into analytics_live (day, dimension, value, visitors, views)
+      select day::date, dimension, value, visitors, views from (${dimensionRows(day, day)}) r`);
+    await tx.execute(sql`
+      insert into analytics_live (day, dimension, value, visitors, views)
+      select ${day}::date, 'hour', lpad(hour::text, 2, '0'), count(*)::int, sum(views)::int
+      from (select hour, visitor, count(*) as views from analytics_views where day = ${day}::date group by hour, visitor) hv
+      group by hour`);
+    const counted = await storedLive(tx);
+    if (!counted) throw new Error('the count of today was not stored');
+    return counted;
+  });
+}
+
+/** Today's count as the Visits page shows it: the stored one, or a new one when it is stale. */
+export async function liveFigures(db: Db, day: string, now: Date): Promise<LiveFigures> {
+  const stored = await storedLive(db);
+  const fresh = stored && stored.day === day && now.getTime() - stored.countedAt.getTime() <= LIVE_MAX_AGE_MS;
+  return fresh ? stored : countLive(db, day, now);
+}
