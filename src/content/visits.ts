@@ -17,7 +17,7 @@ export const visitsCopy = {
   range: (from: string, to: string) => (from === to ? from : `${from} to ${to}`),
   totalsHeading: 'Totals',
   /** Before the moment today was counted ("3 Jun 2025, 14:05"). */
-  countedAt: 'Today’s figures are counted once a minute; these were counted on',
+  countedAt: 'Today’s figures were last counted on',
   visitors: 'Visitors',
   views: 'Page views',
   /** "the 30 days before" */

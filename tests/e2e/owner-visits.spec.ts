@@ -91,6 +91,9 @@ test('the owner reads the day’s visits, a form’s funnel and the chart, and s
   const shown = (await (await loaded).json()) as AnalyticsSummary;
   await expect(page.getByRole('link', { name: 'Today' })).toHaveAttribute('aria-current', 'page');
   await expect(
+    page.getByText(/^Today’s figures were last counted on \d+ \w+ \d{4}, \d\d:\d\d\.$/),
+  ).toBeVisible();
+  await expect(
     page.getByText(new RegExp(`^Visitors ${shown.totals.visitors.toLocaleString('en-GB')}, `)),
   ).toBeVisible();
 

@@ -112,6 +112,7 @@ describe.each(drivers)('counting visits on $name', (driver) => {
       salts: t.app.services.counting.salts,
       db: t.app.services.database.db,
       log: t.app.log,
+      todayMaxAgeMs: 60_000,
       now: () => clock,
     });
     expect(t.app.services.counting.salts.heldDay()).toBeUndefined();
@@ -130,6 +131,7 @@ describe.each(drivers)('counting visits on $name', (driver) => {
       salts: t.app.services.counting.salts,
       db: t.app.services.database.db,
       log: t.app.log,
+      todayMaxAgeMs: 60_000,
       now: () => clock,
     });
     expect(t.app.services.counting.salts.heldDay()).toBeUndefined();
@@ -264,6 +266,7 @@ describe.each(drivers)('counting visits on $name', (driver) => {
         salts: t.app.services.counting.salts,
         db: t.app.services.database.db,
         log: t.app.log,
+        todayMaxAgeMs: 60_000,
         now: () => clock,
       }),
     ).toEqual([]);
@@ -272,6 +275,7 @@ describe.each(drivers)('counting visits on $name', (driver) => {
       salts: t.app.services.counting.salts,
       db: t.app.services.database.db,
       log: t.app.log,
+      todayMaxAgeMs: 60_000,
       now: () => clock,
     });
     expect(rolled).toEqual(['2026-01-14']);
@@ -319,6 +323,7 @@ describe.each(drivers)('counting visits on $name', (driver) => {
       salts: t.app.services.counting.salts,
       db: t.app.services.database.db,
       log: t.app.log,
+      todayMaxAgeMs: 60_000,
       now: () => clock,
     });
     expect(await views()).toEqual([]);

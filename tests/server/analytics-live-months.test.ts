@@ -26,9 +26,19 @@ describe.each(drivers)('today counted once a minute, months summed, on $name', (
   let drop: () => Promise<void>;
   const db = () => t.app.services.database.db;
   const summary = (range: string, now: Date, extra: Record<string, string> = {}) =>
-    analyticsSummary(db(), analyticsQuery.parse({ range, ...extra }), { funnelEnds: {}, now });
+    analyticsSummary(db(), analyticsQuery.parse({ range, ...extra }), {
+      funnelEnds: {},
+      now,
+      todayMaxAgeMs: 60_000,
+    });
   const chores = (now: Date) =>
-    countingChores({ salts: t.app.services.counting.salts, db: db(), log: t.app.log, now: () => now });
+    countingChores({
+      salts: t.app.services.counting.salts,
+      db: db(),
+      log: t.app.log,
+      todayMaxAgeMs: 60_000,
+      now: () => now,
+    });
   const addView = (day: string, hour: number, visitor: number, path = '/') =>
     t.query(
       `insert into analytics_views (day, hour, visitor, path, referrer, utm_source, utm_medium, utm_campaign, device)
@@ -90,6 +100,22 @@ describe.each(drivers)('today counted once a minute, months summed, on $name', (
     await chores(seconds(110));
     expect(await storedLive(db())).toMatchObject({ totals: { visitors: 4, views: 5 } });
 
+    // At 0 seconds (VISITS_TODAY_MAX_AGE_SECONDS=0), every look counts today afresh.
+    await addView(TODAY, 12, 5, '/');
+    const everyLook = await analyticsSummary(db(), analyticsQuery.parse({ range: 'today' }), {
+      funnelEnds: {},
+      now: seconds(111),
+      todayMaxAgeMs: 0,
+    });
+    expect(everyLook.totals).toEqual({ visitors: 5, views: 6 });
+    await addView(TODAY, 12, 6, '/');
+    const again = await analyticsSummary(db(), analyticsQuery.parse({ range: 'today' }), {
+      funnelEnds: {},
+      now: seconds(111),
+      todayMaxAgeMs: 0,
+    });
+    expect(again.totals).toEqual({ visitors: 6, views: 7 });
+
     // A range without today neither reads nor says a count of today.
     const past = await summary('custom', seconds(120), { from: addDays(TODAY, -3), to: addDays(TODAY, -1) });
     expect(past.todayCountedAt).toBeNull();
@@ -104,7 +130,7 @@ describe.each(drivers)('today counted once a minute, months summed, on $name', (
     expect(await t.query('select day::text as day from analytics_live_days')).toEqual([{ day: TODAY }]);
     // When the day turns, the new day's count replaces the old day's.
     const tomorrow = addDays(TODAY, 1);
-    const next = await liveFigures(db(), tomorrow, seconds(210));
+    const next = await liveFigures(db(), tomorrow, seconds(210), 60_000);
     expect(next).toMatchObject({ day: tomorrow, totals: { visitors: 0, views: 0 }, rows: [], hours: [] });
     expect(await t.query('select day::text as day from analytics_live_days')).toEqual([{ day: tomorrow }]);
   });

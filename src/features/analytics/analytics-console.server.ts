@@ -20,9 +20,9 @@ export async function readAnalyticsSettings(q: Queryable): Promise<AnalyticsSett
 
 export const analyticsArea =
   (funnelEnds: FunnelEnds): ConsoleArea =>
-  (routes, { db, clock }) => {
+  (routes, { db, clock, config }) => {
     routes.on(analyticsRoutes.summary, async ({ query }) =>
-      analyticsSummary(db, query, { funnelEnds, now: clock() }),
+      analyticsSummary(db, query, { funnelEnds, now: clock(), todayMaxAgeMs: config.visitsTodayMaxAgeMs }),
     );
 
     routes.on(analyticsRoutes.settings, async () => readAnalyticsSettings(db));

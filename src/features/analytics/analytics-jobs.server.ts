@@ -12,16 +12,23 @@ import type { Db } from '~/server/kit/db/client';
 import { errorCode } from '~/server/kit/log-safe';
 import { runEvery, type PeriodicJob } from '~/server/kit/timer';
 import type { SaltKeeper } from './counting.server';
-import { countLive, LIVE_MAX_AGE_MS, storedLive } from './live.server';
+import { countLive, storedLive } from './live.server';
 import { lastRolledDay, rollUpFinishedDays, rollUpFinishedMonths } from './rollup.server';
 
 /** How long after UK midnight a day is rolled up. */
 const ROLLUP_AFTER_MS = 5 * 60_000;
 
-/** Today is counted again by the chores once its count is this old (they run once a minute). */
-const RECOUNT_AFTER_MS = LIVE_MAX_AGE_MS - 15_000;
+/** The chores count today again a little before its count is too old for the Visits page. */
+const RECOUNT_AHEAD_MS = 15_000;
 
-export type CountingChores = { salts: SaltKeeper; db: Db; log: FastifyBaseLogger; now?: () => Date };
+export type CountingChores = {
+  salts: SaltKeeper;
+  db: Db;
+  log: FastifyBaseLogger;
+  /** How old the Visits page's count of today may be (`VISITS_TODAY_MAX_AGE_SECONDS`; 0: never stored). */
+  todayMaxAgeMs: number;
+  now?: () => Date;
+};
 
 /** The first day of the rollups kept at `today` (whole months back, to the day). */
 export function oldestRollupKept(today: string, months = RETENTION.analyticsRollupMonths): string {
@@ -37,6 +44,7 @@ export function oldestRollupKept(today: string, months = RETENTION.analyticsRoll
 export async function countingChores({
   salts,
   db,
+  todayMaxAgeMs,
   now = () => new Date(),
 }: CountingChores): Promise<string[]> {
   await salts.rotate();
@@ -48,9 +56,10 @@ export async function countingChores({
   const oldestRollup = oldestRollupKept(today);
   const lastRolled = await lastRolledDay(db);
   if (lastRolled) await rollUpFinishedMonths(db, lastRolled, oldestRollup);
-  const live = await storedLive(db);
-  if (!live || live.day !== today || now().getTime() - live.countedAt.getTime() >= RECOUNT_AFTER_MS) {
-    await countLive(db, today, now());
+  if (todayMaxAgeMs > 0) {
+    const live = await storedLive(db);
+    const age = live && live.day === today ? now().getTime() - live.countedAt.getTime() : Infinity;
+    if (age >= todayMaxAgeMs - RECOUNT_AHEAD_MS) await countLive(db, today, now());
   }
   // Views are deleted after their period, and never before their day is rolled up.
   if (lastRolled) {

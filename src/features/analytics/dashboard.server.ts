@@ -7,7 +7,7 @@
  * Every day up to the newest one rolled up is read from the rollups (`analytics_days` for the
  * totals and the series; per dimension and value, `analytics_monthly` for the whole months of the
  * range and `analytics_daily` for its other days, summed in SQL, each dimension's top 10 by
- * visitors); today from its count made at most a minute ago (`live.server.ts`, decision 043);
+ * visitors); today from its count of the last minute (`live.server.ts`, decision 043);
  * any day between the rollups and today (the first minutes after midnight, or after a long stop)
  * from the raw views, through the same statement the rollup uses (`figuresFromViews`). A value
  * that today's views name is read from the rollups too, whatever its rank there, so the top 10 of
@@ -215,7 +215,7 @@ function seriesOf(
 export async function analyticsSummary(
   db: Db,
   query: z.output<typeof analyticsQuery>,
-  deps: { funnelEnds: FunnelEnds; now: Date },
+  deps: { funnelEnds: FunnelEnds; now: Date; todayMaxAgeMs: number },
 ): Promise<AnalyticsSummary> {
   const q: Queryable = db;
   const range = rangeOf(query, deps.now);
@@ -231,7 +231,7 @@ export async function analyticsSummary(
 
   const [earlierLive, todayLive] = await Promise.all([
     liveFrom <= liveTo ? figuresFromViews(q, liveFrom, liveTo) : { days: [], rows: [] },
-    withToday ? liveFigures(db, today, deps.now) : undefined,
+    withToday ? liveFigures(db, today, deps.now, deps.todayMaxAgeMs) : undefined,
   ]);
   const live = {
     days: todayLive ? [...earlierLive.days, { day: today, ...todayLive.totals }] : earlierLive.days,

@@ -1,10 +1,10 @@
 /**
  * Today's figures so far (decision 043). Counting a day's raw views is the dearest part of the
  * Visits page (tens of milliseconds for a busy day on PGlite), so today is counted at most once
- * a minute, by the statements that roll up a finished day, and stored whole in
- * `analytics_live_days` and `analytics_live`: the chores count it every minute, and the page
- * counts it itself only when the stored count is missing, of another day or older than
- * `LIVE_MAX_AGE_MS` (the chores not run yet, or stopped). Every instance reads the same count;
+ * a minute (`VISITS_TODAY_MAX_AGE_SECONDS`), by the statements that roll up a finished day, and
+ * stored whole in `analytics_live_days` and `analytics_live`: the chores count it every minute,
+ * and the page counts it itself only when the stored count is missing, of another day or older
+ * than the setting allows (the chores not run yet, or stopped; or the setting at 0). Every instance reads the same count;
  * one instance counts at a time (an advisory lock), and one that waited for another's count uses
  * it. The page says when today was counted.
  */
@@ -13,9 +13,6 @@ import type { Db, Queryable } from '~/server/kit/db/client';
 import { rowsOf } from '~/server/kit/db/rows';
 import type { Figures } from './analytics-console-contract';
 import { dimensionRows, type DayRow } from './rollup.server';
-
-/** The oldest count of today the Visits page shows; an older one is counted again first. */
-export const LIVE_MAX_AGE_MS = 60_000;
 
 /** A count this recent is used as it is by an instance that waited for the lock. */
 const JUST_COUNTED_MS = 5_000;
@@ -61,16 +58,22 @@ export async function storedLive(q: Queryable): Promise<LiveFigures | undefined>
 
 /**
  * Counts `day` from its raw views and stores the count in place of the one before (of any day).
- * Returns the count: this one, or another instance's made while this one waited for the lock.
+ * Returns the count: this one, or one made less than `justCountedMs` before (by another instance
+ * while this one waited for the lock).
  */
-export async function countLive(db: Db, day: string, now: Date): Promise<LiveFigures> {
+export async function countLive(
+  db: Db,
+  day: string,
+  now: Date,
+  justCountedMs = JUST_COUNTED_MS,
+): Promise<LiveFigures> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LIVE_LOCK})`);
     const stored = await storedLive(tx);
     if (
       stored &&
       stored.day === day &&
-      Math.abs(now.getTime() - stored.countedAt.getTime()) < JUST_COUNTED_MS
+      Math.abs(now.getTime() - stored.countedAt.getTime()) < justCountedMs
     ) {
       return stored;
     }
@@ -94,9 +97,12 @@ export async function countLive(db: Db, day: string, now: Date): Promise<LiveFig
   });
 }
 
-/** Today's count as the Visits page shows it: the stored one, or a new one when it is stale. */
-export async function liveFigures(db: Db, day: string, now: Date): Promise<LiveFigures> {
-  const stored = await storedLive(db);
-  const fresh = stored && stored.day === day && now.getTime() - stored.countedAt.getTime() <= LIVE_MAX_AGE_MS;
-  return fresh ? stored : countLive(db, day, now);
+/**
+ * Today's count as the Visits page shows it: the stored one, or a new one when it is of another
+ * day or older than `maxAgeMs`.
+ */
+export async function liveFigures(db: Db, day: string, now: Date, maxAgeMs: number): Promise<LiveFigures> {
+  const stored = maxAgeMs > 0 ? await storedLive(db) : undefined;
+  const fresh = stored && stored.day === day && now.getTime() - stored.countedAt.getTime() <= maxAgeMs;
+  return fresh ? stored : countLive(db, day, now, Math.min(JUST_COUNTED_MS, maxAgeMs));
 }

@@ -192,7 +192,8 @@ export async function runWeeklyReport(deps: WeeklyReportDeps & { now?: Date }): 
   const summary = await analyticsSummary(
     db,
     { range: 'custom', from: due.from, to: due.to },
-    { funnelEnds: deps.funnelEnds, now },
+    // Last week holds no today: nothing of today is counted or read.
+    { funnelEnds: deps.funnelEnds, now, todayMaxAgeMs: 0 },
   );
   const email = weeklyReportEmail(summary, {
     to: deps.ownerEmail,

@@ -24,6 +24,12 @@ describe('loadConfig', () => {
     expect(c.https).toBe(false);
     expect(c.trustProxy).toBe(false);
     expect(c.downloadsGiveWay).toBe(true);
+    expect(c.visitsTodayMaxAgeMs).toBe(60_000);
+  });
+
+  it("reads how old the Visits page's count of today may be, 0 to 3600 seconds", () => {
+    expect(loadConfig({ ...base, VISITS_TODAY_MAX_AGE_SECONDS: '0' }).visitsTodayMaxAgeMs).toBe(0);
+    expect(loadConfig({ ...base, VISITS_TODAY_MAX_AGE_SECONDS: '300' }).visitsTodayMaxAgeMs).toBe(300_000);
   });
 
   it('turns the give-way of downloads off with DOWNLOADS_GIVE_WAY=false, and on when left empty', () => {
@@ -40,6 +46,9 @@ describe('loadConfig', () => {
     ['APP_SECRET', 'short'],
     ['LOG_LEVEL', 'loud'],
     ['DOWNLOADS_GIVE_WAY', 'sometimes'],
+    ['VISITS_TODAY_MAX_AGE_SECONDS', '-1'],
+    ['VISITS_TODAY_MAX_AGE_SECONDS', '3601'],
+    ['VISITS_TODAY_MAX_AGE_SECONDS', 'a minute'],
   ])('refuses a bad %s, naming the variable', (name, value) => {
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, [name]: value })).toThrow(new RegExp(name));

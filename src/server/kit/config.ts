@@ -188,6 +188,11 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(200),
   ),
+  /** How old the Visits page's figures of today may be, in seconds (decision 043); 0 counts them at every look. */
+  VISITS_TODAY_MAX_AGE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(3600).default(60),
+  ),
   /** Downloads wait while visitors' requests are in flight (src/server/kit/http/give-way.ts); `false`: they never wait. */
   DOWNLOADS_GIVE_WAY: z.preprocess(
     emptyToUndefined,
@@ -246,6 +251,8 @@ export type Config = {
   visitorMailHourlyCap: number;
   staticFastPath: boolean;
   downloadsGiveWay: boolean;
+  /** How old the Visits page's count of today may be (decision 043); 0: counted at every look. */
+  visitsTodayMaxAgeMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -496,5 +503,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
     staticFastPath: e.STATIC_FAST_PATH,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,
+    visitsTodayMaxAgeMs: e.VISITS_TODAY_MAX_AGE_SECONDS * 1000,
   };
 }

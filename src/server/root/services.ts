@@ -154,6 +154,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     salts: counting.salts,
     db: database.db,
     log: app.log,
+    todayMaxAgeMs: config.visitsTodayMaxAgeMs,
     now: options.counting?.now,
   });
   // The weekly report of the counts (decision 042): Monday from 07:00 UK time, once a week.
