@@ -22,11 +22,17 @@ const mode = (path: string) => statSync(path).mode & 0o777;
  * A process that loads the configuration with no APP_SECRET at `startAt` (epoch ms), so that
  * processes started together all look for the secret file in the same instant; gives its secret.
  */
-function loadSecretInProcess(dataDir: string, startAt: number): Promise<string> {
+function loadSecretInProcess(
+  dataDir: string,
+  startAt: number,
+  what: 'secret' | 'dkim' = 'secret',
+): Promise<string> {
+  const env = what === 'dkim' ? `, APP_SECRET: ${JSON.stringify(SECRET)}, DKIM_SELECTOR: 'mail'` : '';
+  const read = what === 'dkim' ? '.dkim.privateKey' : '.appSecret';
   const code = `
     const { loadConfig } = await import(${JSON.stringify(CONFIG_URL)});
     while (Date.now() < ${startAt}) {}
-    process.stdout.write(loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)} }).appSecret);
+    process.stdout.write(loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)}${env} })${read});
   `;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,6 +64,19 @@ describe('the generated secret', () => {
       // No temporary file is left behind by the processes that lost the race.
       expect(readdirSync(dir)).toEqual(['.app-secret']);
     }
+  }, 60_000);
+
+  it('the DKIM key (decision 044) too: one key for every process starting at once, mode 0600', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'dkim-race-')), 'data');
+    const startAt = Date.now() + 3000;
+    const keys = await Promise.all(
+      Array.from({ length: 4 }, () => loadSecretInProcess(dir, startAt, 'dkim')),
+    );
+    const kept = readFileSync(join(dir, '.dkim-private-key.pem'), 'utf8');
+    expect(kept).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    expect(new Set(keys)).toEqual(new Set([kept]));
+    expect(mode(join(dir, '.dkim-private-key.pem'))).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['.dkim-private-key.pem']);
   }, 60_000);
 });
 

@@ -44,10 +44,17 @@ const ESSENTIAL_WARNINGS: Record<string, string> = {
   PUBLIC_URL: 'PUBLIC_URL is left at its default: links in e-mails point at http://localhost:3000.',
 };
 
-/** Production settings left at their defaults, as sentences (empty outside production). */
-export function configWarnings(config: Pick<Config, 'env' | 'essentialsAtDefault'>): string[] {
+/** Said while e-mails go out unsigned (decision 044). */
+export const DKIM_OFF =
+  'DKIM_SELECTOR is not set: e-mails are not signed with DKIM, and the big mailbox providers may refuse them or file them as spam. The README says what to set and which DNS records to publish.';
+
+/** Production settings left at their defaults, and DKIM off, as sentences (empty outside production). */
+export function configWarnings(config: Pick<Config, 'env' | 'essentialsAtDefault' | 'dkim'>): string[] {
   if (config.env !== 'production') return [];
-  return config.essentialsAtDefault.map((name) => ESSENTIAL_WARNINGS[name] ?? `${name} is not set.`);
+  const warnings = config.essentialsAtDefault.map(
+    (name) => ESSENTIAL_WARNINGS[name] ?? `${name} is not set.`,
+  );
+  return config.dkim ? warnings : [...warnings, DKIM_OFF];
 }
 
 export const FILES_NOT_SENT = 'E-mails are being written to files, not sent: set SMTP_URL to a mail relay.';

@@ -3,7 +3,7 @@
  * start-up with a message naming the variable. Defaults run the whole site on one machine
  * with nothing else installed (PGlite in DATA_DIR, e-mails as .eml files).
  */
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
@@ -20,7 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { isIP } from 'node:net';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ConsoleRole } from '~/contract/roles';
 
@@ -188,6 +188,27 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(200),
   ),
+  /** DKIM signing of every e-mail (decision 044): on when a selector is set. */
+  DKIM_SELECTOR: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, 'must be a DNS label (letters, digits, hyphens)')
+      .optional(),
+  ),
+  /** The signing domain; MAIL_FROM's domain when unset. */
+  DKIM_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i,
+        'must be a domain name',
+      )
+      .optional(),
+  ),
+  /** The private key's file (PEM, RSA); DATA_DIR/.dkim-private-key.pem, made on first use, when unset. */
+  DKIM_PRIVATE_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   /** How old the Visits page's figures of today may be, in seconds (decision 043); 0 counts them at every look. */
   VISITS_TODAY_MAX_AGE_SECONDS: z.preprocess(
     emptyToUndefined,
@@ -253,6 +274,8 @@ export type Config = {
   downloadsGiveWay: boolean;
   /** How old the Visits page's count of today may be (decision 043); 0: counted at every look. */
   visitsTodayMaxAgeMs: number;
+  /** DKIM signing (decision 044), or undefined when DKIM_SELECTOR is unset. */
+  dkim?: { selector: string; domain: string; /** PEM */ privateKey: string };
 };
 
 export class ConfigError extends Error {}
@@ -308,6 +331,8 @@ function consoleUsersOf(e: {
 /** The shortest secret accepted from DATA_DIR/.app-secret, in bytes (APP_SECRET's own minimum). */
 const MIN_SECRET_BYTES = 32;
 const SECRET_FILE = '.app-secret';
+/** The DKIM private key made on first use when DKIM_PRIVATE_KEY_FILE is unset (decision 044). */
+export const DKIM_KEY_FILE = '.dkim-private-key.pem';
 
 /** Whether `error` is a file system error with this code. */
 const hasCode = (error: unknown, code: string) => (error as NodeJS.ErrnoException | undefined)?.code === code;
@@ -331,9 +356,16 @@ export function ensurePrivateDir(dir: string, own: (name: string) => boolean = (
   chmodSync(dir, stat.mode & 0o700);
 }
 
-/** The names the server keeps in DATA_DIR: the secret (and its temporary files), the database, the e-mails. */
+/** The names the server keeps in DATA_DIR: the secret and the DKIM key (and their temporary files), the database, the e-mails. */
 export function isDataDirEntry(name: string): boolean {
-  return name === SECRET_FILE || name.startsWith(`${SECRET_FILE}.`) || name === 'pglite' || name === 'mail';
+  return (
+    name === SECRET_FILE ||
+    name.startsWith(`${SECRET_FILE}.`) ||
+    name === DKIM_KEY_FILE ||
+    name.startsWith(`${DKIM_KEY_FILE}.`) ||
+    name === 'pglite' ||
+    name === 'mail'
+  );
 }
 
 /** The secret in `file`, or undefined when there is no such file; a short secret stops start-up. */
@@ -358,23 +390,17 @@ function readSecretFile(file: string): string | undefined {
 }
 
 /**
- * With no APP_SECRET the server makes one and keeps it in DATA_DIR, so links survive restarts.
- * A new secret is written whole to a temporary file of its own (exclusive create, mode 0600,
- * fsync) and only then put in place, so no reader ever sees a part of it. It is put in place
- * by a hard link, which, unlike a rename, never replaces a file already there: of processes
- * starting together, the first one's secret is kept and the others read it.
+ * Writes `content` to `file` in `dir` unless a file is there already. It is written whole to a
+ * temporary file of its own (exclusive create, mode 0600, fsync) and only then put in place, so
+ * no reader ever sees a part of it, by a hard link, which, unlike a rename, never replaces a file
+ * already there: of processes starting together, the first one's content is kept and the others
+ * read it.
  */
-function loadOrCreateSecret(dataDir: string): string {
-  ensurePrivateDir(dataDir, isDataDirEntry);
-  const file = join(dataDir, SECRET_FILE);
-  const existing = readSecretFile(file);
-  if (existing !== undefined) return existing;
-
-  const secret = randomBytes(32).toString('base64url');
-  const temporary = join(dataDir, `${SECRET_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+function writeOnce(dir: string, file: string, content: string): void {
+  const temporary = join(dir, `${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temporary, 'wx', 0o600);
   try {
-    writeSync(fd, secret);
+    writeSync(fd, content);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -389,10 +415,67 @@ function loadOrCreateSecret(dataDir: string): string {
   } finally {
     rmSync(temporary, { force: true });
   }
-  syncDir(dataDir);
+  syncDir(dir);
+}
+
+/** With no APP_SECRET the server makes one and keeps it in DATA_DIR, so links survive restarts. */
+function loadOrCreateSecret(dataDir: string): string {
+  ensurePrivateDir(dataDir, isDataDirEntry);
+  const file = join(dataDir, SECRET_FILE);
+  const existing = readSecretFile(file);
+  if (existing !== undefined) return existing;
+  writeOnce(dataDir, file, randomBytes(32).toString('base64url'));
   // Ours, or the one another process put in place first.
   const kept = readSecretFile(file);
   if (kept === undefined) throw new ConfigError(`The secret in ${file} disappeared while it was written.`);
+  return kept;
+}
+
+/** The smallest RSA key accepted for DKIM (RFC 8301: signers must use at least 1024 bits). */
+const MIN_DKIM_BITS = 1024;
+
+/** The DKIM private key in `file` (PEM), checked; undefined when there is no such file. */
+function readDkimKey(file: string): string | undefined {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (hasCode(error, 'ENOENT')) return undefined;
+    throw new ConfigError(`Cannot read the DKIM key in ${file} (${(error as Error).message}).`);
+  }
+  let bits: number | undefined;
+  try {
+    const key = createPrivateKey(pem);
+    bits = key.asymmetricKeyType === 'rsa' ? key.asymmetricKeyDetails?.modulusLength : undefined;
+  } catch {
+    bits = undefined;
+  }
+  if (!bits || bits < MIN_DKIM_BITS) {
+    throw new ConfigError(
+      `The DKIM key in ${file} is not an RSA private key of at least ${MIN_DKIM_BITS} bits in PEM form. Replace it, or delete it (when it is DATA_DIR's own) so a new one is made at the next start, and publish the new key's record.`,
+    );
+  }
+  return pem;
+}
+
+/**
+ * The DKIM private key: DKIM_PRIVATE_KEY_FILE's (which must exist), or DATA_DIR's own, made on
+ * first use (RSA, 2048 bits), kept like the app secret.
+ */
+function loadOrCreateDkimKey(dataDir: string, configured: string | undefined): string {
+  if (configured) {
+    const pem = readDkimKey(resolve(configured));
+    if (pem === undefined) throw new ConfigError(`DKIM_PRIVATE_KEY_FILE names no file: ${configured}.`);
+    return pem;
+  }
+  ensurePrivateDir(dataDir, isDataDirEntry);
+  const file = join(dataDir, DKIM_KEY_FILE);
+  const existing = readDkimKey(file);
+  if (existing !== undefined) return existing;
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeOnce(dataDir, file, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  const kept = readDkimKey(file);
+  if (kept === undefined) throw new ConfigError(`The DKIM key in ${file} disappeared while it was written.`);
   return kept;
 }
 
@@ -504,5 +587,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticFastPath: e.STATIC_FAST_PATH,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,
     visitsTodayMaxAgeMs: e.VISITS_TODAY_MAX_AGE_SECONDS * 1000,
+    dkim: e.DKIM_SELECTOR
+      ? {
+          selector: e.DKIM_SELECTOR.toLowerCase(),
+          domain: (e.DKIM_DOMAIN ?? e.MAIL_FROM.split('@')[1] ?? '').toLowerCase(),
+          privateKey: loadOrCreateDkimKey(dataDir, e.DKIM_PRIVATE_KEY_FILE),
+        }
+      : undefined,
   };
 }

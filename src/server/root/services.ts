@@ -27,6 +27,7 @@ import type { PersonalDataRegistry } from '../kit/personal-data';
 import { openDatabase, type Database } from '../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
 import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox-worker';
+import { dkimSigner } from '../kit/mail/dkim';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
 import { addressConfirmEmail } from '../kit/mail/address-confirm';
 import { startAlerts, type AlertsJob } from '../console/alerts';
@@ -87,6 +88,9 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const links = createLinks(config.publicUrl, config.appSecret);
   const limiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
+  // Every e-mail signed with DKIM when DKIM_SELECTOR is set (decision 044); the record to publish is public.
+  const dkim = config.dkim ? dkimSigner(config.dkim) : undefined;
+  if (dkim) app.log.info({ name: dkim.recordName, value: dkim.record }, 'DKIM on: publish this TXT record');
   const outbox = createOutboxWorker({
     db: database.db,
     transport: config.smtpUrl
@@ -100,6 +104,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     consoleAddresses: config.ownerEmails,
     confirmAddress: (heldId, to) => addressConfirmEmail(links, heldId, to),
     visitorHourlyCap: config.visitorMailHourlyCap,
+    dkim,
     ...options.outbox,
   });
   const retention = startRetentionSweeper(database, app.log);

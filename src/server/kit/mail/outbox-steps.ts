@@ -23,6 +23,7 @@ import { outbox } from '../db/schema';
 import { ADDRESS_CONFIRM_KIND } from './address-confirm';
 import { outboxRows, storedMessage, suppressionHash, type ClaimedRow, type OutgoingEmail } from './outbox';
 import { queueCapAlert, visitorVerdict, type VisitorLimits } from './outbox-limits';
+import type { DkimSigner } from './dkim';
 import { composeMail, type SenderIdentity } from './outbox-message';
 import type Mail from 'nodemailer/lib/mailer';
 import type { MailTransport } from './transport';
@@ -302,11 +303,21 @@ export class SendPace {
  */
 export type ClaimedItem = { row: ClaimedRow; claimedAt: number; mail?: Promise<Mail.Options> };
 
+/** A row's message composed into its bytes, then signed when DKIM is on (./dkim.ts). */
+function composed(row: ClaimedRow, identity: SenderIdentity, dkim: DkimSigner | undefined) {
+  const mail = composeMail(row, identity);
+  return dkim ? mail.then((m) => dkim.signMail(m)) : mail;
+}
+
 /** Composes the rows' messages now (while the round before them is sent and recorded). */
-export async function composeAhead(items: readonly ClaimedItem[], identity: SenderIdentity): Promise<void> {
+export async function composeAhead(
+  items: readonly ClaimedItem[],
+  identity: SenderIdentity,
+  dkim?: DkimSigner,
+): Promise<void> {
   for (const item of items) {
     if (item.mail) continue;
-    item.mail = composeMail(item.row, identity);
+    item.mail = composed(item.row, identity, dkim);
     // A message that cannot be composed fails its send, in `sendOne`.
     item.mail.catch(() => {});
   }
@@ -322,6 +333,8 @@ export type SendStep = {
     retry: RetryPolicy;
     limits: VisitorLimits;
     identity: SenderIdentity;
+    /** Signs every message when DKIM is on. */
+    dkim?: DkimSigner;
     leaseMs: number;
     /** How long after its claim a row may still be handed to the relay. */
     holdMs: number;
@@ -380,7 +393,7 @@ export async function sendOne(item: ClaimedItem, step: SendStep): Promise<SendOu
   const done = step.pace?.begin();
   let file: string | undefined;
   try {
-    const mail = await (item.mail ?? composeMail(row, settings.identity));
+    const mail = await (item.mail ?? composed(row, settings.identity, settings.dkim));
     ({ file } = await transport.send(mail, id, row.kind));
   } catch (error) {
     done?.();

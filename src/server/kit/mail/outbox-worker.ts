@@ -21,6 +21,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Db } from '../db/client';
+import type { DkimSigner } from './dkim';
 import type { SenderIdentity } from './outbox-message';
 import { DEFAULT_VISITOR_HOURLY_CAP, type VisitorLimits } from './outbox-limits';
 import {
@@ -80,6 +81,8 @@ export type OutboxWorkerOptions = {
    * database's own clock. Tests move it to send scheduled e-mails without waiting.
    */
   clock?: () => Date;
+  /** Signs every message (DKIM_SELECTOR, decision 044); absent: unsigned. */
+  dkim?: DkimSigner;
 };
 
 export type OutboxWorker = {
@@ -109,6 +112,7 @@ export type OutboxSettings = {
   retry: RetryPolicy;
   limits: VisitorLimits;
   identity: SenderIdentity;
+  dkim?: DkimSigner;
   suppression: SuppressionPolicy;
 };
 
@@ -144,6 +148,7 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
       domain: options.mailFrom.split('@')[1] ?? 'localhost',
       secret: options.secret,
     },
+    dkim: options.dkim,
     suppression: {
       exempt: new Set((options.consoleAddresses ?? []).map((a) => suppressionHash(options.secret, a))),
       confirm: options.confirmAddress,
@@ -382,7 +387,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const sending = round(items);
       // The round after is composed while this one is sent and recorded, once its sends are under
       // way (composing begins with synchronous work).
-      setImmediate(() => void composeAhead(ahead.next(), settings.identity));
+      setImmediate(() => void composeAhead(ahead.next(), settings.identity, settings.dkim));
       await sending;
       const pause = pauseAfterRound(items.length, performance.now() - started, Date.now() - lastWake);
       if (pause.kind === 'wait') {
