@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { ensurePrivateDir, isDataDirEntry } from '../config';
+import { ensurePrivateDir, isDataDirEntry } from '../data-dir-files';
 import { openPgliteThread } from './pglite-thread';
 import { rowsOf } from './rows';
 import { databaseOutage } from './unavailable';
