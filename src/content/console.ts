@@ -400,11 +400,16 @@ export const subscribersCopy = {
 export const suppressionCopy = {
   title: 'Suppression list',
   intro:
-    'Addresses that are never written to again (people who unsubscribed or were erased), kept only as a keyed hash: the list holds no address.',
+    'Addresses that are never written to again (people who unsubscribed or were erased, addresses their mail server refused, readers who reported an e-mail as spam), kept only as a keyed hash: the list holds no address.',
   hash: 'Keyed hash',
   reason: 'Reason',
   since: 'Since',
-  reasons: { erased: 'Erased', unsubscribed: 'Unsubscribed' } as Record<string, string>,
+  reasons: {
+    erased: 'Erased',
+    unsubscribed: 'Unsubscribed',
+    bounced: 'Refused by its mail server',
+    complained: 'Reported as spam',
+  } as Record<string, string>,
   /** Beside the hash of one of the console's own addresses. */
   consoleAddress: 'A console address: e-mailed all the same',
   lift: 'Lift',

@@ -10,10 +10,11 @@ import { sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/kit/db/client';
-import { enqueueEmails, type OutgoingEmail } from '../../src/server/kit/mail/outbox';
+import { enqueueEmails, suppressionHash, type OutgoingEmail } from '../../src/server/kit/mail/outbox';
 import { visitorVerdict } from '../../src/server/kit/mail/outbox-limits';
 import {
   claimDue,
+  dropSuppressed,
   errorCode,
   markFailure,
   releaseRows,
@@ -45,6 +46,7 @@ describe('outbox steps on PGlite', () => {
   beforeEach(async () => {
     await database.db.execute(sql`delete from outbox`);
     await database.db.execute(sql`delete from mail_throttle`);
+    await database.db.execute(sql`delete from suppressions`);
   });
 
   it('claims due rows up to its limit, counting an attempt and leasing each; release hands them back', async () => {
@@ -106,6 +108,7 @@ describe('outbox steps on PGlite', () => {
           retry: { maxAttempts: 3, retryDelayMs: () => 0 },
           limits: { secret: SECRET, hourlyCap: 10 },
           identity: { from: { name: 'S', address: 's@example.org' }, domain: 'example.org', secret: SECRET },
+          suppression: {},
           leaseMs: 60_000,
           holdMs: 5_000,
         },
@@ -154,10 +157,53 @@ describe('outbox steps on PGlite', () => {
     expect(await claimDue(database.db, 1, 60_000)).toEqual([]);
   });
 
+  it('puts an address refused for good on the suppression list, never a console address nor on a 4xx', async () => {
+    const refusal = (responseCode: number, response = '') =>
+      errorCode(
+        Object.assign(new Error('rejected'), {
+          code: 'EENVELOPE',
+          responseCode,
+          command: 'RCPT TO',
+          response,
+        }),
+      );
+    const retry = { maxAttempts: 9, retryDelayMs: () => 60_000 };
+    const consoleAddress = 'owner@example.org';
+    const bounce = { secret: SECRET, exempt: new Set([suppressionHash(SECRET, consoleAddress)]) };
+    await enqueueEmails(database.db, null, [
+      email({ to: 'Gone@Example.org' }),
+      email({ to: consoleAddress }),
+      email({ to: 'busy@example.org' }),
+      email({ to: 'policy@example.org' }),
+    ]);
+    const [gone, owner, busy, policy] = (await claimDue(database.db, 4, 60_000)).sort(
+      (x, y) => Number(x.id) - Number(y.id),
+    );
+    expect(
+      await markFailure(database.db, log, gone!, refusal(550, '550 5.1.1 no such user'), retry, bounce),
+    ).toBe('failed');
+    expect(await markFailure(database.db, log, owner!, refusal(550), retry, bounce)).toBe('failed');
+    expect(await markFailure(database.db, log, busy!, refusal(450), retry, bounce)).toBe('retry');
+    // A relay's own policy (5.7.1) says nothing of the mailbox: retried, nothing suppressed.
+    expect(
+      await markFailure(database.db, log, policy!, refusal(550, '550 5.7.1 relaying denied'), retry, bounce),
+    ).toBe('retry');
+    expect(await query(`select hash, reason from suppressions`)).toEqual([
+      { hash: suppressionHash(SECRET, 'gone@example.org'), reason: 'bounced' },
+    ]);
+    // A later e-mail to the refused address is never sent.
+    await enqueueEmails(database.db, null, [email({ to: 'gone@example.org' })]);
+    const [later] = await claimDue(database.db, 1, 60_000);
+    expect(await dropSuppressed(database.db, SECRET, [later!], {})).toEqual([]);
+    expect(await query(`select status from outbox where id = ${later!.id}`)).toEqual([
+      { status: 'suppressed' },
+    ]);
+  });
+
   it('retries a 4xx refusal of the recipient, and a refused sender, as any other failure', async () => {
     await enqueueEmails(database.db, null, [email(), email()]);
     const retry = { maxAttempts: 9, retryDelayMs: () => 60_000 };
-    const [a, b] = await claimDue(database.db, 2, 60_000);
+    const [a, b] = (await claimDue(database.db, 2, 60_000)).sort((x, y) => Number(x.id) - Number(y.id));
     const later = { code: 'EENVELOPE', responseCode: 451, command: 'RCPT TO' };
     const sender = { code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM' };
     expect(errorCode(sender)).toBe('ESENDER 553');
@@ -186,7 +232,7 @@ describe('outbox steps on PGlite', () => {
       email({ audience: 'visitor', to: 'ada@example.org' }),
       email({ audience: 'visitor', to: 'ADA@example.org' }),
     ]);
-    const [a, b] = await claimDue(database.db, 2, 60_000);
+    const [a, b] = (await claimDue(database.db, 2, 60_000)).sort((x, y) => Number(x.id) - Number(y.id));
     const limits = { secret: SECRET, hourlyCap: 10 };
     expect(await visitorVerdict(database.db, a!, limits)).toEqual({ send: true });
     expect(await visitorVerdict(database.db, b!, limits)).toEqual({ send: false, outcome: 'skipped' });

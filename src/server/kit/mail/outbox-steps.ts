@@ -237,8 +237,10 @@ export class SentMarks {
 /**
  * Records a failed send: due again after the policy's delay, or `failed` for good after the
  * last attempt, or at once when the relay refused the recipient for good (`EENVELOPE 5xx`: the
- * address does not exist, and would be refused again). A visitor e-mail failed for good frees the
- * recipient mark it held: nobody received it.
+ * address does not exist, and would be refused again). Such an address goes on the suppression
+ * list (`bounced`, with `bounce`), so nothing is sent to it again until it is lifted, unless it is
+ * one of the console's own. A visitor e-mail failed for good frees the recipient mark it held:
+ * nobody received it.
  */
 export async function markFailure(
   db: Queryable,
@@ -246,6 +248,7 @@ export async function markFailure(
   row: ClaimedRow,
   code: string,
   retry: RetryPolicy,
+  bounce?: { secret: string; exempt?: ReadonlySet<string> },
 ): Promise<'retry' | 'failed'> {
   const id = Number(row.id);
   const attempts = row.attempts;
@@ -254,6 +257,13 @@ export async function markFailure(
     await db.execute(
       sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
     );
+    if (refused && bounce) {
+      const hash = suppressionHash(bounce.secret, row.to_address);
+      if (!bounce.exempt?.has(hash))
+        await db.execute(
+          sql`insert into suppressions (hash, reason) values (${hash}, 'bounced') on conflict (hash) do nothing`,
+        );
+    }
     if (row.audience === 'visitor')
       await db.execute(sql`delete from mail_throttle where holder = ${id} and key like 'recipient:%'`);
     if (refused)
@@ -335,6 +345,8 @@ export type SendStep = {
     identity: SenderIdentity;
     /** Signs every message when DKIM is on. */
     dkim?: DkimSigner;
+    /** The console's own addresses, never suppressed when refused. */
+    suppression: Pick<SuppressionPolicy, 'exempt'>;
     leaseMs: number;
     /** How long after its claim a row may still be handed to the relay. */
     holdMs: number;
@@ -397,7 +409,10 @@ export async function sendOne(item: ClaimedItem, step: SendStep): Promise<SendOu
     ({ file } = await transport.send(mail, id, row.kind));
   } catch (error) {
     done?.();
-    return markFailure(db, log, row, errorCode(error), settings.retry);
+    return markFailure(db, log, row, errorCode(error), settings.retry, {
+      secret: settings.limits.secret,
+      exempt: settings.suppression.exempt,
+    });
   }
   done?.();
   step.marks.mark(id).then(
