@@ -14,6 +14,14 @@ describe('a delivery error in words', () => {
     expect(deliveryErrorWords('EENVELOPE 553')).toContain('(553)');
   });
 
+  it('says an e-mail sent back later (a bounce report) may be to an address that does not exist', () => {
+    expect(deliveryErrorKind('EBOUNCE 5.1.1')).toBe('bounced');
+    expect(deliveryErrorWords('EBOUNCE 5.1.1')).toBe(
+      "The recipient's mail server sent this e-mail back (EBOUNCE 5.1.1): the address may not exist.",
+    );
+    expect(isRecipientRefusal('EBOUNCE 5.1.1')).toBe(false);
+  });
+
   it('says a 4xx is for now, and that it will be tried again while it waits', () => {
     expect(deliveryErrorWords('EMESSAGE 451', true)).toBe(
       'The mail server was busy or refused for now (451); it will be tried again.',

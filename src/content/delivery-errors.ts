@@ -3,7 +3,9 @@
  * relay's text (which can quote addresses): nodemailer's error code and, when the relay answered,
  * its three-digit reply ("EENVELOPE 550", "EMESSAGE 451", "ESOCKET", "EAUTH 535"). Our own codes
  * are `ESENDDEADLINE` (the relay did not finish in time) and `ESENDER` (the relay refused the
- * sending address, at MAIL FROM); `late` is a scheduled e-mail whose time had passed.
+ * sending address, at MAIL FROM) and `EBOUNCE` with the enhanced status (the recipient's server
+ * sent the e-mail back after accepting it, decision 045); `late` is a scheduled e-mail whose time
+ * had passed.
  *
  * A reply of 5xx to the recipient (`EENVELOPE 5xx`) is a refusal of that one address for good: the
  * outbox does not try it again, and the console's overview does not warn of the relay for it.
@@ -12,6 +14,7 @@
 /** What went wrong with a send, as the owner needs to know it. */
 export type DeliveryErrorKind =
   | 'recipient-refused'
+  | 'bounced'
   | 'sender-refused'
   | 'message-refused'
   | 'temporary'
@@ -68,6 +71,7 @@ const aboutTheMailbox = (status: string | undefined) =>
 export function deliveryErrorKind(code: string): DeliveryErrorKind {
   if (code.trim() === 'late') return 'late';
   const { name, reply, status } = partsOf(code);
+  if (name === 'EBOUNCE') return 'bounced';
   if (name && SIGN_IN.has(name)) return 'sign-in';
   if (name && TIMEOUT.has(name)) return 'timeout';
   if (name && SECURE.has(name)) return 'secure-connection';
@@ -89,11 +93,21 @@ export function isRecipientRefusal(code: string): boolean {
   return deliveryErrorKind(code) === 'recipient-refused';
 }
 
+/**
+ * A refusal of the recipient's address for now (a 4xx reply at RCPT TO: a full mailbox, a greylist):
+ * tried again, and once the last attempt has met it too, a soft bounce that lasted.
+ */
+export function isRecipientDeferral(code: string): boolean {
+  const { name, reply } = partsOf(code);
+  return name === 'EENVELOPE' && reply !== undefined && reply >= 400 && reply < 500;
+}
+
 /** What happened, without its end: each kind's words, given what to put in brackets. */
 const CAUSES: Record<DeliveryErrorKind, (bracket: string) => string> = {
   'recipient-refused': (b) => `The recipient's mail server refused this address (${b}): it may not exist`,
   'sender-refused': (b) => `The mail relay refused the sending address (${b}): check the MAIL_FROM setting`,
   'message-refused': (b) => `The mail server refused this e-mail (${b})`,
+  bounced: (b) => `The recipient's mail server sent this e-mail back (${b}): the address may not exist`,
   temporary: (b) => `The mail server was busy or refused for now (${b})`,
   'sign-in': (b) => `The mail relay refused the sign-in (${b}): check the user name and password in SMTP_URL`,
   timeout: (b) => `The mail relay took too long to answer (${b})`,

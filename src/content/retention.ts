@@ -42,7 +42,7 @@ export function retentionNotice(periods: RetentionPeriods = RETENTION): string[]
     `Bookings: deleted ${plural(periods.bookingMonthsAfterSession, 'month')} after the session; if you paid us, the invoice records are kept for 6 years, as UK tax law requires.`,
     `Masterclass registrations: deleted ${plural(periods.masterclassMonthsAfterEvent, 'month')} after the masterclass.`,
     `Messages held back as spam: deleted ${plural(periods.spamDays, 'day')} after they reach us.`,
-    `E-mails we send you: their text is deleted ${plural(periods.emailBodyDays, 'day')} after sending; we keep only the record that an e-mail was sent, and when.`,
+    `E-mails we send you: their text is deleted ${plural(periods.emailBodyDays, 'day')} after sending; we keep only the record that an e-mail was sent, and when. If your mail server refuses or returns our e-mail as undeliverable, or you report one as spam, we keep a scrambled (keyed hash) form of your address on the same suppression list and stop writing to it.`,
     'AI voice calls: we do not keep recordings or transcripts. The voice provider processes the call while it runs and may keep call logs for a limited period under its own data processing terms.',
     `Visit counts (no cookies, nothing that names you): each page view is deleted ${plural(periods.analyticsViewDays, 'day')} after the visit; the daily totals made from them are deleted after ${plural(periods.analyticsRollupMonths, 'month')}. The day's random value that tells one visitor from another is destroyed at the end of that day.`,
     `Abuse protection data: the hashed IP address is erased from your submission within ${periods.ipHashHours + 1} hours of receiving it; the user agent is kept with the submission.`,

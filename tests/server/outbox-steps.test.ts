@@ -191,6 +191,20 @@ describe('outbox steps on PGlite', () => {
     expect(await query(`select hash, reason from suppressions`)).toEqual([
       { hash: suppressionHash(SECRET, 'gone@example.org'), reason: 'bounced' },
     ]);
+    // A 4xx at the last attempt is a soft bounce that lasted: suppressed too.
+    await enqueueEmails(database.db, null, [email({ to: 'full@example.org' })]);
+    const [full] = await claimDue(database.db, 1, 60_000);
+    expect(
+      await markFailure(database.db, log, full!, refusal(452), { ...retry, maxAttempts: 1 }, bounce),
+    ).toBe('failed');
+    expect(
+      await query(
+        `select reason from suppressions where hash = '${suppressionHash(SECRET, 'full@example.org')}'`,
+      ),
+    ).toEqual([{ reason: 'bounced' }]);
+    await database.db.execute(
+      sql`delete from suppressions where reason = 'bounced' and hash = ${suppressionHash(SECRET, 'full@example.org')}`,
+    );
     // A later e-mail to the refused address is never sent.
     await enqueueEmails(database.db, null, [email({ to: 'gone@example.org' })]);
     const [later] = await claimDue(database.db, 1, 60_000);

@@ -196,6 +196,10 @@ const EnvSchema = z.object({
   ),
   /** The private key's file (PEM, RSA); DATA_DIR/.dkim-private-key.pem, made on first use, when unset. */
   DKIM_PRIVATE_KEY_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  /** Bounces and complaints by VERP (decision 045): on when a bounce domain is set. */
+  BOUNCE_DOMAIN: z.preprocess(emptyToUndefined, z.string().regex(DOMAIN, 'must be a domain name').optional()),
+  BOUNCE_SMTP_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(25)),
+  BOUNCE_SMTP_HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
   /** How old the Visits page's figures of today may be, in seconds (decision 043); 0 counts them at every look. */
   VISITS_TODAY_MAX_AGE_SECONDS: z.preprocess(
     emptyToUndefined,
@@ -261,6 +265,8 @@ export type Config = {
   downloadsGiveWay: boolean;
   /** How old the Visits page's count of today may be (decision 043); 0: counted at every look. */
   visitsTodayMaxAgeMs: number;
+  /** The bounce listener and the VERP envelope senders (decision 045), or undefined when BOUNCE_DOMAIN is unset. */
+  bounce?: { domain: string; port: number; host: string };
   /** DKIM signing (decision 044), or undefined when DKIM_SELECTOR is unset. */
   dkim?: { selector: string; domain: string; /** PEM */ privateKey: string };
 };
@@ -358,6 +364,21 @@ export function parseTrustProxy(value: string): { proxies: false | string[] } | 
   return { proxies: entries };
 }
 
+/**
+ * The bounce listener's settings. The bounce domain must be a domain of its own: MAIL_FROM's
+ * receives people's replies, every one of which the listener refuses.
+ */
+function bounceSettings(domain: string | undefined, port: number, host: string, mailFrom: string) {
+  if (!domain) return undefined;
+  const own = domain.toLowerCase();
+  if (own === (mailFrom.split('@')[1] ?? '').toLowerCase()) {
+    throw new ConfigError(
+      `BOUNCE_DOMAIN must be a domain of its own (e.g. bounces.${own}), not MAIL_FROM's: that domain's mail is people's replies, which the bounce listener refuses.`,
+    );
+  }
+  return { domain: own, port, host };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -408,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticFastPath: e.STATIC_FAST_PATH,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,
     visitsTodayMaxAgeMs: e.VISITS_TODAY_MAX_AGE_SECONDS * 1000,
+    bounce: bounceSettings(e.BOUNCE_DOMAIN, e.BOUNCE_SMTP_PORT, e.BOUNCE_SMTP_HOST, e.MAIL_FROM),
     dkim: e.DKIM_SELECTOR
       ? {
           selector: e.DKIM_SELECTOR.toLowerCase(),

@@ -27,6 +27,7 @@ import type { PersonalDataRegistry } from '../kit/personal-data';
 import { openDatabase, type Database } from '../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
 import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox-worker';
+import type { BounceListener } from '../kit/mail/bounce-listener';
 import { dkimSigner } from '../kit/mail/dkim';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
 import { addressConfirmEmail } from '../kit/mail/address-confirm';
@@ -75,6 +76,8 @@ declare module 'fastify' {
       calendarFeed: CalendarFeedJob;
       /** The alerts on the console people's devices (tests run a round at once). */
       alerts: AlertsJob;
+      /** The bounce listener (decision 045), when BOUNCE_DOMAIN is set. */
+      bounces?: BounceListener;
       /** The visit counts (decision 042): the salt, the form starts, the chores. */
       counting: Counting & { chores: PeriodicJob<string[]> };
       /** Every route of the console, with the role it needs (filled as Fastify registers them). */
@@ -105,6 +108,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     confirmAddress: (heldId, to) => addressConfirmEmail(links, heldId, to),
     visitorHourlyCap: config.visitorMailHourlyCap,
     dkim,
+    bounceDomain: config.bounce?.domain,
     ...options.outbox,
   });
   const retention = startRetentionSweeper(database, app.log);
@@ -181,9 +185,22 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   });
   /** A client's rate-limit key: a keyed hash of its address or IPv6 /64. */
   const clientKey = (request: FastifyRequest) => links.hashAddress(rateLimitSubject(request.ip));
+  // What relays send back to the VERP senders (decision 045); its parser is loaded only when on.
+  const bounces = config.bounce
+    ? await (
+        await import('../kit/mail/bounce-listener')
+      ).startBounceListener({
+        ...config.bounce,
+        db: database.db,
+        secret: config.appSecret,
+        consoleAddresses: config.ownerEmails,
+        log: app.log,
+      })
+    : undefined;
   app.decorate('services', {
     database,
     outbox,
+    bounces,
     links,
     retention,
     consoleJobs,
@@ -205,6 +222,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       alerts.stop(),
       countingChores.stop(),
       weeklyReport.stop(),
+      bounces?.close(),
     ]);
     await outbox.stop();
     await limiter.close();

@@ -2,7 +2,8 @@
  * What an outbox row is sent as: its message rendered from the stored content, from the site's
  * sender, with a Message-ID derived from the row id (a repeat after a crash is recognisable) and
  * signed; then composed into its MIME bytes, which the worker (./outbox-worker.ts) hands to the
- * transport.
+ * transport. A visitor e-mail's envelope sender is its VERP address when a bounce domain is set
+ * (./verp.ts, decision 045); its From stays the site's.
  */
 import { createHmac } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -10,13 +11,19 @@ import type Mail from 'nodemailer/lib/mailer';
 import { withoutBidiControls } from '~/lib/bidi';
 import { renderEmail } from './layout';
 import type { ClaimedRow } from './outbox';
+import { verpSender } from './verp';
 
 export type SenderIdentity = {
   from: { name: string; address: string };
   /** The Message-ID's domain: MAIL_FROM's. */
   domain: string;
-  /** Signs the Message-ID. */
+  /** Signs the Message-ID and the VERP envelope sender. */
   secret: string;
+  /**
+   * BOUNCE_DOMAIN: a visitor e-mail's envelope sender is then `bounce+<id>-<tag>@` it, where the
+   * bounce listener (./bounce-listener.ts) receives what relays send back. Absent: MAIL_FROM.
+   */
+  bounceDomain?: string;
 };
 
 /** The Message-ID of an outbox row: derived from its id, so a repeat is recognisable; signed. */
@@ -28,12 +35,25 @@ export function messageId(identity: SenderIdentity, id: number): string {
   return `<outbox.${id}.${tag}@${identity.domain}>`;
 }
 
+/**
+ * The envelope of a row's message when it differs from what nodemailer takes from its From and
+ * To: a visitor e-mail's VERP sender, when a bounce domain is set. E-mails to the owner keep
+ * MAIL_FROM: their bounces are the relay's business, and the console's addresses are never
+ * suppressed (decision 030).
+ */
+export function verpEnvelope(row: ClaimedRow, identity: SenderIdentity): Mail.Envelope | undefined {
+  if (row.audience !== 'visitor' || !identity.bounceDomain) return undefined;
+  return { from: verpSender(identity.secret, identity.bounceDomain, Number(row.id)), to: row.to_address };
+}
+
 /** The message nodemailer sends for a claimed row: rendered now from its stored content. */
 export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options {
   const id = Number(row.id);
   const { message } = row;
   const { html, text } = 'content' in message ? renderEmail(message.content) : message;
+  const envelope = verpEnvelope(row, identity);
   return {
+    ...(envelope ? { envelope } : {}),
     from: identity.from,
     to: row.to_address,
     replyTo: message.replyTo,
@@ -58,8 +78,8 @@ export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options 
 /**
  * The message of `toMail` composed now, by nodemailer's own composer, into the bytes the
  * transport would have composed at the send, with the envelope nodemailer takes from its From and
- * To. The transport then only streams them: the worker composes a round's messages while the
- * round before is being recorded, off the relay's path.
+ * To (or the VERP one `toMail` set). The transport then only streams them: the worker composes a
+ * round's messages while the round before is being recorded, off the relay's path.
  */
 export async function composeMail(row: ClaimedRow, identity: SenderIdentity): Promise<Mail.Options> {
   const node = new MailComposer(toMail(row, identity)).compile();

@@ -16,7 +16,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { isRecipientRefusal } from '~/content/delivery-errors';
+import { isRecipientDeferral, isRecipientRefusal } from '~/content/delivery-errors';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { outbox } from '../db/schema';
@@ -239,7 +239,8 @@ export class SentMarks {
  * last attempt, or at once when the relay refused the recipient for good (`EENVELOPE 5xx`: the
  * address does not exist, and would be refused again). Such an address goes on the suppression
  * list (`bounced`, with `bounce`), so nothing is sent to it again until it is lifted, unless it is
- * one of the console's own. A visitor e-mail failed for good frees the recipient mark it held:
+ * one of the console's own; so does one its server still put off (4xx at RCPT TO) at the last
+ * attempt, a day after the first (a soft bounce that lasted). A visitor e-mail failed for good frees the recipient mark it held:
  * nobody received it.
  */
 export async function markFailure(
@@ -257,7 +258,7 @@ export async function markFailure(
     await db.execute(
       sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
     );
-    if (refused && bounce) {
+    if (bounce && (refused || isRecipientDeferral(code))) {
       const hash = suppressionHash(bounce.secret, row.to_address);
       if (!bounce.exempt?.has(hash))
         await db.execute(

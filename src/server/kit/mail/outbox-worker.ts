@@ -83,6 +83,8 @@ export type OutboxWorkerOptions = {
   clock?: () => Date;
   /** Signs every message (DKIM_SELECTOR, decision 044); absent: unsigned. */
   dkim?: DkimSigner;
+  /** BOUNCE_DOMAIN: visitor e-mails leave with a VERP envelope sender there (decision 045). */
+  bounceDomain?: string;
 };
 
 export type OutboxWorker = {
@@ -147,6 +149,7 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
       from: { name: options.brand, address: options.mailFrom },
       domain: options.mailFrom.split('@')[1] ?? 'localhost',
       secret: options.secret,
+      bounceDomain: options.bounceDomain,
     },
     dkim: options.dkim,
     suppression: {

@@ -1,0 +1,70 @@
+/**
+ * The VERP envelope sender of a visitor e-mail (decision 045): `bounce+<row id>-<tag>@<bounce
+ * domain>`, the tag a keyed hash of the row id. Whatever a relay sends back to that address names
+ * the outbox row it is about, and nobody without APP_SECRET can make such an address for a row of
+ * their choosing. The signed tokens of e-mail links (../http/signed-tokens.ts) are too long for a
+ * local part, which may hold 64 characters: this one holds at most 40.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The local part's fixed start; the row id and the tag follow. */
+const LOCAL_PREFIX = 'bounce+';
+/** Characters of the tag: 16 of base32, 80 bits of the HMAC. */
+export const VERP_TAG_LENGTH = 16;
+/** RFC 4648 base32, lower-cased: a relay that changes the case of a local part changes nothing. */
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+/** The row id: digits with no leading zero, within what a JavaScript number holds exactly. */
+const VERP_LOCAL = new RegExp(`^bounce\\+([1-9][0-9]{0,15})-([a-z2-7]{${VERP_TAG_LENGTH}})$`);
+
+function base32(bytes: Buffer, length: number): string {
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < length) {
+      out += BASE32.charAt((value >>> (bits - 5)) & 31);
+      bits -= 5;
+    }
+    value &= (1 << bits) - 1;
+    if (out.length === length) break;
+  }
+  return out;
+}
+
+/**
+ * The tag of a row: HMAC-SHA256 of its id under APP_SECRET, with a purpose of its own (a Message-ID
+ * tag or a suppression hash of the same secret never matches it), truncated.
+ */
+function verpTag(secret: string, rowId: number): string {
+  const digest = createHmac('sha256', secret).update(`verp:${rowId}`).digest();
+  return base32(digest, VERP_TAG_LENGTH);
+}
+
+/**
+ * The envelope sender (SMTP MAIL FROM, the Return-Path) of an outbox row's e-mail: what a relay
+ * sends a bounce to. At most 7 + 16 + 1 + 16 = 40 characters before the `@`: a local part may hold
+ * 64.
+ */
+export function verpSender(secret: string, domain: string, rowId: number): string {
+  return `${LOCAL_PREFIX}${rowId}-${verpTag(secret, rowId)}@${domain.toLowerCase()}`;
+}
+
+/**
+ * The outbox row an address names, when it is a well-formed VERP address of `domain` whose tag is
+ * the row's (compared in constant time); otherwise undefined.
+ */
+export function verpRowId(secret: string, domain: string, address: string): number | undefined {
+  const at = address.lastIndexOf('@');
+  if (at < 1) return undefined;
+  const local = address.slice(0, at).toLowerCase();
+  if (address.slice(at + 1).toLowerCase() !== domain.toLowerCase()) return undefined;
+  const match = VERP_LOCAL.exec(local);
+  if (!match) return undefined;
+  const rowId = Number(match[1]);
+  if (!Number.isSafeInteger(rowId)) return undefined;
+  const expected = Buffer.from(verpTag(secret, rowId));
+  const given = Buffer.from(match[2]!);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? rowId : undefined;
+}
