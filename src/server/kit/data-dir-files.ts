@@ -64,17 +64,24 @@ export function isDataDirEntry(name: string): boolean {
   );
 }
 
-/** The secret in `file`, or undefined when there is no such file; a short secret stops start-up. */
-function readSecretFile(file: string): string | undefined {
-  let content: string;
+/** A kept file's text, or undefined when there is none; a file that cannot be read stops start-up. */
+function readKept(file: string, refusal: (why: string) => string): string | undefined {
   try {
-    content = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     if (hasCode(error, 'ENOENT')) return undefined;
-    throw new ConfigError(
-      `Cannot read the secret in ${file} (${(error as Error).message}). Fix it, delete it so a new one is generated, or set APP_SECRET (at least ${MIN_SECRET_BYTES} characters).`,
-    );
+    throw new ConfigError(refusal((error as Error).message));
   }
+}
+
+/** The secret in `file`, or undefined when there is no such file; a short secret stops start-up. */
+function readSecretFile(file: string): string | undefined {
+  const content = readKept(
+    file,
+    (why) =>
+      `Cannot read the secret in ${file} (${why}). Fix it, delete it so a new one is generated, or set APP_SECRET (at least ${MIN_SECRET_BYTES} characters).`,
+  );
+  if (content === undefined) return undefined;
   const secret = content.trim();
   const bytes = Buffer.byteLength(secret, 'utf8');
   if (bytes < MIN_SECRET_BYTES) {
@@ -132,13 +139,8 @@ const MIN_DKIM_BITS = 1024;
 
 /** The DKIM private key in `file` (PEM), checked; undefined when there is no such file. */
 function readDkimKey(file: string): string | undefined {
-  let pem: string;
-  try {
-    pem = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (hasCode(error, 'ENOENT')) return undefined;
-    throw new ConfigError(`Cannot read the DKIM key in ${file} (${(error as Error).message}).`);
-  }
+  const pem = readKept(file, (why) => `Cannot read the DKIM key in ${file} (${why}).`);
+  if (pem === undefined) return undefined;
   let bits: number | undefined;
   try {
     const key = createPrivateKey(pem);
