@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   deliveryErrorKind,
   deliveryErrorWords,
+  isMailboxGone,
   isRecipientRefusal,
   lastSendFailedWarning,
 } from './delivery-errors';
@@ -20,6 +21,17 @@ describe('a delivery error in words', () => {
       "The recipient's mail server sent this e-mail back (EBOUNCE 5.1.1): the address may not exist.",
     );
     expect(isRecipientRefusal('EBOUNCE 5.1.1')).toBe(false);
+  });
+
+  it('tells a mailbox that is gone from a refusal about our sender or by the relay', () => {
+    expect(isMailboxGone('EENVELOPE 550 5.1.1')).toBe(true);
+    expect(isMailboxGone('EENVELOPE 550 5.2.1')).toBe(true);
+    expect(isMailboxGone('EENVELOPE 550')).toBe(false);
+    expect(isMailboxGone('EENVELOPE 550 5.7.1')).toBe(false);
+    expect(isMailboxGone('EENVELOPE 450 4.2.2')).toBe(false);
+    // 5.1.8 at RCPT TO is our sending domain refused: the relay's matter, not this recipient's.
+    expect(isRecipientRefusal('EENVELOPE 550 5.1.8')).toBe(false);
+    expect(isMailboxGone('EENVELOPE 550 5.1.8')).toBe(false);
   });
 
   it('says a 4xx is for now, and that it will be tried again while it waits', () => {

@@ -61,11 +61,23 @@ function partsOf(code: string): {
 
 /**
  * An enhanced status that is about the mailbox itself (RFC 3463: 5.1.x addressing, 5.2.1 mailbox
- * disabled), or none given: a refusal of this one address. Any other (5.7.1 "relaying denied") is
- * the relay's own policy, which every e-mail meets.
+ * disabled), or none given: a refusal of this one address. Any other (5.7.1 "relaying denied"), and
+ * 5.1.7 and 5.1.8, which are about our sending address, is the relay's own policy or our sender,
+ * which every e-mail meets.
  */
 const aboutTheMailbox = (status: string | undefined) =>
-  status === undefined || status.startsWith('5.1.') || status === '5.2.1';
+  status === undefined || (status.startsWith('5.1.') && !SENDER_STATUSES.has(status)) || status === '5.2.1';
+
+/** Enhanced statuses about the sender's address (RFC 3463: bad sender mailbox, bad sender system). */
+const SENDER_STATUSES = new Set(['5.1.7', '5.1.8']);
+
+/**
+ * Enhanced statuses that say the recipient's mailbox does not exist or takes no mail (RFC 3463:
+ * bad destination mailbox or system, syntax, moved, null MX; mailbox disabled): the address is put
+ * on the suppression list at once. A refusal without one, or with any other, fails its e-mail and
+ * leaves the address alone: through one relay, a refusal may be the relay's own.
+ */
+const MAILBOX_GONE = new Set(['5.1.1', '5.1.2', '5.1.3', '5.1.6', '5.1.10', '5.2.1']);
 
 /** The kind of a stored error code. */
 export function deliveryErrorKind(code: string): DeliveryErrorKind {
@@ -93,13 +105,10 @@ export function isRecipientRefusal(code: string): boolean {
   return deliveryErrorKind(code) === 'recipient-refused';
 }
 
-/**
- * A refusal of the recipient's address for now (a 4xx reply at RCPT TO: a full mailbox, a greylist):
- * tried again, and once the last attempt has met it too, a soft bounce that lasted.
- */
-export function isRecipientDeferral(code: string): boolean {
-  const { name, reply } = partsOf(code);
-  return name === 'EENVELOPE' && reply !== undefined && reply >= 400 && reply < 500;
+/** A refusal for good whose enhanced status says the recipient's mailbox is gone (`MAILBOX_GONE`). */
+export function isMailboxGone(code: string): boolean {
+  const { status } = partsOf(code);
+  return isRecipientRefusal(code) && status !== undefined && MAILBOX_GONE.has(status);
 }
 
 /** What happened, without its end: each kind's words, given what to put in brackets. */

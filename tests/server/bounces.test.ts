@@ -10,6 +10,7 @@
  * address.
  */
 import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -243,8 +244,8 @@ describe.each(drivers)('bounces and complaints by VERP, on $name', (driver) => {
   it('sends a visitor e-mail with its VERP envelope sender, From unchanged', async () => {
     const to = nextVisitor();
     const { id, mail } = await sendVisitorEmail(to);
-    expect(mail.envelopeFrom).toBe(verpSender(SECRET, BOUNCE_DOMAIN, id));
-    expect(verpRowId(SECRET, BOUNCE_DOMAIN, mail.envelopeFrom)).toBe(id);
+    expect(mail.envelopeFrom).toBe(verpSender(SECRET, BOUNCE_DOMAIN, id, to));
+    expect(verpRowId(SECRET, BOUNCE_DOMAIN, mail.envelopeFrom, to)).toBe(id);
     expect(mail.envelopeFrom.split('@')[0]!.length).toBeLessThanOrEqual(64);
     expect(mail.envelopeTo).toEqual([to]);
     expect(mail.header('from')).toBe('Sterling Sats <hello@sterling.test>');
@@ -341,6 +342,61 @@ describe.each(drivers)('bounces and complaints by VERP, on $name', (driver) => {
     expect((await rowOf(id))?.status).toBe('sent');
   });
 
+  it('closes a session after three unknown recipients, and takes at most four connections from one address', async () => {
+    /** A raw SMTP client: each line sent, and the replies read as they come. */
+    const session = async () => {
+      const socket = net.connect(listener.port, '127.0.0.1');
+      socket.setEncoding('utf8');
+      let buffered = '';
+      let closed = false;
+      socket.on('data', (chunk: string) => (buffered += chunk));
+      socket.on('close', () => (closed = true));
+      socket.on('error', () => {});
+      const reply = async () => {
+        const line = await until(() => {
+          const end = buffered.search(/^\d{3} .*\r\n/m);
+          if (end === -1) return false;
+          const match = /^(\d{3}) .*\r\n/m.exec(buffered)!;
+          buffered = buffered.slice(match.index + match[0].length);
+          return match[1]!;
+        });
+        return Number(line);
+      };
+      return {
+        reply,
+        send: async (line: string) => {
+          socket.write(`${line}\r\n`);
+          return reply();
+        },
+        closed: () => closed,
+        end: () => socket.destroy(),
+      };
+    };
+    const guesser = await session();
+    expect(await guesser.reply()).toBe(220);
+    expect(await guesser.send('EHLO guesser.example.org')).toBe(250);
+    expect(await guesser.send('MAIL FROM:<>')).toBe(250);
+    expect(await guesser.send(`RCPT TO:<bounce+1-aaaaaaaaaaaaaaaa@${BOUNCE_DOMAIN}>`)).toBe(550);
+    expect(await guesser.send(`RCPT TO:<bounce+2-aaaaaaaaaaaaaaaa@${BOUNCE_DOMAIN}>`)).toBe(550);
+    expect(await guesser.send(`RCPT TO:<bounce+3-aaaaaaaaaaaaaaaa@${BOUNCE_DOMAIN}>`)).toBe(421);
+    await until(() => guesser.closed());
+
+    const open = [];
+    for (let i = 0; i < 4; i += 1) {
+      const s = await session();
+      expect(await s.reply()).toBe(220);
+      open.push(s);
+    }
+    const fifth = await session();
+    expect(await fifth.reply()).toBe(421);
+    // One closed, one more is taken.
+    open.shift()!.end();
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await session();
+    expect(await again.reply()).toBe(220);
+    for (const s of [...open, fifth, again]) s.end();
+  });
+
   it('refuses a message over the size limit', async () => {
     const to = nextVisitor();
     const { mail } = await sendVisitorEmail(to);
@@ -353,7 +409,7 @@ describe.each(drivers)('bounces and complaints by VERP, on $name', (driver) => {
 
   it("never suppresses one of the console's addresses", async () => {
     const { id, mail } = await sendVisitorEmail(OWNER);
-    expect(verpRowId(SECRET, BOUNCE_DOMAIN, mail.envelopeFrom)).toBe(id);
+    expect(verpRowId(SECRET, BOUNCE_DOMAIN, mail.envelopeFrom, OWNER)).toBe(id);
     await deliver(mail.envelopeFrom, await dsn('failed', '5.1.1'));
     await deliver(mail.envelopeFrom, await arf('abuse'), 'fbl@mailbox.example.org');
     expect(await suppression(OWNER)).toBeUndefined();
@@ -361,13 +417,22 @@ describe.each(drivers)('bounces and complaints by VERP, on $name', (driver) => {
     expect((await rowOf(id))?.last_error).toBe('EBOUNCE 5.1.1');
   });
 
-  it('accepts and ignores a report about a row that is no longer kept', async () => {
+  it("refuses a report about a row that is no longer kept, or that was another recipient's", async () => {
     const count = async () =>
       (await query<{ n: number }>('select count(*)::int as n from suppressions'))[0]!.n;
     const before = await count();
-    const address = verpSender(SECRET, BOUNCE_DOMAIN, 9_999_999);
-    const answer = await deliver(address, await dsn('failed', '5.1.1'));
-    expect(answer.response).toMatch(/^250/);
+    // An address made for a row that is gone, and one made for this row's id and another recipient
+    // (a database started afresh under the same secret numbers its rows again).
+    const to = nextVisitor();
+    const { id } = await sendVisitorEmail(to);
+    for (const address of [
+      verpSender(SECRET, BOUNCE_DOMAIN, 9_999_999, to),
+      verpSender(SECRET, BOUNCE_DOMAIN, id, 'someone.else@example.org'),
+    ]) {
+      await expect(deliver(address, await dsn('failed', '5.1.1'))).rejects.toMatchObject({
+        responseCode: 550,
+      });
+    }
     expect(await count()).toBe(before);
   });
 
@@ -423,9 +488,46 @@ describe('the bounce route in the running server', () => {
     }
   });
 
+  it('stops the start with a sentence when the listener cannot take its port', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      await expect(
+        makeFormsApp({ BOUNCE_DOMAIN, BOUNCE_SMTP_PORT: String(port), BOUNCE_SMTP_HOST: '127.0.0.1' }),
+      ).rejects.toThrow(
+        /^The bounce listener cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\): another process/,
+      );
+    } finally {
+      holder.close();
+    }
+  });
+
   it('refuses a bounce domain that is MAIL_FROM’s, with a sentence', () => {
     expect(() =>
       loadConfig({ NODE_ENV: 'test', APP_SECRET: SECRET, MAIL_FROM, BOUNCE_DOMAIN: 'Sterling.test' }),
     ).toThrow(/BOUNCE_DOMAIN must be a domain of its own/);
+    // Nor a parent of it, nor a console address's domain.
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'test',
+        APP_SECRET: SECRET,
+        MAIL_FROM: 'hello@mail.sterling.test',
+        BOUNCE_DOMAIN: 'sterling.test',
+      }),
+    ).toThrow(/BOUNCE_DOMAIN must be a domain of its own/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'test',
+        APP_SECRET: SECRET,
+        MAIL_FROM,
+        OWNER_EMAIL: 'ada@owner.example',
+        BOUNCE_DOMAIN: 'owner.example',
+      }),
+    ).toThrow(/BOUNCE_DOMAIN must be a domain of its own/);
+    expect(
+      loadConfig({ NODE_ENV: 'test', APP_SECRET: SECRET, MAIL_FROM, BOUNCE_DOMAIN: 'bounces.sterling.test' })
+        .bounce,
+    ).toMatchObject({ domain: 'bounces.sterling.test', port: 25 });
   });
 });

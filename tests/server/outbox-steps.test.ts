@@ -157,7 +157,7 @@ describe('outbox steps on PGlite', () => {
     expect(await claimDue(database.db, 1, 60_000)).toEqual([]);
   });
 
-  it('puts an address refused for good on the suppression list, never a console address nor on a 4xx', async () => {
+  it("puts an address whose mailbox is gone (5.1.1) on the suppression list, never a console address nor on a refusal that may be the relay's", async () => {
     const refusal = (responseCode: number, response = '') =>
       errorCode(
         Object.assign(new Error('rejected'), {
@@ -182,7 +182,9 @@ describe('outbox steps on PGlite', () => {
     expect(
       await markFailure(database.db, log, gone!, refusal(550, '550 5.1.1 no such user'), retry, bounce),
     ).toBe('failed');
-    expect(await markFailure(database.db, log, owner!, refusal(550), retry, bounce)).toBe('failed');
+    expect(
+      await markFailure(database.db, log, owner!, refusal(550, '550 5.1.1 no such user'), retry, bounce),
+    ).toBe('failed');
     expect(await markFailure(database.db, log, busy!, refusal(450), retry, bounce)).toBe('retry');
     // A relay's own policy (5.7.1) says nothing of the mailbox: retried, nothing suppressed.
     expect(
@@ -191,20 +193,36 @@ describe('outbox steps on PGlite', () => {
     expect(await query(`select hash, reason from suppressions`)).toEqual([
       { hash: suppressionHash(SECRET, 'gone@example.org'), reason: 'bounced' },
     ]);
-    // A 4xx at the last attempt is a soft bounce that lasted: suppressed too.
-    await enqueueEmails(database.db, null, [email({ to: 'full@example.org' })]);
-    const [full] = await claimDue(database.db, 1, 60_000);
-    expect(
-      await markFailure(database.db, log, full!, refusal(452), { ...retry, maxAttempts: 1 }, bounce),
-    ).toBe('failed');
-    expect(
-      await query(
-        `select reason from suppressions where hash = '${suppressionHash(SECRET, 'full@example.org')}'`,
-      ),
-    ).toEqual([{ reason: 'bounced' }]);
-    await database.db.execute(
-      sql`delete from suppressions where reason = 'bounced' and hash = ${suppressionHash(SECRET, 'full@example.org')}`,
+    // Refusals that may be the relay's or about our sender suppress nothing: a 4xx even at the last
+    // attempt, a 550 without an enhanced status, 5.1.8 (our sending domain), 4.7.1.
+    await enqueueEmails(database.db, null, [
+      email({ to: 'full@example.org' }),
+      email({ to: 'plain@example.org' }),
+      email({ to: 'sender@example.org' }),
+      email({ to: 'greylist@example.org' }),
+    ]);
+    const last = { ...retry, maxAttempts: 1 };
+    const [full, plain, sender, greylist] = (await claimDue(database.db, 4, 60_000)).sort(
+      (x, y) => Number(x.id) - Number(y.id),
     );
+    expect(
+      await markFailure(database.db, log, full!, refusal(452, '452 4.2.2 mailbox full'), last, bounce),
+    ).toBe('failed');
+    expect(await markFailure(database.db, log, plain!, refusal(550), retry, bounce)).toBe('failed');
+    expect(
+      await markFailure(
+        database.db,
+        log,
+        sender!,
+        refusal(550, '550 5.1.8 Sender address rejected'),
+        retry,
+        bounce,
+      ),
+    ).toBe('retry');
+    expect(
+      await markFailure(database.db, log, greylist!, refusal(451, '451 4.7.1 try again later'), last, bounce),
+    ).toBe('failed');
+    expect((await query(`select reason from suppressions`)).length).toBe(1);
     // A later e-mail to the refused address is never sent.
     await enqueueEmails(database.db, null, [email({ to: 'gone@example.org' })]);
     const [later] = await claimDue(database.db, 1, 60_000);

@@ -32,22 +32,47 @@ export type LiveFigures = {
   hours: HourFigures[];
 };
 
-/** The stored count, or undefined when there is none. */
+/** When `day` was last counted, or undefined when the stored count is of another day or none. */
+export async function liveCountedAt(q: Queryable, day: string): Promise<Date | undefined> {
+  const [row] = rowsOf<{ counted_at: string | Date }>(
+    await q.execute(sql`select counted_at from analytics_live_days where day = ${day}::date`),
+  );
+  return row ? new Date(row.counted_at) : undefined;
+}
+
+/** The stored count, or undefined when there is none: one statement, so one count whole. */
 export async function storedLive(q: Queryable): Promise<LiveFigures | undefined> {
-  const [head] = rowsOf<{ day: string; visitors: number; views: number; counted_at: string | Date }>(
-    await q.execute(
-      sql`select day::text as day, visitors, views, counted_at from analytics_live_days order by day desc limit 1`,
-    ),
-  );
-  if (!head) return undefined;
-  const all = rowsOf<DayRow>(
+  const rows = rowsOf<{
+    day: string;
+    day_visitors: number;
+    day_views: number;
+    counted_at: string | Date;
+    dimension: string | null;
+    value: string | null;
+    visitors: number | null;
+    views: number | null;
+  }>(
     await q.execute(sql`
-      select day::text as day, dimension, value, visitors, views from analytics_live where day = ${head.day}::date`),
+      select d.day::text as day, d.visitors as day_visitors, d.views as day_views, d.counted_at,
+        l.dimension, l.value, l.visitors, l.views
+      from (select * from analytics_live_days order by day desc limit 1) d
+      left join analytics_live l on l.day = d.day`),
   );
+  const head = rows[0];
+  if (!head) return undefined;
+  const all = rows
+    .filter((r) => r.dimension !== null)
+    .map((r) => ({
+      day: head.day,
+      dimension: r.dimension!,
+      value: r.value ?? '',
+      visitors: r.visitors ?? 0,
+      views: r.views ?? 0,
+    }));
   return {
     day: head.day,
     countedAt: new Date(head.counted_at),
-    totals: { visitors: head.visitors, views: head.views },
+    totals: { visitors: head.day_visitors, views: head.day_views },
     rows: all.filter((r) => r.dimension !== 'hour'),
     hours: all
       .filter((r) => r.dimension === 'hour')
@@ -103,6 +128,8 @@ export async function countLive(
  */
 export async function liveFigures(db: Db, day: string, now: Date, maxAgeMs: number): Promise<LiveFigures> {
   const stored = maxAgeMs > 0 ? await storedLive(db) : undefined;
-  const fresh = stored && stored.day === day && now.getTime() - stored.countedAt.getTime() <= maxAgeMs;
+  // A count stamped ahead of this clock (another instance's) is as old as it is far.
+  const fresh =
+    stored && stored.day === day && Math.abs(now.getTime() - stored.countedAt.getTime()) <= maxAgeMs;
   return fresh ? stored : countLive(db, day, now, Math.min(JUST_COUNTED_MS, maxAgeMs));
 }

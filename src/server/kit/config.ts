@@ -365,15 +365,24 @@ export function parseTrustProxy(value: string): { proxies: false | string[] } | 
 }
 
 /**
- * The bounce listener's settings. The bounce domain must be a domain of its own: MAIL_FROM's
- * receives people's replies, every one of which the listener refuses.
+ * The bounce listener's settings. The bounce domain must be a domain of its own: MAIL_FROM's, the
+ * console's addresses' and any domain above them receive people's mail, all of which the
+ * listener refuses once the domain's MX points at it.
  */
-function bounceSettings(domain: string | undefined, port: number, host: string, mailFrom: string) {
+function bounceSettings(
+  domain: string | undefined,
+  port: number,
+  host: string,
+  peopleAddresses: readonly string[],
+) {
   if (!domain) return undefined;
   const own = domain.toLowerCase();
-  if (own === (mailFrom.split('@')[1] ?? '').toLowerCase()) {
+  const taken = peopleAddresses
+    .map((address) => (address.split('@')[1] ?? '').toLowerCase())
+    .find((used) => used === own || used.endsWith(`.${own}`));
+  if (taken !== undefined) {
     throw new ConfigError(
-      `BOUNCE_DOMAIN must be a domain of its own (e.g. bounces.${own}), not MAIL_FROM's: that domain's mail is people's replies, which the bounce listener refuses.`,
+      `BOUNCE_DOMAIN must be a domain of its own (e.g. bounces.${taken}), not one that receives people's mail (${taken}, of MAIL_FROM or a console address): the bounce listener refuses every message that is not a bounce.`,
     );
   }
   return { domain: own, port, host };
@@ -429,7 +438,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticFastPath: e.STATIC_FAST_PATH,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,
     visitsTodayMaxAgeMs: e.VISITS_TODAY_MAX_AGE_SECONDS * 1000,
-    bounce: bounceSettings(e.BOUNCE_DOMAIN, e.BOUNCE_SMTP_PORT, e.BOUNCE_SMTP_HOST, e.MAIL_FROM),
+    bounce: bounceSettings(e.BOUNCE_DOMAIN, e.BOUNCE_SMTP_PORT, e.BOUNCE_SMTP_HOST, [
+      e.MAIL_FROM,
+      ...consoleUsers.map((user) => user.email),
+    ]),
     dkim: e.DKIM_SELECTOR
       ? {
           selector: e.DKIM_SELECTOR.toLowerCase(),

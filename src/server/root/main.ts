@@ -14,7 +14,17 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await buildApp({ config });
+  let app;
+  try {
+    app = await buildApp({ config });
+  } catch (error) {
+    // A setting that only meets its limit at start (the bounce listener's port): said as a sentence.
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   if (config.env === 'production' && !config.databaseUrl) {
     // PGlite never fsyncs its files (decision 002, "Durability on the embedded database").
     app.log.warn(

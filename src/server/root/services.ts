@@ -22,7 +22,7 @@ import { CONSOLE_PATH } from '~/content/routes';
 import { registerDiaryFeed } from '../console/diary';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
 import { createRetentionRunner, type RetentionRunner } from '../console/retention';
-import type { Config } from '../kit/config';
+import { ConfigError, type Config } from '../kit/config';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { openDatabase, type Database } from '../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
@@ -90,6 +90,33 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const personalData = options.personalData ?? PERSONAL_DATA;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const links = createLinks(config.publicUrl, config.appSecret);
+  // What relays send back to the VERP senders (decision 045), started before anything else that
+  // would need stopping: a port it cannot take stops the start with a sentence, the database closed.
+  let bounces: BounceListener | undefined;
+  if (config.bounce) {
+    try {
+      const { startBounceListener } = await import('../kit/mail/bounce-listener');
+      bounces = await startBounceListener({
+        ...config.bounce,
+        db: database.db,
+        secret: config.appSecret,
+        consoleAddresses: config.ownerEmails,
+        log: app.log,
+      });
+    } catch (error) {
+      await database.close();
+      const code = (error as NodeJS.ErrnoException | null)?.code ?? 'ERROR';
+      throw new ConfigError(
+        `The bounce listener cannot listen on ${config.bounce.host}:${config.bounce.port} (${code}): ${
+          code === 'EACCES'
+            ? 'a port below 1024 needs the server to be allowed to bind it (CAP_NET_BIND_SERVICE), or forward 25 to a higher BOUNCE_SMTP_PORT'
+            : code === 'EADDRINUSE'
+              ? 'another process (another instance on this machine?) holds that port; give each instance its own BOUNCE_SMTP_PORT'
+              : 'check BOUNCE_SMTP_HOST and BOUNCE_SMTP_PORT'
+        }.`,
+      );
+    }
+  }
   const limiter = config.redisUrl ? await redisRateLimiter(config.redisUrl, app.log) : memoryRateLimiter();
   // Every e-mail signed with DKIM when DKIM_SELECTOR is set (decision 044); the record to publish is public.
   const dkim = config.dkim ? dkimSigner(config.dkim) : undefined;
@@ -185,18 +212,6 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   });
   /** A client's rate-limit key: a keyed hash of its address or IPv6 /64. */
   const clientKey = (request: FastifyRequest) => links.hashAddress(rateLimitSubject(request.ip));
-  // What relays send back to the VERP senders (decision 045); its parser is loaded only when on.
-  const bounces = config.bounce
-    ? await (
-        await import('../kit/mail/bounce-listener')
-      ).startBounceListener({
-        ...config.bounce,
-        db: database.db,
-        secret: config.appSecret,
-        consoleAddresses: config.ownerEmails,
-        log: app.log,
-      })
-    : undefined;
   app.decorate('services', {
     database,
     outbox,

@@ -4,19 +4,26 @@
  * ./bounces.ts). It is the MX of the bounce domain and nothing else: a recipient is accepted only
  * when it is a well-formed VERP address of that domain whose tag verifies (any other: 550, so it
  * relays nothing and a guessed address learns nothing), a message over the size limit is refused
- * (552), the connections are limited, there is no AUTH, and STARTTLS is not offered (a relay then
+ * (552), the connections are limited (in all, and per client address), a session that names
+ * three unknown recipients is closed, there is no AUTH, and STARTTLS is not offered (a relay then
  * delivers in the clear, as it does to any MX without it). A message accepted is acted on before
  * it is answered: if the database does not answer, the relay is told to try again later (451).
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { recordReport, reportVerdict, type ReportContext } from './bounces';
-import { verpRowId } from './verp';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../db/rows';
+import { parseVerp, verpMatches } from './verp';
 
 /** A bounce or a complaint is a few kilobytes with the returned message's headers; 256 KiB is ample. */
 export const BOUNCE_MAX_BYTES = 256 * 1024;
 /** Relays open one or two connections at a time; more wait for a free one (421, try again). */
 export const BOUNCE_MAX_CLIENTS = 20;
+/** Connections at once from one address: one client cannot take every slot. */
+export const BOUNCE_MAX_CLIENTS_PER_ADDRESS = 4;
+/** Recipients refused in one session before it is closed (421): a guesser gets few tries. */
+export const BOUNCE_MAX_REFUSED_RECIPIENTS = 3;
 
 export type BounceListenerOptions = ReportContext & {
   /** 0 picks a free port (tests). */
@@ -47,7 +54,21 @@ function codeOf(error: unknown): string {
 export async function startBounceListener(options: BounceListenerOptions): Promise<BounceListener> {
   const { domain, secret, log } = options;
   const maxBytes = options.maxBytes ?? BOUNCE_MAX_BYTES;
-  const rowOf = (address: string) => verpRowId(secret, domain, address);
+  /** The outbox row a recipient names: a well-formed VERP address whose tag is its row's. */
+  async function rowOf(address: string): Promise<number | undefined> {
+    const parsed = parseVerp(domain, address);
+    if (!parsed) return undefined;
+    const [row] = rowsOf<{ to_address: string }>(
+      await options.db.execute(sql`select to_address from outbox where id = ${parsed.rowId}`),
+    );
+    return row && verpMatches(secret, parsed.rowId, row.to_address, parsed.tag) ? parsed.rowId : undefined;
+  }
+  /** The rows each session's recipients named, found at RCPT TO. */
+  const rowsNamed = new WeakMap<object, Set<number>>();
+  const perAddress = new Map<string, number>();
+  const refused = new WeakMap<object, number>();
+  /** The sessions counted in `perAddress` (a refused connection is closed too, and never was). */
+  const counted = new WeakSet<object>();
 
   const server = new SMTPServer({
     name: domain,
@@ -62,14 +83,54 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
     maxRecipients: 10,
     socketTimeout: 30_000,
     closeTimeout: 5_000,
-    onRcptTo(address, _session, callback) {
-      if (rowOf(address.address) === undefined) {
-        // Never the address: a log holds ids and codes only.
-        log.debug('bounce listener refused a recipient');
-        callback(smtpError(550, 'No such recipient here'));
+    onConnect(session, callback) {
+      const from = session.remoteAddress;
+      const open = perAddress.get(from) ?? 0;
+      if (open >= BOUNCE_MAX_CLIENTS_PER_ADDRESS) {
+        callback(smtpError(421, 'Too many connections from your address, try again later'));
         return;
       }
+      perAddress.set(from, open + 1);
+      counted.add(session);
       callback();
+    },
+    onClose(session) {
+      if (!counted.has(session)) return;
+      counted.delete(session);
+      const open = (perAddress.get(session.remoteAddress) ?? 1) - 1;
+      if (open > 0) perAddress.set(session.remoteAddress, open);
+      else perAddress.delete(session.remoteAddress);
+    },
+    onMailFrom(_address, session, callback) {
+      // A new transaction names its rows afresh (after a RSET too).
+      rowsNamed.delete(session);
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      rowOf(address.address).then(
+        (rowId) => {
+          if (rowId === undefined) {
+            // Never the address: a log holds ids and codes only.
+            log.debug('bounce listener refused a recipient');
+            const count = (refused.get(session) ?? 0) + 1;
+            refused.set(session, count);
+            callback(
+              count >= BOUNCE_MAX_REFUSED_RECIPIENTS
+                ? smtpError(421, 'Too many unknown recipients, closing')
+                : smtpError(550, 'No such recipient here'),
+            );
+            return;
+          }
+          const named = rowsNamed.get(session) ?? new Set<number>();
+          named.add(rowId);
+          rowsNamed.set(session, named);
+          callback();
+        },
+        (error: unknown) => {
+          log.warn({ code: codeOf(error) }, 'bounce recipient not checked: the relay will try again');
+          callback(smtpError(451, 'Try again later'));
+        },
+      );
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -86,12 +147,12 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
           callback(smtpError(552, 'Message too big'));
           return;
         }
-        const rows = session.envelope.rcptTo
-          .map((r) => rowOf(r.address))
-          .filter((id): id is number => id !== undefined);
+        const rows = [...(rowsNamed.get(session) ?? [])];
+        // The next transaction of the session names its own.
+        rowsNamed.delete(session);
         void (async () => {
           const verdict = await reportVerdict(Buffer.concat(chunks));
-          for (const rowId of new Set(rows)) await recordReport(options, rowId, verdict);
+          for (const rowId of rows) await recordReport(options, rowId, verdict);
         })().then(
           () => callback(),
           (error: unknown) => {

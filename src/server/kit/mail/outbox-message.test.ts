@@ -46,7 +46,7 @@ describe("a row's envelope sender", () => {
   it("is the visitor e-mail's VERP address when a bounce domain is set; From is unchanged", async () => {
     const mail = await composeMail(visitor, withBounces);
     const envelope = mail.envelope as { from: string; to: string[] };
-    expect(verpRowId('s', 'bounce.example.org', envelope.from)).toBe(77);
+    expect(verpRowId('s', 'bounce.example.org', envelope.from, 'ada@example.net')).toBe(77);
     expect(envelope.to).toEqual(['ada@example.net']);
     const raw = String(mail.raw);
     expect(raw).toMatch(/^From: Site <hello@example\.org>\r$/m);

@@ -43,7 +43,10 @@ export function messageId(identity: SenderIdentity, id: number): string {
  */
 export function verpEnvelope(row: ClaimedRow, identity: SenderIdentity): Mail.Envelope | undefined {
   if (row.audience !== 'visitor' || !identity.bounceDomain) return undefined;
-  return { from: verpSender(identity.secret, identity.bounceDomain, Number(row.id)), to: row.to_address };
+  return {
+    from: verpSender(identity.secret, identity.bounceDomain, Number(row.id), row.to_address),
+    to: row.to_address,
+  };
 }
 
 /** The message nodemailer sends for a claimed row: rendered now from its stored content. */

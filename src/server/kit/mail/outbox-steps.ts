@@ -16,7 +16,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { isRecipientDeferral, isRecipientRefusal } from '~/content/delivery-errors';
+import { isMailboxGone, isRecipientRefusal } from '~/content/delivery-errors';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { outbox } from '../db/schema';
@@ -237,10 +237,11 @@ export class SentMarks {
 /**
  * Records a failed send: due again after the policy's delay, or `failed` for good after the
  * last attempt, or at once when the relay refused the recipient for good (`EENVELOPE 5xx`: the
- * address does not exist, and would be refused again). Such an address goes on the suppression
+ * address does not exist, and would be refused again). When the refusal's enhanced status says
+ * the mailbox is gone (5.1.1 and the like, `isMailboxGone`), the address goes on the suppression
  * list (`bounced`, with `bounce`), so nothing is sent to it again until it is lifted, unless it is
- * one of the console's own; so does one its server still put off (4xx at RCPT TO) at the last
- * attempt, a day after the first (a soft bounce that lasted). A visitor e-mail failed for good frees the recipient mark it held:
+ * one of the console's own. A 4xx is retried and, at the last attempt, fails without suppressing:
+ * through one relay, a deferral is most often the relay's own (decision 045). A visitor e-mail failed for good frees the recipient mark it held:
  * nobody received it.
  */
 export async function markFailure(
@@ -258,7 +259,7 @@ export async function markFailure(
     await db.execute(
       sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
     );
-    if (bounce && (refused || isRecipientDeferral(code))) {
+    if (bounce && isMailboxGone(code)) {
       const hash = suppressionHash(bounce.secret, row.to_address);
       if (!bounce.exempt?.has(hash))
         await db.execute(

@@ -1,8 +1,9 @@
 /**
  * The VERP envelope sender of a visitor e-mail (decision 045): `bounce+<row id>-<tag>@<bounce
- * domain>`, the tag a keyed hash of the row id. Whatever a relay sends back to that address names
- * the outbox row it is about, and nobody without APP_SECRET can make such an address for a row of
- * their choosing. The signed tokens of e-mail links (../http/signed-tokens.ts) are too long for a
+ * domain>`, the tag a keyed hash of the row id and its recipient. Whatever a relay sends back to
+ * that address names the outbox row it is about, nobody without APP_SECRET can make such an address
+ * for a row of their choosing, and an address made for one recipient never names another's row
+ * (a database started afresh under the same secret numbers its rows from 1 again). The signed tokens of e-mail links (../http/signed-tokens.ts) are too long for a
  * local part, which may hold 64 characters: this one holds at most 40.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -34,11 +35,14 @@ function base32(bytes: Buffer, length: number): string {
 }
 
 /**
- * The tag of a row: HMAC-SHA256 of its id under APP_SECRET, with a purpose of its own (a Message-ID
- * tag or a suppression hash of the same secret never matches it), truncated.
+ * The tag of a row: HMAC-SHA256 of its id and its recipient (lower-cased) under APP_SECRET, with a
+ * purpose of its own (a Message-ID tag or a suppression hash of the same secret never matches it),
+ * truncated.
  */
-function verpTag(secret: string, rowId: number): string {
-  const digest = createHmac('sha256', secret).update(`verp:${rowId}`).digest();
+function verpTag(secret: string, rowId: number, recipient: string): string {
+  const digest = createHmac('sha256', secret)
+    .update(`verp:${rowId}:${recipient.trim().toLowerCase()}`)
+    .digest();
   return base32(digest, VERP_TAG_LENGTH);
 }
 
@@ -47,15 +51,15 @@ function verpTag(secret: string, rowId: number): string {
  * sends a bounce to. At most 7 + 16 + 1 + 16 = 40 characters before the `@`: a local part may hold
  * 64.
  */
-export function verpSender(secret: string, domain: string, rowId: number): string {
-  return `${LOCAL_PREFIX}${rowId}-${verpTag(secret, rowId)}@${domain.toLowerCase()}`;
+export function verpSender(secret: string, domain: string, rowId: number, recipient: string): string {
+  return `${LOCAL_PREFIX}${rowId}-${verpTag(secret, rowId, recipient)}@${domain.toLowerCase()}`;
 }
 
 /**
- * The outbox row an address names, when it is a well-formed VERP address of `domain` whose tag is
- * the row's (compared in constant time); otherwise undefined.
+ * The row id and tag of a well-formed VERP address of `domain` (any case), before the tag is
+ * checked against the row's recipient (`verpMatches`); otherwise undefined.
  */
-export function verpRowId(secret: string, domain: string, address: string): number | undefined {
+export function parseVerp(domain: string, address: string): { rowId: number; tag: string } | undefined {
   const at = address.lastIndexOf('@');
   if (at < 1) return undefined;
   const local = address.slice(0, at).toLowerCase();
@@ -64,7 +68,26 @@ export function verpRowId(secret: string, domain: string, address: string): numb
   if (!match) return undefined;
   const rowId = Number(match[1]);
   if (!Number.isSafeInteger(rowId)) return undefined;
-  const expected = Buffer.from(verpTag(secret, rowId));
-  const given = Buffer.from(match[2]!);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? rowId : undefined;
+  return { rowId, tag: match[2]! };
+}
+
+/** Whether `tag` is the one of row `rowId` sent to `recipient` (compared in constant time). */
+export function verpMatches(secret: string, rowId: number, recipient: string, tag: string): boolean {
+  const expected = Buffer.from(verpTag(secret, rowId, recipient));
+  const given = Buffer.from(tag);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The outbox row an address names, when it is a well-formed VERP address of `domain` whose tag is
+ * the one of that row sent to `recipient`; otherwise undefined.
+ */
+export function verpRowId(
+  secret: string,
+  domain: string,
+  address: string,
+  recipient: string,
+): number | undefined {
+  const parsed = parseVerp(domain, address);
+  return parsed && verpMatches(secret, parsed.rowId, recipient, parsed.tag) ? parsed.rowId : undefined;
 }
