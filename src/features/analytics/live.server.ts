@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import { rowsOf } from '~/server/kit/db/rows';
 import type { Figures } from './analytics-console-contract';
-import { dimensionRows, type DayRow } from './rollup.server';
+import { dayTotals, dimensionRows, hourTotals, type DayRow } from './rollup.server';
 
 /** A count this recent is used as it is by an instance that waited for the lock. */
 const JUST_COUNTED_MS = 5_000;
@@ -106,16 +106,14 @@ export async function countLive(
     await tx.execute(sql`delete from analytics_live_days`);
     await tx.execute(sql`
       insert into analytics_live_days (day, visitors, views, counted_at)
-      select ${day}::date, count(*)::int, coalesce(sum(views), 0)::int, ${now.toISOString()}::timestamptz
-      from (select visitor, count(*) as views from analytics_views where day = ${day}::date group by visitor) vd`);
+      select ${day}::date, coalesce(sum(visitors), 0)::int, coalesce(sum(views), 0)::int, ${now.toISOString()}::timestamptz
+      from (${dayTotals(day, day)}) t`);
     await tx.execute(sql`
       insert into analytics_live (day, dimension, value, visitors, views)
       select day::date, dimension, value, visitors, views from (${dimensionRows(day, day)}) r`);
     await tx.execute(sql`
       insert into analytics_live (day, dimension, value, visitors, views)
-      select ${day}::date, 'hour', lpad(hour::text, 2, '0'), count(*)::int, sum(views)::int
-      from (select hour, visitor, count(*) as views from analytics_views where day = ${day}::date group by hour, visitor) hv
-      group by hour`);
+      select ${day}::date, 'hour', lpad(hour::text, 2, '0'), visitors, views from (${hourTotals(day)}) h`);
     const counted = await storedLive(tx);
     if (!counted) throw new Error('the count of today was not stored');
     return counted;

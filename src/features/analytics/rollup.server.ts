@@ -70,7 +70,7 @@ export const dimensionRows = (from: string, to: string) => sql`
   select day::text, 'started', form_type, count(*)::int, sum(n)::int from by_start group by day, form_type`;
 
 /** Each day's visitors and views, the same way (grouped by visitor first). */
-const dayTotals = (from: string, to: string) => sql`
+export const dayTotals = (from: string, to: string) => sql`
   select day::text as day, count(*)::int as visitors, sum(views)::int as views from (
     select day, visitor, count(*) as views from analytics_views
     where day between ${from}::date and ${to}::date group by day, visitor
@@ -92,16 +92,18 @@ export async function figuresFromViews(
   return { days, rows };
 }
 
-/** Today's views per UK hour (the dashboard's "Today"). */
+/** A day's visitors and views per UK hour that has views, the same way (grouped by visitor first). */
+export const hourTotals = (day: string) => sql`
+  select hour::int as hour, count(*)::int as visitors, sum(views)::int as views from (
+    select hour, visitor, count(*) as views from analytics_views where day = ${day}::date group by hour, visitor
+  ) hv group by hour order by hour`;
+
+/** Today's views per UK hour (the dashboard's "Today", when today has no stored count). */
 export async function hoursFromViews(
   q: Queryable,
   day: string,
 ): Promise<{ hour: number; visitors: number; views: number }[]> {
-  return rowsOf<{ hour: number; visitors: number; views: number }>(
-    await q.execute(sql`
-      select hour::int as hour, count(distinct visitor)::int as visitors, count(*)::int as views
-      from analytics_views where day = ${day}::date group by hour order by hour`),
-  );
+  return rowsOf<{ hour: number; visitors: number; views: number }>(await q.execute(hourTotals(day)));
 }
 
 /** The newest UK day rolled up, or undefined before the first. */
