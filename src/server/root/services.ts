@@ -23,6 +23,7 @@ import { registerDiaryFeed } from '../console/diary';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
 import { createRetentionRunner, type RetentionRunner } from '../console/retention';
 import { ConfigError, type Config } from '../kit/config';
+import { errorCode } from '../kit/log-safe';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { openDatabase, type Database } from '../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
@@ -105,7 +106,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       });
     } catch (error) {
       await database.close();
-      const code = (error as NodeJS.ErrnoException | null)?.code ?? 'ERROR';
+      const code = errorCode(error) ?? 'ERROR';
       throw new ConfigError(
         `The bounce listener cannot listen on ${config.bounce.host}:${config.bounce.port} (${code}): ${
           code === 'EACCES'

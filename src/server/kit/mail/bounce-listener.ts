@@ -14,6 +14,7 @@ import { SMTPServer } from 'smtp-server';
 import { recordReport, reportVerdict, type ReportContext } from './bounces';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/rows';
+import { errorCode } from '../log-safe';
 import { parseVerp, verpMatches } from './verp';
 
 /** A bounce or a complaint is a few kilobytes with the returned message's headers; 256 KiB is ample. */
@@ -44,11 +45,6 @@ export type BounceListener = {
 
 function smtpError(responseCode: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode });
-}
-
-function codeOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : 'ERROR';
 }
 
 export async function startBounceListener(options: BounceListenerOptions): Promise<BounceListener> {
@@ -127,7 +123,7 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
           callback();
         },
         (error: unknown) => {
-          log.warn({ code: codeOf(error) }, 'bounce recipient not checked: the relay will try again');
+          log.warn({ code: errorCode(error) }, 'bounce recipient not checked: the relay will try again');
           callback(smtpError(451, 'Try again later'));
         },
       );
@@ -156,7 +152,7 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
         })().then(
           () => callback(),
           (error: unknown) => {
-            log.warn({ code: codeOf(error) }, 'returned e-mail not recorded: the relay will try again');
+            log.warn({ code: errorCode(error) }, 'returned e-mail not recorded: the relay will try again');
             callback(smtpError(451, 'Try again later'));
           },
         );
@@ -164,7 +160,7 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
     },
   });
   // A client's broken connection reaches here too: logged by its code, the listener goes on.
-  server.on('error', (error) => log.debug({ code: codeOf(error) }, 'bounce listener connection error'));
+  server.on('error', (error) => log.debug({ code: errorCode(error) }, 'bounce listener connection error'));
 
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => reject(error);
