@@ -123,14 +123,29 @@ function writeOnce(dir: string, file: string, content: string): void {
 
 /** With no APP_SECRET the server makes one and keeps it in DATA_DIR, so links survive restarts. */
 export function loadOrCreateSecret(dataDir: string): string {
+  return keptInDataDir(dataDir, SECRET_FILE, 'The secret', readSecretFile, () =>
+    randomBytes(32).toString('base64url'),
+  );
+}
+
+/**
+ * DATA_DIR's file `name`, read and checked by `read`: the one there, or `make()`'s written once
+ * (`writeOnce`) and read back (ours, or the one another process put in place first).
+ */
+function keptInDataDir(
+  dataDir: string,
+  name: string,
+  what: string,
+  read: (file: string) => string | undefined,
+  make: () => string,
+): string {
   ensurePrivateDir(dataDir, isDataDirEntry);
-  const file = join(dataDir, SECRET_FILE);
-  const existing = readSecretFile(file);
+  const file = join(dataDir, name);
+  const existing = read(file);
   if (existing !== undefined) return existing;
-  writeOnce(dataDir, file, randomBytes(32).toString('base64url'));
-  // Ours, or the one another process put in place first.
-  const kept = readSecretFile(file);
-  if (kept === undefined) throw new ConfigError(`The secret in ${file} disappeared while it was written.`);
+  writeOnce(dataDir, file, make());
+  const kept = read(file);
+  if (kept === undefined) throw new ConfigError(`${what} in ${file} disappeared while it was written.`);
   return kept;
 }
 
@@ -166,15 +181,11 @@ export function loadOrCreateDkimKey(dataDir: string, configured: string | undefi
     if (pem === undefined) throw new ConfigError(`DKIM_PRIVATE_KEY_FILE names no file: ${configured}.`);
     return pem;
   }
-  ensurePrivateDir(dataDir, isDataDirEntry);
-  const file = join(dataDir, DKIM_KEY_FILE);
-  const existing = readDkimKey(file);
-  if (existing !== undefined) return existing;
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  writeOnce(dataDir, file, privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
-  const kept = readDkimKey(file);
-  if (kept === undefined) throw new ConfigError(`The DKIM key in ${file} disappeared while it was written.`);
-  return kept;
+  return keptInDataDir(dataDir, DKIM_KEY_FILE, 'The DKIM key', readDkimKey, () =>
+    generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
+  );
 }
 
 /** Makes a new entry of `dir` durable; where folders cannot be opened for it, nothing is lost but that. */
