@@ -10,6 +10,7 @@ export const AUDIT_KINDS = {
   leads: { label: 'Leads and spam', areas: ['submission'] },
   bookings: { label: 'Bookings', areas: ['booking'] },
   events: { label: 'Masterclasses', areas: ['event'] },
+  newsletter: { label: 'The newsletter', areas: ['newsletter'] },
   emails: { label: 'E-mails', areas: ['delivery', 'digest', 'analytics'] },
   exports: { label: 'Exports', areas: ['export'] },
   people: { label: 'People and the suppression list', areas: ['person', 'suppression'] },
@@ -102,6 +103,17 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
     `cancelled masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,
   'event.message': (t, d) =>
     `e-mailed the people of masterclass ${shortId(t)}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
+  'newsletter.create': (t) => `wrote newsletter issue ${shortId(t)}`,
+  'newsletter.update': (t) => `changed newsletter issue ${shortId(t)}`,
+  'newsletter.test': (t, d) =>
+    `sent a test of newsletter issue ${shortId(t)}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
+  'newsletter.send': (t, d) =>
+    `sent newsletter issue ${shortId(t)}${counted(numberIn(d, 'recipients'), 'recipient', 'recipients')}`,
+  'newsletter.schedule': (t) => `scheduled newsletter issue ${shortId(t)}`,
+  'newsletter.unschedule': (t) => `unscheduled newsletter issue ${shortId(t)}`,
+  'newsletter.pause': (t) => `paused newsletter issue ${shortId(t)}`,
+  'newsletter.resume': (t) => `resumed newsletter issue ${shortId(t)}`,
+  'newsletter.cancel': (t) => `cancelled newsletter issue ${shortId(t)}`,
   'delivery.retry': (t) => `sent e-mail ${t ?? ''} again`,
   'analytics.weekly-report': (_, d) => `switched the weekly report ${d?.on === true ? 'on' : 'off'}`,
   'digest.spam': (_, d) => `sent the daily spam digest${counted(numberIn(d, 'held'), 'held', 'held')}`,

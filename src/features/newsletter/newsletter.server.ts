@@ -33,20 +33,28 @@ const UNSUBSCRIBE = 'newsletter-unsubscribe';
 /** How long a confirmation link works (once). */
 export const CONFIRM_LINK_DAYS = 7;
 
+/**
+ * A subscriber's unsubscribe links: the page that asks first (the visible link) and the RFC 8058
+ * one-click address (the List-Unsubscribe header). No expiry: they must keep working, and they can
+ * only unsubscribe.
+ */
+export async function unsubscribeLinks(links: Links, subscriberId: string) {
+  const token = await links.tokens.sign(UNSUBSCRIBE, subscriberId);
+  return {
+    unsubscribe: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_PATH}?token=${token}`),
+    oneClick: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_API}?token=${token}`),
+  };
+}
+
 export async function newsletterLinks(links: Links, subscriberId: string) {
-  const [confirmToken, unsubscribeToken] = await Promise.all([
+  const [confirmToken, unsubscribe] = await Promise.all([
     links.tokens.sign(CONFIRM, subscriberId, {
       expiresInSeconds: CONFIRM_LINK_DAYS * 24 * 3600,
       singleUse: true,
     }),
-    // No expiry: RFC 8058 unsubscribe links must keep working, and they can only unsubscribe.
-    links.tokens.sign(UNSUBSCRIBE, subscriberId),
+    unsubscribeLinks(links, subscriberId),
   ]);
-  return {
-    confirm: links.absolute(`${NEWSLETTER_CONFIRM_PATH}?token=${confirmToken}`),
-    unsubscribe: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_PATH}?token=${unsubscribeToken}`),
-    oneClick: links.absolute(`${NEWSLETTER_UNSUBSCRIBE_API}?token=${unsubscribeToken}`),
-  };
+  return { confirm: links.absolute(`${NEWSLETTER_CONFIRM_PATH}?token=${confirmToken}`), ...unsubscribe };
 }
 
 export function confirmationEmail(

@@ -2,7 +2,8 @@
  * The newsletter's own table: one row per address. A sign-up is pending until the subscriber
  * follows the confirmation link (double opt-in); only confirmed rows count as subscribed.
  */
-import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const newsletterSubscribers = pgTable('newsletter_subscribers', {
   id: uuid('id').primaryKey(),
@@ -16,3 +17,35 @@ export const newsletterSubscribers = pgTable('newsletter_subscribers', {
   confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
 });
+
+/**
+ * The newsletter's issues (decision 046): written in the console, sent once to the confirmed
+ * subscribers of the moment sending begins. Their e-mails are outbox rows of the `bulk` lane whose
+ * `mailing_id` is the issue's id, one per recipient.
+ */
+export const newsletterIssues = pgTable(
+  'newsletter_issues',
+  {
+    id: uuid('id').primaryKey(),
+    subject: text('subject').notNull(),
+    preheader: text('preheader').notNull().default(''),
+    /** Markdown. */
+    body: text('body').notNull(),
+    /** The article it was started from, if any. */
+    articleSlug: text('article_slug'),
+    /** draft | scheduled | sending | paused | sent | cancelled */
+    status: text('status').notNull().default('draft'),
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** How many recipients were fixed when sending began. */
+    recipients: integer('recipients'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('newsletter_issues_due')
+      .on(t.scheduledFor)
+      .where(sql`${t.status} = 'scheduled'`),
+  ],
+);

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ConsoleRole } from '~/contract/roles';
 import { ConfigError, loadOrCreateDkimKey, loadOrCreateSecret } from './data-dir-files';
+import { site } from '~/content/site';
 
 export { ConfigError, DKIM_KEY_FILE, ensurePrivateDir, isDataDirEntry } from './data-dir-files';
 
@@ -175,6 +176,10 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(200),
   ),
+  /** Newsletter e-mails a second at most (decision 046); 0: as fast as the relay takes them. */
+  NEWSLETTER_SEND_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).default(10)),
+  /** The postal address in every newsletter's footer, its lines separated by commas. */
+  NEWSLETTER_POSTAL_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300).optional()),
   /** DKIM signing of every e-mail (decision 044): on when a selector is set. */
   DKIM_SELECTOR: z.preprocess(
     emptyToUndefined,
@@ -261,6 +266,8 @@ export type Config = {
   pushAllowLocal: boolean;
   mailFileRefusedDomain: string | undefined;
   visitorMailHourlyCap: number;
+  /** The newsletter's sending (decision 046): messages a second (0: no limit), the footer's address. */
+  newsletter: { ratePerSecond: number; postalAddress: readonly string[] };
   staticFastPath: boolean;
   downloadsGiveWay: boolean;
   /** How old the Visits page's count of today may be (decision 043); 0: counted at every look. */
@@ -435,6 +442,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pushAllowLocal: e.PUSH_ALLOW_LOCAL,
     mailFileRefusedDomain: e.MAIL_FILE_REFUSED_DOMAIN,
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
+    newsletter: {
+      ratePerSecond: e.NEWSLETTER_SEND_RATE,
+      postalAddress: e.NEWSLETTER_POSTAL_ADDRESS
+        ? e.NEWSLETTER_POSTAL_ADDRESS.split(',')
+            .map((line) => line.trim())
+            .filter(Boolean)
+        : site.office.lines,
+    },
     staticFastPath: e.STATIC_FAST_PATH,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,
     visitsTodayMaxAgeMs: e.VISITS_TODAY_MAX_AGE_SECONDS * 1000,

@@ -14,6 +14,7 @@ import { auditArea } from '../console/audit';
 import { deliveriesArea } from '../console/deliveries';
 import { suppressionsArea } from '../console/suppressions';
 import { subscribersArea } from '~/features/newsletter/newsletter-console.server';
+import { issuesArea } from '~/features/newsletter/issues-console.server';
 import { inboxArea } from '../console/inbox';
 import { leadsArea } from '../console/leads';
 import { spamArea, type FormHandlers } from '../console/spam';
@@ -47,6 +48,7 @@ export function consoleAreas(deps: {
     deliveriesArea,
     suppressionsArea,
     subscribersArea,
+    issuesArea,
     inboxArea(deps.handlers),
     leadsArea,
     spamArea(deps.handlers),

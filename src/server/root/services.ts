@@ -37,6 +37,8 @@ import { createPushSender } from '../console/push';
 import { registerCounting, type Counting } from '~/features/analytics/analytics.server';
 import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
 import { startWeeklyReport } from '~/features/analytics/weekly-report.server';
+import { startIssueChores } from '~/features/newsletter/issues.server';
+import { issueDeps } from '~/features/newsletter/issues-console.server';
 import { FUNNEL_ENDS } from './funnel-ends';
 import { currentSession } from '../console/sessions';
 import type { PeriodicJob } from '../kit/timer';
@@ -70,6 +72,10 @@ declare module 'fastify' {
     services: {
       database: Database;
       outbox: OutboxWorker;
+      /** The bulk lane's worker: newsletter issues (decision 046). */
+      bulkOutbox: OutboxWorker;
+      /** The newsletter's chores (tests run a round at once). */
+      issueChores: PeriodicJob<void>;
       links: Links;
       retention: RetentionSweeper;
       consoleJobs: ConsoleJobs;
@@ -122,25 +128,46 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   // Every e-mail signed with DKIM when DKIM_SELECTOR is set (decision 044); the record to publish is public.
   const dkim = config.dkim ? dkimSigner(config.dkim) : undefined;
   if (dkim) app.log.info({ name: dkim.recordName, value: dkim.record }, 'DKIM on: publish this TXT record');
-  const outbox = createOutboxWorker({
+  // Two workers over one outbox (decision 046): the `mail` lane (every e-mail of forms and the
+  // owner's actions) and the `bulk` lane (newsletter issues), each with its own connections to the
+  // relay, so a lead's e-mail never waits behind a campaign. The bulk lane keeps the newsletter's rate.
+  const outboxOptions = {
     db: database.db,
-    transport: config.smtpUrl
-      ? smtpTransport(config.smtpUrl)
-      : fileTransport(join(config.dataDir, 'mail'), { refusedDomain: config.mailFileRefusedDomain }),
     log: app.log,
     mailFrom: config.mailFrom,
     secret: config.appSecret,
     brand: site.brand,
     ownerEmail: config.ownerEmail,
     consoleAddresses: config.ownerEmails,
-    confirmAddress: (heldId, to) => addressConfirmEmail(links, heldId, to),
+    confirmAddress: (heldId: number, to: string) => addressConfirmEmail(links, heldId, to),
     visitorHourlyCap: config.visitorMailHourlyCap,
     dkim,
     bounceDomain: config.bounce?.domain,
+  } satisfies Omit<OutboxWorkerOptions, 'transport'>;
+  const mailTransport = () =>
+    config.smtpUrl
+      ? smtpTransport(config.smtpUrl)
+      : fileTransport(join(config.dataDir, 'mail'), { refusedDomain: config.mailFileRefusedDomain });
+  const outbox = createOutboxWorker({ ...outboxOptions, transport: mailTransport(), ...options.outbox });
+  const bulkOutbox = createOutboxWorker({
+    ...outboxOptions,
+    transport: mailTransport(),
+    lane: 'bulk',
+    ratePerSecond: config.newsletter.ratePerSecond,
     ...options.outbox,
   });
   const retention = startRetentionSweeper(database, app.log);
   const wakeOutbox = () => outbox.wake();
+  // The console's actions may queue either lane's rows (a test of an issue, the issue itself).
+  const wakeBothLanes = () => {
+    outbox.wake();
+    bulkOutbox.wake();
+  };
+  // The newsletter's issues (decision 046): scheduled issues started on time, finished ones marked.
+  const issueChores = startIssueChores({
+    ...issueDeps({ config, db: database.db, links, wakeOutbox: wakeBothLanes }),
+    log: app.log,
+  });
   const retentionRuns = createRetentionRunner({
     db: database.db,
     registry: personalData,
@@ -216,6 +243,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   app.decorate('services', {
     database,
     outbox,
+    bulkOutbox,
+    issueChores,
     bounces,
     links,
     retention,
@@ -238,9 +267,10 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       alerts.stop(),
       countingChores.stop(),
       weeklyReport.stop(),
+      issueChores.stop(),
       bounces?.close(),
     ]);
-    await outbox.stop();
+    await Promise.all([outbox.stop(), bulkOutbox.stop()]);
     await limiter.close();
     await database.close();
   });
@@ -273,7 +303,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     links,
     limiter,
     clientKey,
-    wakeOutbox,
+    wakeOutbox: wakeBothLanes,
     giveWay: app.giveWay,
     diary,
     routeList: consoleRoutes,
@@ -287,4 +317,5 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     diary,
   });
   outbox.start();
+  bulkOutbox.start();
 }

@@ -163,6 +163,33 @@ export type StoredMessage = {
   notAfter?: string;
 };
 
+/**
+ * Who an outbox row is written to: `visitor` (an address typed into a form, limited), `owner`
+ * (the console's people and what the owner's actions send), `subscriber` (a confirmed reader of a
+ * mailing, neither limited as a visitor nor counted against visitors' cap).
+ */
+export type OutboxLane = 'mail' | 'bulk';
+
+export type OutboxAudience = 'visitor' | 'owner' | 'subscriber';
+
+/**
+ * A mailing's row: its text is the shared body (`outbox_bodies`), rendered once for every
+ * recipient, with the recipient's own values (an unsubscribe link) put in place of its marks.
+ */
+export type MailingMessage = Omit<StoredMessage, 'content' | 'attachments' | 'limitScope'> & {
+  bodyId: string;
+  /** Mark -> the recipient's value, replaced in both parts (HTML-escaped in the HTML). */
+  fill: Record<string, string>;
+};
+
+/** The text of a mailing, rendered once and shared by its rows (decision 046). Not personal. */
+export const outboxBodies = pgTable('outbox_bodies', {
+  id: uuid('id').primaryKey(),
+  html: text('html').notNull(),
+  text: text('text').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const outbox = pgTable(
   'outbox',
   {
@@ -176,10 +203,19 @@ export const outbox = pgTable(
      * one of each kind per recipient per day and counted against the hourly visitor-mail cap.
      * `owner` for everything else (e-mails to the owner, and those the owner's actions send).
      */
-    audience: text('audience').$type<'visitor' | 'owner'>().notNull().default('owner'),
-    message: jsonb('message').$type<StoredMessage>().notNull(),
+    audience: text('audience').$type<OutboxAudience>().notNull().default('owner'),
+    message: jsonb('message').$type<StoredMessage | MailingMessage>().notNull(),
     /**
-     * pending -> sent | failed | skipped | suppressed. A claimed row stays pending with its next attempt
+     * Which worker sends the row: `mail` (every e-mail a form or the owner's actions cause) or
+     * `bulk` (a mailing such as a newsletter issue), sent by a worker of its own at its own rate,
+     * so that a lead's e-mail never waits behind a campaign (decision 046).
+     */
+    lane: text('lane').$type<OutboxLane>().notNull().default('mail'),
+    /** The mailing a `bulk` row belongs to (a newsletter issue's id): one row per recipient. */
+    mailingId: uuid('mailing_id'),
+    /**
+     * pending -> sent | failed | skipped | suppressed | cancelled; a mailing's row may be `held`
+     * (its mailing paused) and then pending again. A claimed row stays pending with its next attempt
      * pushed out (a lease). `skipped`: not sent because its recipient already had one of its
      * kind within the per-recipient window, or because its `notAfter` had passed (`last_error`
      * 'late'). `suppressed`: not sent because its recipient is on the suppression list
@@ -198,9 +234,14 @@ export const outbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [
-    index('outbox_due')
-      .on(t.nextAttemptAt)
+    // Each lane's worker claims its own due rows.
+    index('outbox_lane_due')
+      .on(t.lane, t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
+    // A mailing reaches each recipient once, however often it is started (decision 046).
+    uniqueIndex('outbox_mailing_recipient')
+      .on(t.mailingId, sql`lower(${t.toAddress})`)
+      .where(sql`${t.mailingId} is not null`),
     // The hourly visitor-mail cap counts what was sent in the last hour.
     index('outbox_visitor_sent')
       .on(t.sentAt)

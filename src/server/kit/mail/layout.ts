@@ -6,11 +6,11 @@
  */
 import { site } from '~/content/site';
 
-const BRAND = '#b9470b';
-const INK = '#0b1f3a';
-const INK_700 = '#364559';
-const INK_100 = '#e9eef5';
-const INK_50 = '#f6f8fb';
+export const BRAND = '#b9470b';
+export const INK = '#0b1f3a';
+export const INK_700 = '#364559';
+export const INK_100 = '#e9eef5';
+export const INK_50 = '#f6f8fb';
 const FONT = "-apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 
 export type EmailBlock =
@@ -53,7 +53,7 @@ function safeUrl(url: string): string {
   return /^https?:\/\//i.test(url) ? url : '#';
 }
 
-function blockHtml(block: EmailBlock): string {
+export function blockHtml(block: EmailBlock): string {
   switch (block.type) {
     case 'paragraph':
       return `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:${INK};">${htmlText(block.text)}</p>`;
@@ -78,7 +78,7 @@ function blockHtml(block: EmailBlock): string {
   }
 }
 
-function blockText(block: EmailBlock): string {
+export function blockText(block: EmailBlock): string {
   switch (block.type) {
     case 'paragraph':
     case 'small':
@@ -95,25 +95,47 @@ function blockText(block: EmailBlock): string {
   }
 }
 
-export function renderEmail(content: EmailContent): { html: string; text: string } {
-  const footer = [...(content.footer ?? []), { type: 'small', text: site.disclaimer } as const];
-  const html =
+/**
+ * The page around an e-mail's content, shared by every e-mail the site sends: the hidden
+ * preheader, the header with the brand, the white card opened by the heading, and the footer.
+ * `heading` and `preheader` are plain text and escaped here; `body` and `footer` are HTML that
+ * the caller has already escaped.
+ */
+export function emailFrame(parts: {
+  heading: string;
+  preheader: string;
+  body: string;
+  footer: string;
+}): string {
+  return (
     `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<meta name="color-scheme" content="light"><title>${escapeHtml(content.heading)}</title></head>` +
+    `<meta name="color-scheme" content="light"><title>${escapeHtml(parts.heading)}</title></head>` +
     `<body style="margin:0;padding:0;background:${INK_50};font-family:${FONT};">` +
-    `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(content.preheader)}</div>` +
+    `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(parts.preheader)}</div>` +
     `<table role="presentation" cellpadding="0" cellspacing="0" width="100%" style="background:${INK_50};"><tr><td align="center" style="padding:24px 12px;">` +
     `<table role="presentation" cellpadding="0" cellspacing="0" width="100%" style="max-width:600px;">` +
     `<tr><td style="background:${INK};border-radius:12px 12px 0 0;padding:20px 28px;">` +
     `<span style="font-size:20px;font-weight:700;color:#ffffff;letter-spacing:0.2px;">${escapeHtml(site.brand)}</span>` +
     `<span style="display:block;height:3px;width:48px;margin-top:10px;background:${BRAND};"></span></td></tr>` +
     `<tr><td style="background:#ffffff;padding:28px;border:1px solid ${INK_100};border-top:0;">` +
-    `<h1 style="margin:0 0 20px;font-size:22px;line-height:30px;color:${INK};">${escapeHtml(content.heading)}</h1>` +
-    content.blocks.map(blockHtml).join('') +
+    `<h1 style="margin:0 0 20px;font-size:22px;line-height:30px;color:${INK};">${escapeHtml(parts.heading)}</h1>` +
+    parts.body +
     `</td></tr>` +
-    `<tr><td style="padding:20px 28px;">${footer.map(blockHtml).join('')}` +
-    `<p style="margin:0;font-size:13px;color:${INK_700};">${escapeHtml(site.brand)} · ${escapeHtml(site.tagline)}</p></td></tr>` +
-    `</table></td></tr></table></body></html>`;
+    `<tr><td style="padding:20px 28px;">${parts.footer}</td></tr>` +
+    `</table></td></tr></table></body></html>`
+  );
+}
+
+export function renderEmail(content: EmailContent): { html: string; text: string } {
+  const footer = [...(content.footer ?? []), { type: 'small', text: site.disclaimer } as const];
+  const html = emailFrame({
+    heading: content.heading,
+    preheader: content.preheader,
+    body: content.blocks.map(blockHtml).join(''),
+    footer:
+      footer.map(blockHtml).join('') +
+      `<p style="margin:0;font-size:13px;color:${INK_700};">${escapeHtml(site.brand)} · ${escapeHtml(site.tagline)}</p>`,
+  });
   const text = [
     site.brand.toUpperCase(),
     '',

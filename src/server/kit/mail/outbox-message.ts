@@ -2,8 +2,8 @@
  * What an outbox row is sent as: its message rendered from the stored content, from the site's
  * sender, with a Message-ID derived from the row id (a repeat after a crash is recognisable) and
  * signed; then composed into its MIME bytes, which the worker (./outbox-worker.ts) hands to the
- * transport. A visitor e-mail's envelope sender is its VERP address when a bounce domain is set
- * (./verp.ts, decision 045); its From stays the site's.
+ * transport. A visitor's or a subscriber's e-mail's envelope sender is its VERP address when a
+ * bounce domain is set (./verp.ts, decision 045); its From stays the site's.
  */
 import { createHmac } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -11,6 +11,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { withoutBidiControls } from '~/lib/bidi';
 import { renderEmail } from './layout';
 import type { ClaimedRow } from './outbox';
+import { filledBody, isMailingMessage } from './mailing';
 import { verpSender } from './verp';
 
 export type SenderIdentity = {
@@ -42,18 +43,32 @@ export function messageId(identity: SenderIdentity, id: number): string {
  * suppressed (decision 030).
  */
 export function verpEnvelope(row: ClaimedRow, identity: SenderIdentity): Mail.Envelope | undefined {
-  if (row.audience !== 'visitor' || !identity.bounceDomain) return undefined;
+  if (row.audience === 'owner' || !identity.bounceDomain) return undefined;
   return {
     from: verpSender(identity.secret, identity.bounceDomain, Number(row.id), row.to_address),
     to: row.to_address,
   };
 }
 
+/**
+ * A row's HTML and text parts: rendered now from its stored content, or a mailing's shared body
+ * with the recipient's values in place (read when the row was claimed: ./mailing.ts).
+ */
+function partsOf(row: ClaimedRow): { html: string; text: string } {
+  const { message } = row;
+  if ('content' in message) return renderEmail(message.content);
+  if (isMailingMessage(message)) {
+    if (!row.body) throw Object.assign(new Error('mailing body missing'), { code: 'ENOBODY' });
+    return filledBody(row.body, message.fill);
+  }
+  return message;
+}
+
 /** The message nodemailer sends for a claimed row: rendered now from its stored content. */
 export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options {
   const id = Number(row.id);
   const { message } = row;
-  const { html, text } = 'content' in message ? renderEmail(message.content) : message;
+  const { html, text } = partsOf(row);
   const envelope = verpEnvelope(row, identity);
   return {
     ...(envelope ? { envelope } : {}),
@@ -65,7 +80,7 @@ export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options 
     text,
     html,
     headers: message.headers,
-    attachments: message.attachments?.map((a) => ({
+    attachments: ('attachments' in message ? message.attachments : undefined)?.map((a) => ({
       filename: a.filename,
       contentType: a.contentType,
       content: a.content,

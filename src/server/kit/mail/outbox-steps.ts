@@ -19,7 +19,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import { isMailboxGone, isRecipientRefusal } from '~/content/delivery-errors';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
-import { outbox } from '../db/schema';
+import { outbox, type OutboxLane } from '../db/schema';
 import { ADDRESS_CONFIRM_KIND } from './address-confirm';
 import { outboxRows, storedMessage, suppressionHash, type ClaimedRow, type OutgoingEmail } from './outbox';
 import { queueCapAlert, visitorVerdict, type VisitorLimits } from './outbox-limits';
@@ -76,6 +76,7 @@ export async function claimDue(
   limit: number,
   leaseMs: number,
   at?: Date,
+  lane: OutboxLane = 'mail',
 ): Promise<ClaimedRow[]> {
   const now = at ? sql`${at.toISOString()}::timestamptz` : sql`now()`;
   const result = await db.execute(sql`
@@ -83,8 +84,8 @@ export async function claimDue(
       next_attempt_at = ${now} + ${`${leaseMs} milliseconds`}::interval
     where id in (
       select id from ${outbox}
-      where status = 'pending' and next_attempt_at <= ${now}
-      order by next_attempt_at
+      where status = 'pending' and lane = ${lane} and next_attempt_at <= ${now}
+      order by lane, next_attempt_at
       limit ${limit}
       for update skip locked
     )

@@ -42,6 +42,8 @@ import {
 } from './outbox-steps';
 import { suppressionHash, type OutgoingEmail } from './outbox';
 import type { MailTransport } from './transport';
+import { isMailingMessage, SharedBodies } from './mailing';
+import type { OutboxLane } from '../db/schema';
 
 export type OutboxWorkerOptions = {
   db: Db;
@@ -85,6 +87,15 @@ export type OutboxWorkerOptions = {
   dkim?: DkimSigner;
   /** BOUNCE_DOMAIN: visitor e-mails leave with a VERP envelope sender there (decision 045). */
   bounceDomain?: string;
+  /**
+   * The rows this worker sends (decision 046): `mail` (the default: every e-mail of forms and the
+   * owner's actions) or `bulk` (mailings, by a worker of their own, so that a lead's e-mail never
+   * waits behind a campaign). A `bulk` worker claims a round at a time, so that a mailing held or
+   * cancelled stops after the round being sent.
+   */
+  lane?: OutboxLane;
+  /** Most messages a second (NEWSLETTER_SEND_RATE); absent or 0: as fast as the relay takes them. */
+  ratePerSecond?: number;
 };
 
 export type OutboxWorker = {
@@ -116,6 +127,9 @@ export type OutboxSettings = {
   identity: SenderIdentity;
   dkim?: DkimSigner;
   suppression: SuppressionPolicy;
+  lane: OutboxLane;
+  /** Most messages a second; 0: no limit. */
+  ratePerSecond: number;
 };
 
 /** Rows claimed ahead, per connection: enough for a claim's round trip to hide behind sends. */
@@ -129,9 +143,12 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
   const maxSendMs = transport.maxSendMs ?? 50_000;
   const leaseMs = options.leaseMs ?? maxSendMs + 10_000;
   const holdMs = Math.max(0, (leaseMs - maxSendMs) / 2);
+  const lane = options.lane ?? 'mail';
   return {
+    lane,
+    ratePerSecond: Math.max(0, options.ratePerSecond ?? 0),
     inFlight,
-    readAhead: holdMs > 0 ? inFlight * READ_AHEAD_PER_CONNECTION : 0,
+    readAhead: holdMs > 0 && lane === 'mail' ? inFlight * READ_AHEAD_PER_CONNECTION : 0,
     leaseMs,
     holdMs,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
@@ -193,6 +210,28 @@ export function claimRoom(
   return waiting < inFlight + ahead / 2 ? inFlight + ahead - waiting : 0;
 }
 
+/**
+ * A rate in messages a second, kept round by round: after a round of `n` messages, how long to
+ * wait before the next so that, on average, no more than the rate leave (0: no limit, no wait).
+ * A worker that idled does not earn a burst: the account starts again from now.
+ */
+export class SendRate {
+  private nextAt = 0;
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** After a round of `n` messages that began at `startedAt` (the same clock): the wait, in ms. */
+  after(n: number, startedAt: number): number {
+    if (this.perSecond <= 0) return 0;
+    const now = this.now();
+    this.nextAt = Math.max(this.nextAt, startedAt) + (n * 1000) / this.perSecond;
+    return Math.max(0, this.nextAt - now);
+  }
+}
+
 /** The worker's sleep, which a wake ends at once (or, when it is not asleep, skips the next one). */
 export class WakeSignal {
   private woken = false;
@@ -240,6 +279,8 @@ export class ClaimsAhead {
   private stopping = false;
   /** How many rows the last claim found (suppressed ones included). */
   lastClaimed = 0;
+  /** The mailings' shared bodies read so far. */
+  private readonly bodies = new SharedBodies();
 
   constructor(
     private readonly db: Db,
@@ -254,7 +295,9 @@ export class ClaimsAhead {
     const claim = this.refill();
     if (this.waiting.length === 0) await claim;
     const items = this.waiting.splice(0, this.settings.inFlight);
-    this.refill();
+    // The next round is claimed while this one is sent; a bulk lane claims each round only when
+    // it is due to go, so that a mailing held meanwhile sends nothing more.
+    if (this.settings.lane === 'mail') this.refill();
     return items;
   }
 
@@ -304,8 +347,12 @@ export class ClaimsAhead {
     const { db, log, settings } = this;
     const claimedAt = performance.now();
     try {
-      const claimed = await claimDue(db, limit, settings.leaseMs, settings.clock?.());
+      const claimed = await claimDue(db, limit, settings.leaseMs, settings.clock?.(), settings.lane);
       const rows = await dropSuppressed(db, settings.limits.secret, claimed, settings.suppression);
+      await this.bodies.load(db, rows);
+      for (const row of rows) {
+        if (isMailingMessage(row.message)) row.body = this.bodies.get(row.message.bodyId);
+      }
       if (rows.length < claimed.length) {
         log.info({ suppressed: claimed.length - rows.length }, 'e-mails to suppressed addresses not sent');
       }
@@ -348,6 +395,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   /** When a request last queued mail: while submissions keep coming, sending takes a back seat. */
   let lastWake = 0;
   const ahead = new ClaimsAhead(db, log, settings, pace, () => Date.now() - lastWake < 1000);
+  const rate = new SendRate(settings.ratePerSecond);
 
   const step: SendStep = { db, transport, log, settings, marks, pace, stopping: () => stopping };
 
@@ -393,7 +441,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       setImmediate(() => void composeAhead(ahead.next(), settings.identity, settings.dkim));
       await sending;
       const pause = pauseAfterRound(items.length, performance.now() - started, Date.now() - lastWake);
-      if (pause.kind === 'wait') {
+      const paced = rate.after(items.length, started);
+      if (paced > 0 && (pause.kind !== 'wait' || pause.ms < paced)) {
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, paced)), stopSignal]);
+      } else if (pause.kind === 'wait') {
         await Promise.race([new Promise((resolve) => setTimeout(resolve, pause.ms)), stopSignal]);
       } else await nextTurn();
     }

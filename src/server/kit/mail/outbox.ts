@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Queryable } from '../db/client';
-import { outbox, type StoredMessage } from '../db/schema';
+import { outbox, type MailingMessage, type OutboxAudience, type StoredMessage } from '../db/schema';
 
 /** An e-mail a handler queues. Recipients come from the server (config or the visitor's own address). */
 export type OutgoingEmail = Omit<StoredMessage, 'notAfter'> & {
@@ -101,8 +101,10 @@ export type ClaimedRow = {
   id: string;
   kind: string;
   to_address: string;
-  audience: 'visitor' | 'owner';
+  audience: OutboxAudience;
   /** Parsed once when claimed (a driver may hand jsonb over as text). */
-  message: StoredMessage | RenderedMessage;
+  message: StoredMessage | RenderedMessage | MailingMessage;
   attempts: number;
+  /** A mailing's shared body, read when the row was claimed (./mailing.ts). */
+  body?: { html: string; text: string };
 };
