@@ -8,6 +8,7 @@
  * issue goes out when due, after a restart too; a lead's e-mail is not held up behind a campaign.
  */
 import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ukDateOf } from '../../src/lib/uk-dates';
 import { suppressionHash } from '../../src/server/kit/mail/outbox';
@@ -318,5 +319,57 @@ describe.each(drivers)('sending at the newsletter rate on $name', (driver) => {
   it('is the owner’s alone', async () => {
     const res = await apiCall(t.app, 'GET', '/api/owner/newsletter/issues');
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('the List-Unsubscribe mailto, with a bounce domain', () => {
+  it('carries a signed mailto at the bounce domain; a message to it unsubscribes that reader, a forged one is refused', async () => {
+    const smtp = await startSmtpPeer();
+    const t = await makeFormsApp({
+      SMTP_URL: smtp.url,
+      NEWSLETTER_SEND_RATE: '0',
+      BOUNCE_DOMAIN: 'bounce.sterling.test',
+      BOUNCE_SMTP_PORT: '0',
+      BOUNCE_SMTP_HOST: '127.0.0.1',
+    });
+    try {
+      const owner = asOwner(t.app, await signInOwner(t.app));
+      const reader = `mailto-reader@example.org`;
+      const id = await addSubscriber(t, reader, 'confirmed');
+      const issue = await write(owner);
+      await owner('POST', `/api/owner/newsletter/issues/${issue.id}/send`, { body: { at: '' } });
+      const mail = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(reader)));
+      // Newsletter e-mails leave with a VERP envelope sender too, so their bounces suppress.
+      expect(mail.envelopeFrom).toMatch(/^bounce\+\d+-[a-z2-7]{16}@bounce\.sterling\.test$/);
+      const mailto = /<mailto:([^?>]+)\?subject=unsubscribe>/.exec(
+        String(mail.header('list-unsubscribe')),
+      )?.[1];
+      expect(mailto).toBe(
+        `unsubscribe+${id.replace(/-/g, '')}-${mailto!.split('-').at(-1)!.split('@')[0]}@bounce.sterling.test`,
+      );
+      const port = t.app.services.bounces!.port;
+      const relay = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
+      try {
+        // A forged tag is refused in the dialogue and changes nothing.
+        const forged = mailto!.replace(/-([a-z2-7]{16})@/, '-aaaaaaaaaaaaaaaa@');
+        await expect(
+          relay.sendMail({ from: 'someone@example.net', to: forged, subject: 'unsubscribe', text: '' }),
+        ).rejects.toMatchObject({ responseCode: 550 });
+        const still = await t.query<{ status: string }>(
+          `select status from newsletter_subscribers where id = '${id}'`,
+        );
+        expect(still[0]!.status).toBe('confirmed');
+        await relay.sendMail({ from: reader, to: mailto!, subject: 'unsubscribe', text: '' });
+      } finally {
+        relay.close();
+      }
+      const after = await t.query<{ status: string }>(
+        `select status from newsletter_subscribers where id = '${id}'`,
+      );
+      expect(after[0]!.status).toBe('unsubscribed');
+    } finally {
+      await t.app.close();
+      await smtp.close();
+    }
   });
 });

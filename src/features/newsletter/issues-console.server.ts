@@ -6,6 +6,7 @@ import { audit } from '~/server/kit/audit';
 import type { Queryable } from '~/server/kit/db/client';
 import type { ConsoleArea, ConsoleServices } from '~/server/kit/http/owner-routes';
 import { Refusal } from '~/server/kit/http/request-checks';
+import { unsubscribeAddress } from '~/server/kit/mail/verp';
 import { articleChoices, issueFromArticle } from './issue-articles.server';
 import { issueRoutes } from './issues-console-contract';
 import {
@@ -30,9 +31,13 @@ export function issueDeps(
   services: Pick<ConsoleServices, 'config' | 'db' | 'links' | 'wakeOutbox'>,
 ): IssueDeps {
   const { config, db, links, wakeOutbox } = services;
+  const bounceDomain = config.bounce?.domain;
   return {
     db,
     links,
+    unsubscribeMailto: bounceDomain
+      ? (subscriberId) => unsubscribeAddress(config.appSecret, bounceDomain, subscriberId.replace(/-/g, ''))
+      : undefined,
     publicUrl: config.publicUrl,
     postalAddress: config.newsletter.postalAddress,
     // The owners' own addresses: a helper does not run the newsletter (decision 032).

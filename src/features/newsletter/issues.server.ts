@@ -44,6 +44,11 @@ export type IssueDeps = {
   publicUrl: string;
   /** The footer's postal address (NEWSLETTER_POSTAL_ADDRESS). */
   postalAddress: readonly string[];
+  /**
+   * The mailto of a reader's List-Unsubscribe, when the bounce listener can receive it
+   * (BOUNCE_DOMAIN); absent: the https address alone.
+   */
+  unsubscribeMailto?: (subscriberId: string) => string;
   /** Where "Send a test" goes: the console's own addresses. */
   testAddresses: readonly string[];
   wakeOutbox(): void;
@@ -222,11 +227,11 @@ export async function previewIssue(deps: IssueDeps, id: string): Promise<IssuePr
 }
 
 /** The headers of every newsletter e-mail (RFC 2369, RFC 2919, RFC 8058). */
-function listHeaders(publicUrl: string, oneClick: string): Record<string, string> {
+function listHeaders(publicUrl: string, oneClick: string, mailto?: string): Record<string, string> {
   const host = new URL(publicUrl).hostname;
   return {
     'List-Id': `The Smart Money Newsletter <newsletter.${host}>`,
-    'List-Unsubscribe': `<${oneClick}>`,
+    'List-Unsubscribe': mailto ? `<${oneClick}>, <mailto:${mailto}?subject=unsubscribe>` : `<${oneClick}>`,
     'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
   };
 }
@@ -297,7 +302,7 @@ export async function startIssue(
         batch.map((s, n) => ({
           to: s.email,
           fill: { [UNSUBSCRIBE_MARK]: links[n]!.unsubscribe },
-          headers: listHeaders(deps.publicUrl, links[n]!.oneClick),
+          headers: listHeaders(deps.publicUrl, links[n]!.oneClick, deps.unsubscribeMailto?.(s.id)),
         })),
       );
     }

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { site } from '~/content/site';
+import type { Queryable } from '~/server/kit/db/client';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
 import { jsonOnly, sameOriginOnly } from '~/server/kit/http/request-checks';
 import type { Links } from '~/server/kit/http/links';
@@ -107,17 +108,27 @@ export function ownerSubscriberEmail(data: NewsletterValues, submissionId: strin
   });
 }
 
+/**
+ * Unsubscribes a reader: by the one-click POST, the page's button, or a message to the
+ * List-Unsubscribe mailto (decision 046). Answers whether the reader exists. An earlier
+ * unsubscription keeps its time.
+ */
+export async function unsubscribeSubscriber(db: Queryable, subscriberId: string): Promise<boolean> {
+  const rows = await db
+    .update(newsletterSubscribers)
+    .set({
+      status: 'unsubscribed',
+      unsubscribedAt: sql`case when ${newsletterSubscribers.status} = 'unsubscribed' then coalesce(${newsletterSubscribers.unsubscribedAt}, now()) else now() end`,
+    })
+    .where(eq(newsletterSubscribers.id, subscriberId))
+    .returning({ id: newsletterSubscribers.id });
+  return rows.length > 0;
+}
+
 function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: ServerContext) {
   const originCheck = sameOriginOnly(config);
 
-  async function unsubscribe(subscriberId: string) {
-    const rows = await db
-      .update(newsletterSubscribers)
-      .set({ status: 'unsubscribed', unsubscribedAt: sql`now()` })
-      .where(eq(newsletterSubscribers.id, subscriberId))
-      .returning({ id: newsletterSubscribers.id });
-    return rows.length > 0;
-  }
+  const unsubscribe = (subscriberId: string) => unsubscribeSubscriber(db, subscriberId);
 
   const confirmRefusals = {
     invalid: 'This confirmation link is not valid. Please sign up again.',

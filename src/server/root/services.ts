@@ -38,6 +38,7 @@ import { registerCounting, type Counting } from '~/features/analytics/analytics.
 import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
 import { startWeeklyReport } from '~/features/analytics/weekly-report.server';
 import { startIssueChores } from '~/features/newsletter/issues.server';
+import { unsubscribeSubscriber } from '~/features/newsletter/newsletter.server';
 import { issueDeps } from '~/features/newsletter/issues-console.server';
 import { FUNNEL_ENDS } from './funnel-ends';
 import { currentSession } from '../console/sessions';
@@ -109,6 +110,11 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
         secret: config.appSecret,
         consoleAddresses: config.ownerEmails,
         log: app.log,
+        // The newsletter's List-Unsubscribe mailto (decision 046): the reader's id, hyphens put back.
+        onUnsubscribe: async (hex) => {
+          const id = hex.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+          await unsubscribeSubscriber(database.db, id);
+        },
       });
     } catch (error) {
       await database.close();

@@ -8,6 +8,7 @@
  * three unknown recipients is closed, there is no AUTH, and STARTTLS is not offered (a relay then
  * delivers in the clear, as it does to any MX without it). A message accepted is acted on before
  * it is answered: if the database does not answer, the relay is told to try again later (451).
+ * It also takes the messages sent to a newsletter's List-Unsubscribe mailto (decision 046).
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -15,7 +16,7 @@ import { recordReport, reportVerdict, type ReportContext } from './bounces';
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/rows';
 import { errorCode } from '../log-safe';
-import { parseVerp, verpMatches } from './verp';
+import { parseVerp, unsubscribeSubject, verpMatches } from './verp';
 
 /** A bounce or a complaint is a few kilobytes with the returned message's headers; 256 KiB is ample. */
 export const BOUNCE_MAX_BYTES = 256 * 1024;
@@ -34,6 +35,12 @@ export type BounceListenerOptions = ReportContext & {
   domain: string;
   maxBytes?: number;
   maxClients?: number;
+  /**
+   * A message to an unsubscribe address of the bounce domain (./verp.ts, `unsubscribeAddress`: the
+   * mailto of a newsletter's List-Unsubscribe, decision 046) unsubscribes the reader it names,
+   * whatever the message says. Absent: such addresses are refused like any unknown one.
+   */
+  onUnsubscribe?: (subject: string) => Promise<void>;
 };
 
 export type BounceListener = {
@@ -61,6 +68,11 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
   }
   /** The rows each session's recipients named, found at RCPT TO. */
   const rowsNamed = new WeakMap<object, Set<number>>();
+  /** The readers each session's unsubscribe recipients named. */
+  const unsubscribing = new WeakMap<object, Set<string>>();
+  /** An unsubscribe address of the bounce domain whose tag verifies: the reader it names. */
+  const unsubscribeOf = (address: string) =>
+    options.onUnsubscribe ? unsubscribeSubject(secret, domain, address) : undefined;
   const perAddress = new Map<string, number>();
   const refused = new WeakMap<object, number>();
   /** The sessions counted in `perAddress` (a refused connection is closed too, and never was). */
@@ -100,9 +112,16 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
     onMailFrom(_address, session, callback) {
       // A new transaction names its rows afresh (after a RSET too).
       rowsNamed.delete(session);
+      unsubscribing.delete(session);
       callback();
     },
     onRcptTo(address, session, callback) {
+      const reader = unsubscribeOf(address.address);
+      if (reader) {
+        unsubscribing.set(session, (unsubscribing.get(session) ?? new Set<string>()).add(reader));
+        callback();
+        return;
+      }
       rowOf(address.address).then(
         (rowId) => {
           if (rowId === undefined) {
@@ -144,9 +163,14 @@ export async function startBounceListener(options: BounceListenerOptions): Promi
           return;
         }
         const rows = [...(rowsNamed.get(session) ?? [])];
+        const readers = [...(unsubscribing.get(session) ?? [])];
         // The next transaction of the session names its own.
         rowsNamed.delete(session);
+        unsubscribing.delete(session);
         void (async () => {
+          for (const reader of readers) await options.onUnsubscribe?.(reader);
+          if (readers.length > 0) log.info({ readers: readers.length }, 'unsubscribed by e-mail');
+          if (rows.length === 0) return;
           const verdict = await reportVerdict(Buffer.concat(chunks));
           for (const rowId of rows) await recordReport(options, rowId, verdict);
         })().then(

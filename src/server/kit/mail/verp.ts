@@ -91,3 +91,32 @@ export function verpRowId(
   const parsed = parseVerp(domain, address);
   return parsed && verpMatches(secret, parsed.rowId, recipient, parsed.tag) ? parsed.rowId : undefined;
 }
+
+// --- The mailto of List-Unsubscribe --------------------------------------------------------------
+
+/** The local part of an unsubscribe address: `unsubscribe+<subject>-<tag>`, at most 12 + 32 + 1 + 16 = 61. */
+const UNSUBSCRIBE_LOCAL = new RegExp(`^unsubscribe\\+([0-9a-f]{32})-([a-z2-7]{${VERP_TAG_LENGTH}})$`);
+
+function unsubscribeTag(secret: string, subject: string): string {
+  return base32(createHmac('sha256', secret).update(`unsubscribe:${subject}`).digest(), VERP_TAG_LENGTH);
+}
+
+/**
+ * The mailto address of a reader's List-Unsubscribe header (RFC 2369; decision 046), at the bounce
+ * domain, whose listener unsubscribes the reader when any message reaches it: `subject` is the
+ * reader's id as 32 hexadecimal digits (a UUID without its hyphens), signed like a VERP address.
+ */
+export function unsubscribeAddress(secret: string, domain: string, subject: string): string {
+  return `unsubscribe+${subject}-${unsubscribeTag(secret, subject)}@${domain.toLowerCase()}`;
+}
+
+/** The subject an unsubscribe address of `domain` names, when its tag verifies; otherwise undefined. */
+export function unsubscribeSubject(secret: string, domain: string, address: string): string | undefined {
+  const at = address.lastIndexOf('@');
+  if (at < 1 || address.slice(at + 1).toLowerCase() !== domain.toLowerCase()) return undefined;
+  const match = UNSUBSCRIBE_LOCAL.exec(address.slice(0, at).toLowerCase());
+  if (!match) return undefined;
+  const expected = Buffer.from(unsubscribeTag(secret, match[1]!));
+  const given = Buffer.from(match[2]!);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? match[1] : undefined;
+}
