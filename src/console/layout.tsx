@@ -20,6 +20,7 @@ import { diaryRoutes } from '~/contract/diary';
 import { bookingRoutes } from '~/features/booking/booking-console-contract';
 import { eventsRoutes } from '~/features/events/events-console-contract';
 import { subscriberRoutes } from '~/features/newsletter/newsletter-console-contract';
+import { issueRoutes } from '~/features/newsletter/issues-console-contract';
 import { RoleProvider } from '~/components/console/role';
 import { AuditPage } from './audit';
 import { BookingsPage } from '~/features/booking/console/bookings-board';
@@ -36,6 +37,9 @@ import { SecurityPage } from './security';
 import { SpamPage } from './spam';
 import { SubmissionPage } from './submission';
 import { SubscribersPage } from '~/features/newsletter/console/subscribers';
+import { NewsletterPage } from '~/features/newsletter/console/newsletter-page';
+import { NewIssuePage } from '~/features/newsletter/console/issue-form';
+import { IssuePage } from '~/features/newsletter/console/issue-page';
 import { SuppressionsPage } from './suppressions';
 import { DiaryPage } from './diary';
 import { AvailabilityPage } from '~/features/booking/console/availability-page';
@@ -214,6 +218,12 @@ function CurrentPage({
     const id = decodeURIComponent(event[1] ?? '');
     return event[2] ? <EditEventPage key={`${id}-edit`} id={id} /> : <EventPage key={id} id={id} />;
   }
+  if (subPath === 'newsletter/new') return <NewIssuePage />;
+  const issue = /^newsletter\/([^/]+)$/.exec(subPath);
+  if (issue) {
+    const id = decodeURIComponent(issue[1] ?? '');
+    return <IssuePage key={id} id={id} />;
+  }
   switch (subPath) {
     case '':
       return <OverviewPage />;
@@ -231,6 +241,8 @@ function CurrentPage({
       return <AvailabilityPage />;
     case 'deliveries':
       return <DeliveriesPage />;
+    case 'newsletter':
+      return <NewsletterPage />;
     case 'subscribers':
       return <SubscribersPage />;
     case 'visits':
@@ -259,6 +271,8 @@ function routeOfPage(subPath: string): RouteSpec {
   if (subPath === 'events/new') return eventsRoutes.create;
   if (/^events\/[^/]+\/edit$/.test(subPath)) return eventsRoutes.update;
   if (/^events\/[^/]+$/.test(subPath)) return eventsRoutes.detail;
+  if (subPath === 'newsletter/new') return issueRoutes.create;
+  if (/^newsletter\/[^/]+$/.test(subPath)) return issueRoutes.detail;
   const pages: Record<string, RouteSpec> = {
     '': overviewRoutes.view,
     inbox: inboxRoutes.list,
@@ -268,6 +282,7 @@ function routeOfPage(subPath: string): RouteSpec {
     calendar: diaryRoutes.view,
     availability: availabilityRoutes.view,
     deliveries: deliveryRoutes.list,
+    newsletter: issueRoutes.list,
     subscribers: subscriberRoutes.list,
     visits: analyticsRoutes.summary,
     suppressions: suppressionRoutes.page,

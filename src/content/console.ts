@@ -722,6 +722,7 @@ export const consoleNav = [
   { path: 'calendar', label: 'Calendar' },
   { path: 'availability', label: 'Availability' },
   { path: 'deliveries', label: 'Deliveries' },
+  { path: 'newsletter', label: 'Newsletter' },
   { path: 'subscribers', label: 'Subscribers' },
   { path: 'visits', label: 'Visits' },
   { path: 'people', label: 'People' },

@@ -25,6 +25,8 @@ const PAGES = [
   ['/owner/calendar', 'Your calendar'],
   ['/owner/availability', 'Availability'],
   ['/owner/deliveries', 'Deliveries'],
+  ['/owner/newsletter', 'Newsletter'],
+  ['/owner/newsletter/new', 'New issue'],
   ['/owner/subscribers', 'Subscribers'],
   ['/owner/suppressions', 'Suppression list'],
   ['/owner/people', 'People'],
