@@ -16,6 +16,7 @@ CREATE TABLE "newsletter_issues" (
 	"started_at" timestamp with time zone,
 	"finished_at" timestamp with time zone,
 	"recipients" integer,
+	"unsubscribed" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -25,4 +26,5 @@ ALTER TABLE "outbox" ADD COLUMN "lane" text DEFAULT 'mail' NOT NULL;--> statemen
 ALTER TABLE "outbox" ADD COLUMN "mailing_id" uuid;--> statement-breakpoint
 CREATE INDEX "newsletter_issues_due" ON "newsletter_issues" USING btree ("scheduled_for") WHERE "newsletter_issues"."status" = 'scheduled';--> statement-breakpoint
 CREATE INDEX "outbox_lane_due" ON "outbox" USING btree ("lane","next_attempt_at") WHERE "outbox"."status" = 'pending';--> statement-breakpoint
-CREATE UNIQUE INDEX "outbox_mailing_recipient" ON "outbox" USING btree ("mailing_id",lower("to_address")) WHERE "outbox"."mailing_id" is not null;
+CREATE UNIQUE INDEX "outbox_mailing_recipient" ON "outbox" USING btree ("mailing_id",lower("to_address")) WHERE "outbox"."mailing_id" is not null;--> statement-breakpoint
+CREATE INDEX "outbox_mailing_named" ON "outbox" USING btree ("created_at") WHERE "outbox"."mailing_id" is not null and "outbox"."to_address" not like 'removed-%';

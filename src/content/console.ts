@@ -565,6 +565,8 @@ export const retentionCopy = {
   spam: (n: number) => `Held as spam: ${n} days after it arrives.`,
   emails: (n: number) => `E-mail text: ${n} days after sending (the record that it was sent stays).`,
   unsubscribed: 'Unsubscribed readers: reduced to a keyed hash on the suppression list.',
+  newsletterSends: (n: number) =>
+    `Newsletter sends: the reader's address removed ${n} months after the send (the issue's counts stay).`,
   runs: 'Last runs',
   runNow: 'Run now',
   runStarted: 'Retention is running. What it removes appears below when it ends.',
@@ -584,6 +586,7 @@ export const retentionCopy = {
     bookings: 'bookings',
     masterclass: 'masterclass registrations',
     unsubscribed: 'unsubscribed readers',
+    newsletterSends: 'newsletter sends',
     emailBodies: 'e-mail texts',
     emlFiles: 'e-mail files',
   } as Record<string, string>,

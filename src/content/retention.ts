@@ -11,6 +11,7 @@ export type RetentionPeriods = {
   readonly ipHashHours: number;
   readonly analyticsViewDays: number;
   readonly analyticsRollupMonths: number;
+  readonly newsletterSendMonths: number;
 };
 
 export const RETENTION: RetentionPeriods = {
@@ -30,6 +31,8 @@ export const RETENTION: RetentionPeriods = {
   analyticsViewDays: 30,
   /** The daily totals made from the views, this many months after their day. */
   analyticsRollupMonths: 60,
+  /** Which reader each newsletter issue was sent to: the address is removed this many months after the send. */
+  newsletterSendMonths: 24,
 };
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
@@ -42,6 +45,7 @@ export function retentionNotice(periods: RetentionPeriods = RETENTION): string[]
     `Bookings: deleted ${plural(periods.bookingMonthsAfterSession, 'month')} after the session; if you paid us, the invoice records are kept for 6 years, as UK tax law requires.`,
     `Masterclass registrations: deleted ${plural(periods.masterclassMonthsAfterEvent, 'month')} after the masterclass.`,
     `Messages held back as spam: deleted ${plural(periods.spamDays, 'day')} after they reach us.`,
+    `Newsletters we send you: we keep which issue was sent to your address, when, and whether it arrived, so that nobody receives an issue twice and we can see deliveries that failed; the record loses your address ${plural(periods.newsletterSendMonths, 'month')} after the send (only the counts stay), and goes at once if you ask us to erase your data. We use no tracking pixel and no per-person links to see whether you opened or clicked a newsletter.`,
     `E-mails we send you: their text is deleted ${plural(periods.emailBodyDays, 'day')} after sending; we keep only the record that an e-mail was sent, and when. If your mail server refuses or returns our e-mail as undeliverable, or you report one as spam, we keep a scrambled (keyed hash) form of your address on the same suppression list and stop writing to it.`,
     'AI voice calls: we do not keep recordings or transcripts. The voice provider processes the call while it runs and may keep call logs for a limited period under its own data processing terms.',
     `Visit counts (no cookies, nothing that names you): each page view is deleted ${plural(periods.analyticsViewDays, 'day')} after the visit; the daily totals made from them are deleted after ${plural(periods.analyticsRollupMonths, 'month')}. The day's random value that tells one visitor from another is destroyed at the end of that day.`,

@@ -216,6 +216,49 @@ describe.each(drivers)('newsletter issues on $name', (driver) => {
     expect(audit.map((a) => a.action)).toEqual(['newsletter.create', 'newsletter.send']);
   });
 
+  it('erasing a reader removes their sends at once; retention removes the address of old sends and keeps the counts', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const kept = `kept-${tag}@example.org`;
+    const erased = `erase-${tag}@example.org`;
+    for (const email of [kept, erased]) await addSubscriber(t, email, 'confirmed');
+    const issue = await write(owner);
+    await owner('POST', `/api/owner/newsletter/issues/${issue.id}/send`, { body: { at: '' } });
+    await t.app.services.bulkOutbox.drain();
+    const rowsTo = async (email: string) =>
+      Number(
+        (
+          await t.query<{ n: string }>(
+            `select count(*) as n from outbox where mailing_id = '${issue.id}' and lower(to_address) = '${email}'`,
+          )
+        )[0]!.n,
+      );
+    expect(await rowsTo(erased)).toBe(1);
+    const erasure = await owner('POST', '/api/owner/people/erase', { body: { email: erased } });
+    expect(erasure.statusCode).toBe(200);
+    expect(await rowsTo(erased)).toBe(0);
+
+    const sentBefore = (await detail(owner, issue.id)).progress!.sent;
+    await t.query(
+      `update outbox set created_at = now() - interval '25 months' where mailing_id = '${issue.id}'`,
+    );
+    const started = await owner('POST', '/api/owner/retention/run');
+    expect(started.statusCode).toBe(202);
+    await until(
+      async () =>
+        ((await owner('GET', '/api/owner/retention')).json() as { running: number | null }).running === null,
+    );
+    expect(await rowsTo(kept)).toBe(0);
+    const left = await t.query<{ to_address: string; message: Record<string, unknown> }>(
+      `select to_address, message from outbox where mailing_id = '${issue.id}'`,
+    );
+    expect(left.length).toBeGreaterThan(0);
+    for (const row of left) {
+      expect(row.to_address).toMatch(/^removed-\d+$/);
+      expect(JSON.stringify(row.message)).not.toContain('token=');
+    }
+    expect((await detail(owner, issue.id)).progress!.sent).toBe(sentBefore);
+  });
+
   it('refuses a time in the past, and sends a scheduled issue when its time comes', async () => {
     const issue = await write(owner);
     const past = await owner('POST', `/api/owner/newsletter/issues/${issue.id}/send`, {

@@ -68,7 +68,7 @@ export type IssueProgress = {
   suppressed: number;
   /** Not sent: the issue was cancelled first. */
   cancelled: number;
-  /** Recipients who unsubscribed after this issue was sent to them and before the next one. */
+  /** Recipients who unsubscribed while this was the last issue sent to them. */
   unsubscribed: number;
 };
 

@@ -13,7 +13,6 @@ import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { ukWallTimeToInstant } from '~/lib/uk-dates';
 import { audit } from '~/server/kit/audit';
 import type { Db, Queryable } from '~/server/kit/db/client';
-import { rowsOf } from '~/server/kit/db/rows';
 import type { Links } from '~/server/kit/http/links';
 import {
   cancelMailing,
@@ -95,30 +94,9 @@ function ukLocal(instant: Date): string {
   return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
 }
 
-/**
- * The recipients of this issue who unsubscribed after it was sent to them and before the next
- * issue began: what the issue cost, without any per-person tracking of clicks.
- */
-async function unsubscribedBy(db: Queryable, issue: IssueRow): Promise<number> {
-  if (!issue.startedAt) return 0;
-  const [row] = rowsOf<{ n: number | string }>(
-    await db.execute(sql`
-    select count(*) as n from outbox o
-    join ${newsletterSubscribers} s on s.email = lower(o.to_address)
-    where o.mailing_id = ${issue.id}::uuid and o.status = 'sent'
-      and s.status = 'unsubscribed' and s.unsubscribed_at >= o.sent_at
-      and s.unsubscribed_at < coalesce((
-        select min(n.started_at) from ${newsletterIssues} n
-        where n.started_at > (select started_at from ${newsletterIssues} where id = ${issue.id}::uuid)
-      ), 'infinity'::timestamptz)`),
-  );
-  return Number(row?.n ?? 0);
-}
-
 async function progressOf(db: Queryable, issue: IssueRow): Promise<IssueProgress | null> {
   if (issue.recipients === null) return null;
-  const [counts, unsubscribed] = await Promise.all([mailingCounts(db, issue.id), unsubscribedBy(db, issue)]);
-  return { recipients: issue.recipients, ...counts, unsubscribed };
+  return { recipients: issue.recipients, ...(await mailingCounts(db, issue.id)), unsubscribed: issue.unsubscribed };
 }
 
 async function summaryOf(db: Queryable, issue: IssueRow): Promise<IssueSummary> {

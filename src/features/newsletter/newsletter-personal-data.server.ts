@@ -60,6 +60,29 @@ export const newsletterPersonalData = definePersonalData<typeof newsletterSubscr
         return { count: people.length, files };
       },
     },
+    {
+      // Which reader each issue reached (decision 046): the address goes after the period, the row
+      // stays as the issue's count; an erasure removes a person's rows at once (the e-mails' kind).
+      count: 'newsletterSends',
+      describe: (periods) => retentionCopy.newsletterSends(periods.newsletterSendMonths),
+      async sweep(db, { at, batchSize, periods }) {
+        const removed = rowsOf<{ id: number }>(
+          await db.execute(sql`
+            update outbox set to_address = 'removed-' || id::text,
+              message = jsonb_build_object('subject', message->>'subject', 'removed', true)
+            where id in (
+              select id from outbox
+              where mailing_id is not null and to_address not like 'removed-%'
+                and created_at < ${at} - ${`${periods.newsletterSendMonths} months`}::interval
+              order by created_at limit ${batchSize})
+            returning id`),
+        );
+        return { count: removed.length, files: [] };
+      },
+    },
   ],
-  countLabels: { unsubscribed: retentionCopy.countLabels.unsubscribed! },
+  countLabels: {
+    unsubscribed: retentionCopy.countLabels.unsubscribed!,
+    newsletterSends: retentionCopy.countLabels.newsletterSends!,
+  },
 });

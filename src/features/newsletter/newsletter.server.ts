@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { site } from '~/content/site';
-import type { Queryable } from '~/server/kit/db/client';
+import type { Db } from '~/server/kit/db/client';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
 import { jsonOnly, sameOriginOnly } from '~/server/kit/http/request-checks';
 import type { Links } from '~/server/kit/http/links';
@@ -27,7 +27,7 @@ import {
   NEWSLETTER_UNSUBSCRIBE_PATH,
 } from './newsletter-fields';
 import { NewsletterSchema, NewsletterTokenSchema, type NewsletterValues } from './newsletter-schema';
-import { newsletterSubscribers } from './tables.server';
+import { newsletterIssues, newsletterSubscribers } from './tables.server';
 
 const CONFIRM = 'newsletter-confirm';
 const UNSUBSCRIBE = 'newsletter-unsubscribe';
@@ -110,19 +110,30 @@ export function ownerSubscriberEmail(data: NewsletterValues, submissionId: strin
 
 /**
  * Unsubscribes a reader: by the one-click POST, the page's button, or a message to the
- * List-Unsubscribe mailto (decision 046). Answers whether the reader exists. An earlier
- * unsubscription keeps its time.
+ * List-Unsubscribe mailto (decision 046). Answers whether the reader exists; unsubscribing twice
+ * changes nothing the second time.
  */
-export async function unsubscribeSubscriber(db: Queryable, subscriberId: string): Promise<boolean> {
-  const rows = await db
-    .update(newsletterSubscribers)
-    .set({
-      status: 'unsubscribed',
-      unsubscribedAt: sql`case when ${newsletterSubscribers.status} = 'unsubscribed' then coalesce(${newsletterSubscribers.unsubscribedAt}, now()) else now() end`,
-    })
-    .where(eq(newsletterSubscribers.id, subscriberId))
-    .returning({ id: newsletterSubscribers.id });
-  return rows.length > 0;
+export async function unsubscribeSubscriber(db: Db, subscriberId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ email: newsletterSubscribers.email, status: newsletterSubscribers.status })
+      .from(newsletterSubscribers)
+      .where(eq(newsletterSubscribers.id, subscriberId))
+      .for('update');
+    if (!row) return false;
+    if (row.status === 'unsubscribed') return true;
+    await tx
+      .update(newsletterSubscribers)
+      .set({ status: 'unsubscribed', unsubscribedAt: sql`now()` })
+      .where(eq(newsletterSubscribers.id, subscriberId));
+    // The last issue the reader was sent counts them (a number only: decision 046).
+    await tx.execute(sql`
+      update ${newsletterIssues} set unsubscribed = unsubscribed + 1
+      where id = (select mailing_id from outbox
+        where mailing_id is not null and status = 'sent' and lower(to_address) = ${row.email}
+        order by sent_at desc limit 1)`);
+    return true;
+  });
 }
 
 function newsletterRoutes(app: FastifyInstance, { config, db, links, log }: ServerContext) {

@@ -40,6 +40,11 @@ export const newsletterIssues = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** How many recipients were fixed when sending began. */
     recipients: integer('recipients'),
+    /**
+     * Readers who unsubscribed while this was the last issue sent to them: a count only, kept when
+     * retention removes the readers themselves.
+     */
+    unsubscribed: integer('unsubscribed').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -242,6 +242,10 @@ export const outbox = pgTable(
     uniqueIndex('outbox_mailing_recipient')
       .on(t.mailingId, sql`lower(${t.toAddress})`)
       .where(sql`${t.mailingId} is not null`),
+    // A mailing's rows whose recipient retention has still to remove (decision 046).
+    index('outbox_mailing_named')
+      .on(t.createdAt)
+      .where(sql`${t.mailingId} is not null and ${t.toAddress} not like 'removed-%'`),
     // The hourly visitor-mail cap counts what was sent in the last hour.
     index('outbox_visitor_sent')
       .on(t.sentAt)
