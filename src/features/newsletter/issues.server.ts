@@ -96,7 +96,11 @@ function ukLocal(instant: Date): string {
 
 async function progressOf(db: Queryable, issue: IssueRow): Promise<IssueProgress | null> {
   if (issue.recipients === null) return null;
-  return { recipients: issue.recipients, ...(await mailingCounts(db, issue.id)), unsubscribed: issue.unsubscribed };
+  return {
+    recipients: issue.recipients,
+    ...(await mailingCounts(db, issue.id)),
+    unsubscribed: issue.unsubscribed,
+  };
 }
 
 async function summaryOf(db: Queryable, issue: IssueRow): Promise<IssueSummary> {
