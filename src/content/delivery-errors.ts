@@ -5,11 +5,19 @@
  * are `ESENDDEADLINE` (the relay did not finish in time) and `ESENDER` (the relay refused the
  * sending address, at MAIL FROM) and `EBOUNCE` with the enhanced status (the recipient's server
  * sent the e-mail back after accepting it, decision 045); `late` is a scheduled e-mail whose time
- * had passed.
+ * had passed; `EINDOUBT` a newsletter e-mail not sent again after a crash (decision 046).
  *
  * A reply of 5xx to the recipient (`EENVELOPE 5xx`) is a refusal of that one address for good: the
  * outbox does not try it again, and the console's overview does not warn of the relay for it.
  */
+
+/**
+ * A mailing's e-mail that was with the relay when the server stopped, unanswered (decision 046):
+ * it may have arrived, so it is not sent again. Stored on the row while it is being handed over
+ * (`IN_FLIGHT`), and as `IN_DOUBT` once a later claim finds it so.
+ */
+export const IN_FLIGHT = 'EINFLIGHT';
+export const IN_DOUBT = 'EINDOUBT';
 
 /** What went wrong with a send, as the owner needs to know it. */
 export type DeliveryErrorKind =
@@ -23,6 +31,7 @@ export type DeliveryErrorKind =
   | 'secure-connection'
   | 'unreachable'
   | 'late'
+  | 'in-doubt'
   | 'other';
 
 const SIGN_IN = new Set(['EAUTH', 'ENOAUTH', 'EOAUTH2']);
@@ -82,6 +91,7 @@ const MAILBOX_GONE = new Set(['5.1.1', '5.1.2', '5.1.3', '5.1.6', '5.1.10', '5.2
 /** The kind of a stored error code. */
 export function deliveryErrorKind(code: string): DeliveryErrorKind {
   if (code.trim() === 'late') return 'late';
+  if (code.trim() === IN_DOUBT) return 'in-doubt';
   const { name, reply, status } = partsOf(code);
   if (name === 'EBOUNCE') return 'bounced';
   if (name && SIGN_IN.has(name)) return 'sign-in';
@@ -123,6 +133,8 @@ const CAUSES: Record<DeliveryErrorKind, (bracket: string) => string> = {
   'secure-connection': (b) => `A secure connection to the mail relay could not be made (${b})`,
   unreachable: (b) => `The mail relay could not be reached (${b})`,
   late: () => 'It was not sent: its time had passed',
+  'in-doubt': () =>
+    'The server stopped while this e-mail was with the mail relay, which may have delivered it; it was not sent again, so that nobody receives a newsletter twice',
   other: (b) => `The e-mail could not be sent (${b})`,
 };
 
@@ -138,7 +150,8 @@ export function deliveryErrorWords(code: string, retrying = false): string {
   const kind = deliveryErrorKind(code);
   const { reply } = partsOf(code);
   const bracket = BY_REPLY.has(kind) && reply !== undefined ? String(reply) : code.trim() || 'unknown';
-  return `${CAUSES[kind](bracket)}${retrying && kind !== 'late' ? '; it will be tried again.' : '.'}`;
+  const final = kind === 'late' || kind === 'in-doubt';
+  return `${CAUSES[kind](bracket)}${retrying && !final ? '; it will be tried again.' : '.'}`;
 }
 
 /** The overview's warning when the newest attempt failed for a reason beyond one recipient. */

@@ -416,3 +416,42 @@ describe('the List-Unsubscribe mailto, with a bounce domain', () => {
     }
   });
 });
+
+const postgres = drivers.find((d) => d.name === 'PostgreSQL');
+
+describe.skipIf(!postgres)('two instances on one PostgreSQL', () => {
+  it('start a due issue once and send it to each reader once', async () => {
+    const smtp = await startSmtpPeer();
+    const database = await postgres!.env();
+    const env = { ...database.env, SMTP_URL: smtp.url, NEWSLETTER_SEND_RATE: '0' };
+    const a = await makeFormsApp(env);
+    const b = await makeFormsApp(env);
+    try {
+      const tag = randomUUID().slice(0, 8);
+      const readers = Array.from({ length: 40 }, (_, n) => `pair${n}-${tag}@example.org`);
+      for (const email of readers) await addSubscriber(a, email, 'confirmed');
+      const owner = asOwner(a.app, await signInOwner(a.app));
+      const issue = await write(owner);
+      await a.query(
+        `update newsletter_issues set status = 'scheduled', scheduled_for = now() - interval '1 second' where id = '${issue.id}'`,
+      );
+      // Both instances' chores at once, twice each.
+      await Promise.all([chores(a), chores(b), chores(a), chores(b)]);
+      b.app.services.bulkOutbox.wake();
+      await until(() => smtp.mails.length >= readers.length);
+      await Promise.all([a.app.services.bulkOutbox.drain(), b.app.services.bulkOutbox.drain()]);
+      await new Promise((r) => setTimeout(r, 500));
+      const to = smtp.mails.map((m) => m.envelopeTo[0]).filter((address) => address?.includes(tag));
+      expect(to.sort()).toEqual([...readers].sort());
+      const sends = await a.query<{ action: string }>(
+        `select action from audit_log where target = '${issue.id}' and action = 'newsletter.send'`,
+      );
+      expect(sends).toHaveLength(1);
+    } finally {
+      await a.app.close();
+      await b.app.close();
+      await smtp.close();
+      await database.drop();
+    }
+  });
+});

@@ -29,12 +29,14 @@ import {
   composeAhead,
   defaultRetryDelayMs,
   DEFAULT_MAX_ATTEMPTS,
+  dropInDoubt,
   dropSuppressed,
   errorCode,
   releaseRows,
   SendPace,
   sendOne,
   SentMarks,
+  stampInFlight,
   type ClaimedItem,
   type RetryPolicy,
   type SendStep,
@@ -348,7 +350,8 @@ export class ClaimsAhead {
     const claimedAt = performance.now();
     try {
       const claimed = await claimDue(db, limit, settings.leaseMs, settings.clock?.(), settings.lane);
-      const rows = await dropSuppressed(db, settings.limits.secret, claimed, settings.suppression);
+      const sendable = settings.lane === 'bulk' ? await dropInDoubt(db, log, claimed) : claimed;
+      const rows = await dropSuppressed(db, settings.limits.secret, sendable, settings.suppression);
       await this.bodies.load(db, rows);
       for (const row of rows) {
         if (isMailingMessage(row.message)) row.body = this.bodies.get(row.message.bodyId);
@@ -410,6 +413,19 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
    * the relay held unanswered.
    */
   async function round(items: ClaimedItem[]): Promise<void> {
+    // A mailing is sent at most once (decision 046): its rows are stamped before the relay has them.
+    if (settings.lane === 'bulk') {
+      try {
+        await stampInFlight(
+          db,
+          items.map((item) => Number(item.row.id)),
+        );
+      } catch (error) {
+        // Not stamped, not sent: the rows' lease brings them back.
+        if (!stopping) log.warn({ code: errorCode(error) }, 'outbox round not started');
+        return;
+      }
+    }
     const outcomes = await Promise.all(
       items.map((item) =>
         sendOne(item, step).catch((error: unknown) => {
