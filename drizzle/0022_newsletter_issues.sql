@@ -24,6 +24,7 @@ CREATE TABLE "newsletter_issues" (
 DROP INDEX "outbox_due";--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "lane" text DEFAULT 'mail' NOT NULL;--> statement-breakpoint
 ALTER TABLE "outbox" ADD COLUMN "mailing_id" uuid;--> statement-breakpoint
+ALTER TABLE "outbox" ADD COLUMN "handed_at" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "newsletter_issues_due" ON "newsletter_issues" USING btree ("scheduled_for") WHERE "newsletter_issues"."status" = 'scheduled';--> statement-breakpoint
 CREATE INDEX "outbox_lane_due" ON "outbox" USING btree ("lane","next_attempt_at") WHERE "outbox"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "outbox_mailing_recipient" ON "outbox" USING btree ("mailing_id",lower("to_address")) WHERE "outbox"."mailing_id" is not null;--> statement-breakpoint

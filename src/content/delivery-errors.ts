@@ -13,10 +13,8 @@
 
 /**
  * A mailing's e-mail that was with the relay when the server stopped, unanswered (decision 046):
- * it may have arrived, so it is not sent again. Stored on the row while it is being handed over
- * (`IN_FLIGHT`), and as `IN_DOUBT` once a later claim finds it so.
+ * it may have arrived, so it is not sent again, and is stored as failed with this code.
  */
-export const IN_FLIGHT = 'EINFLIGHT';
 export const IN_DOUBT = 'EINDOUBT';
 
 /** What went wrong with a send, as the owner needs to know it. */

@@ -214,6 +214,11 @@ export const outbox = pgTable(
     /** The mailing a `bulk` row belongs to (a newsletter issue's id): one row per recipient. */
     mailingId: uuid('mailing_id'),
     /**
+     * A `bulk` row handed to the relay and not yet answered: set before the round is sent, cleared by
+     * its outcome. Found set by a later claim, the row is in doubt and not sent again (decision 046).
+     */
+    handedAt: timestamp('handed_at', { withTimezone: true }),
+    /**
      * pending -> sent | failed | skipped | suppressed | cancelled; a mailing's row may be `held`
      * (its mailing paused) and then pending again. A claimed row stays pending with its next attempt
      * pushed out (a lease). `skipped`: not sent because its recipient already had one of its

@@ -16,7 +16,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { IN_DOUBT, IN_FLIGHT, isMailboxGone, isRecipientRefusal } from '~/content/delivery-errors';
+import { IN_DOUBT, isMailboxGone, isRecipientRefusal } from '~/content/delivery-errors';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { outbox, type OutboxLane } from '../db/schema';
@@ -89,7 +89,7 @@ export async function claimDue(
       limit ${limit}
       for update skip locked
     )
-    returning id::text as id, kind, to_address, audience, message, attempts, last_error`);
+    returning id::text as id, kind, to_address, audience, message, attempts, handed_at is not null as handed`);
   return rowsOf<Omit<ClaimedRow, 'message'> & { message: ClaimedRow['message'] | string }>(result).map(
     (row) =>
       typeof row.message === 'string' ? { ...row, message: storedMessage(row.message) } : (row as ClaimedRow),
@@ -104,35 +104,33 @@ export async function releaseRows(db: Queryable, ids: readonly number[]): Promis
   if (ids.length === 0) return;
   // A row handed back was never handed to the relay: it is not in doubt.
   await db.execute(
-    sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null,
-          last_error = nullif(last_error, ${IN_FLIGHT})
+    sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null, handed_at = null
         where id in (${idList(ids)}) and status = 'pending'`,
   );
 }
 
 /**
  * At most once, for a mailing (decision 046): the round's rows are stamped as being with the relay
- * before they are handed over; the stamp is replaced by the outcome (a sent mark, a failure). A row
+ * before they are handed over (`handed_at`); the outcome (a sent mark, a failure) clears it. A row
  * claimed again with the stamp still on was with the relay when the process died, unanswered: it
  * may have arrived, so it is marked `failed` (`EINDOUBT`) rather than sent a second time
  * (`dropInDoubt`).
  */
 export async function stampInFlight(db: Queryable, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.execute(
-    sql`update ${outbox} set last_error = ${IN_FLIGHT}, last_attempt_at = now() where id in (${idList(ids)})`,
-  );
+  await db.execute(sql`update ${outbox} set handed_at = now() where id in (${idList(ids)})`);
 }
 
 /** Marks the claimed rows that still carry the in-flight stamp `failed` (`EINDOUBT`); answers the rest. */
 export async function dropInDoubt(db: Queryable, log: Logger, rows: ClaimedRow[]): Promise<ClaimedRow[]> {
-  const doubtful = rows.filter((row) => row.last_error === IN_FLIGHT).map((row) => Number(row.id));
+  const doubtful = rows.filter((row) => row.handed).map((row) => Number(row.id));
   if (doubtful.length === 0) return rows;
   await db.execute(
-    sql`update ${outbox} set status = 'failed', last_error = ${IN_DOUBT} where id in (${idList(doubtful)})`,
+    sql`update ${outbox} set status = 'failed', last_error = ${IN_DOUBT}, last_attempt_at = handed_at, handed_at = null
+        where id in (${idList(doubtful)})`,
   );
   log.warn({ count: doubtful.length }, 'mailing e-mails with the relay at a stop not sent again');
-  return rows.filter((row) => row.last_error !== IN_FLIGHT);
+  return rows.filter((row) => !row.handed);
 }
 
 /**
@@ -250,7 +248,7 @@ export class SentMarks {
       this.pending = [];
       try {
         await this.db.execute(
-          sql`update ${outbox} set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null
+          sql`update ${outbox} set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null, handed_at = null
               where id in (${idList(batch.map((m) => m.id))})`,
         );
         for (const m of batch) m.done();
@@ -285,7 +283,7 @@ export async function markFailure(
   const refused = isRecipientRefusal(code);
   if (refused || attempts >= retry.maxAttempts) {
     await db.execute(
-      sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now() where id = ${id}`,
+      sql`update ${outbox} set status = 'failed', last_error = ${code}, sent_at = null, last_attempt_at = now(), handed_at = null where id = ${id}`,
     );
     if (bounce && isMailboxGone(code)) {
       const hash = suppressionHash(bounce.secret, row.to_address);
@@ -303,7 +301,7 @@ export async function markFailure(
   }
   const delay = retry.retryDelayMs(attempts);
   await db.execute(
-    sql`update ${outbox} set last_error = ${code}, sent_at = null, last_attempt_at = now(),
+    sql`update ${outbox} set last_error = ${code}, sent_at = null, last_attempt_at = now(), handed_at = null,
           next_attempt_at = now() + ${`${delay} milliseconds`}::interval
         where id = ${id}`,
   );

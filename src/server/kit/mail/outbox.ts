@@ -105,8 +105,8 @@ export type ClaimedRow = {
   /** Parsed once when claimed (a driver may hand jsonb over as text). */
   message: StoredMessage | RenderedMessage | MailingMessage;
   attempts: number;
-  /** The stored error of the last attempt (a bulk row's in-flight stamp: ./outbox-steps.ts). */
-  last_error?: string | null;
+  /** A bulk row that was with the relay when its sender stopped, unanswered (./outbox-steps.ts). */
+  handed?: boolean;
   /** A mailing's shared body, read when the row was claimed (./mailing.ts). */
   body?: { html: string; text: string };
 };
