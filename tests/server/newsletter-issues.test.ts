@@ -196,6 +196,19 @@ describe.each(drivers)('newsletter issues on $name', (driver) => {
     );
     expect(Number(rows[0]!.n)).toBe(done.progress!.recipients);
 
+    // The Deliveries page keeps to the leads' lane: the issue's rows are followed on its own page.
+    const deliveries = await owner('GET', '/api/owner/deliveries?status=sent');
+    expect(deliveries.json<{ items: { kind: string }[] }>().items.map((i) => i.kind)).not.toContain(
+      'newsletter.issue',
+    );
+    const [row] = await t.query<{ id: number }>(
+      `select id from outbox where mailing_id = '${issue.id}' limit 1`,
+    );
+    await t.query(`update outbox set status = 'failed', last_error = 'ESOCKET' where id = ${row!.id}`);
+    const retry = await owner('POST', `/api/owner/deliveries/${row!.id}/retry`);
+    expect(retry.statusCode).toBe(409);
+    await t.query(`update outbox set status = 'sent', last_error = null where id = ${row!.id}`);
+
     // RFC 8058: the mailbox provider's POST, form-encoded, with no Origin, unsubscribes at once.
     const oneClick = new URL([...links][0]!);
     const res = await t.app.inject({

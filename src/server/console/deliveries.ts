@@ -1,6 +1,7 @@
 /**
- * The Deliveries area: the outbox as the owner sees it. Waiting and failed e-mails and those sent
- * in the last seven days, each with its last error code (never an SMTP reply's text, which can
+ * The Deliveries area: the outbox as the owner sees it (the `mail` lane: a newsletter issue's
+ * e-mails are followed on its own page). Waiting and failed e-mails and those sent in the last
+ * seven days, each with its last error code (never an SMTP reply's text, which can
  * quote addresses); a failed one can be sent again.
  */
 import { and, desc, eq, gt, inArray, or, sql, type SQL } from 'drizzle-orm';
@@ -48,11 +49,17 @@ export async function deliverySummaries(
  */
 export function deliveryFilter(status: DeliveryStatus | undefined, now = new Date()): SQL | undefined {
   const recent = gt(outbox.createdAt, new Date(now.getTime() - RECENT_DAYS * 24 * 3600_000));
+  // The `mail` lane's e-mails: a newsletter issue's thousands are followed on the issue's own page
+  // (decision 046), and would bury the leads' e-mails here.
+  const lane = eq(outbox.lane, 'mail');
   if (status === undefined) {
-    return or(inArray(outbox.status, ['pending', 'failed']), and(eq(outbox.status, 'sent'), recent));
+    return and(
+      lane,
+      or(inArray(outbox.status, ['pending', 'failed']), and(eq(outbox.status, 'sent'), recent)),
+    );
   }
-  if (status === 'pending' || status === 'failed') return eq(outbox.status, status);
-  return and(eq(outbox.status, status), recent);
+  if (status === 'pending' || status === 'failed') return and(lane, eq(outbox.status, status));
+  return and(lane, eq(outbox.status, status), recent);
 }
 
 /**
@@ -70,6 +77,7 @@ export async function retryDelivery(db: Queryable, id: number): Promise<void> {
     .where(
       and(
         eq(outbox.id, id),
+        eq(outbox.lane, 'mail'),
         or(
           eq(outbox.status, 'failed'),
           and(eq(outbox.status, 'pending'), sql`${outbox.lastError} is not null`),
