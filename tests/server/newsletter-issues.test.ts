@@ -131,6 +131,23 @@ describe.each(drivers)('newsletter issues on $name', (driver) => {
     expect(missing.statusCode).toBe(404);
   });
 
+  it('starts a draft from an article of the site, with its link; an unknown article is refused', async () => {
+    const list = await owner('GET', '/api/owner/newsletter/articles');
+    const { items } = list.json<{ items: { slug: string; title: string }[] }>();
+    expect(items.length).toBeGreaterThan(0);
+    const article = items[0]!;
+    const made = await owner('POST', '/api/owner/newsletter/from-article', { body: { slug: article.slug } });
+    expect(made.statusCode).toBe(200);
+    const draft = made.json<IssueDetail>();
+    expect(draft).toMatchObject({ status: 'draft', articleSlug: article.slug, subject: article.title });
+    expect(draft.body).toContain(`https://www.sterling.test/resources/articles/${article.slug}`);
+    for (const slug of ['no-such-article', '../../etc/passwd']) {
+      const refused = await owner('POST', '/api/owner/newsletter/from-article', { body: { slug } });
+      expect(refused.statusCode, slug).toBe(slug.includes('/') ? 400 : 404);
+      expect(refused.json().error).toBe('There is no such article.');
+    }
+  });
+
   it('sends a test to the owner alone, with the list headers and an example unsubscribe link', async () => {
     const issue = await write(owner);
     const before = smtp.mails.length;
