@@ -2,7 +2,8 @@
  * A server process killed with SIGKILL in the middle of sending a newsletter issue (decision 046):
  * the restarted server sends the rest, and nobody receives the issue twice. The e-mails that were
  * with the relay at the kill, unanswered, may have arrived: they are marked in doubt and not sent
- * again. Real processes (src/server/root/main.ts), PGlite, a slow real SMTP peer; the issue is
+ * again (a reader whose e-mail had not fully reached the relay then misses the issue: at most once).
+ * Real processes (src/server/root/main.ts), PGlite, a slow real SMTP peer; the issue is
  * started by the server's own chore, as a scheduled issue whose time has come.
  */
 import { randomUUID } from 'node:crypto';
@@ -97,13 +98,13 @@ describe('a server killed while sending a newsletter issue', () => {
         second.child.kill('SIGTERM');
         await exited(second.child);
       }
-      // Nobody twice, and (as this relay keeps what it received in full) everyone once.
-      expect([...relay.received].sort()).toEqual([...readers].sort());
+      // Nobody twice.
+      expect(new Set(relay.received).size).toBe(relay.received.length);
       const database = await openDatabase({ dataDir });
       try {
-        const rows = rowsOf<{ status: string; last_error: string | null }>(
+        const rows = rowsOf<{ to_address: string; status: string; last_error: string | null }>(
           await database.db.execute(
-            sql`select status, last_error from outbox where mailing_id = ${issueId}::uuid order by id`,
+            sql`select to_address, status, last_error from outbox where mailing_id = ${issueId}::uuid order by id`,
           ),
         );
         expect(rows).toHaveLength(READERS);
@@ -111,7 +112,13 @@ describe('a server killed while sending a newsletter issue', () => {
         expect(inDoubt.length).toBeGreaterThan(0);
         expect(inDoubt.length).toBeLessThanOrEqual(SMTP_CONNECTIONS);
         expect(inDoubt.every((r) => r.status === 'failed')).toBe(true);
-        expect(rows.filter((r) => r.status === 'sent')).toHaveLength(READERS - inDoubt.length);
+        const sent = rows.filter((r) => r.status === 'sent');
+        expect(sent).toHaveLength(READERS - inDoubt.length);
+        // Everyone recorded as sent received it; the only readers who may lack it are those whose
+        // e-mail was with the relay at the kill and had not fully reached it.
+        for (const row of sent) expect(relay.received).toContain(row.to_address);
+        const missing = readers.filter((r) => !relay.received.includes(r));
+        for (const reader of missing) expect(inDoubt.map((r) => r.to_address)).toContain(reader);
       } finally {
         await database.close();
       }

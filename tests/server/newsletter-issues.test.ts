@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ukDateOf } from '../../src/lib/uk-dates';
+import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
 import { suppressionHash } from '../../src/server/kit/mail/outbox';
 import { SendRate } from '../../src/server/kit/mail/outbox-worker';
 import type { IssueDetail } from '../../src/features/newsletter/issues-console-contract';
@@ -387,6 +388,35 @@ describe.each(drivers)('sending at the newsletter rate on $name', (driver) => {
     // A cancelled issue cannot be resumed.
     const resume = await owner('POST', `/api/owner/newsletter/issues/${issue.id}/resume`);
     expect(resume.statusCode).toBe(409);
+  });
+
+  it('a reader who unsubscribes while the issue goes out is not sent it', async () => {
+    const tag2 = randomUUID().slice(0, 8);
+    const ids = new Map<string, string>();
+    for (let n = 0; n < 6; n += 1) {
+      const email = `late${n}-${tag2}@example.org`;
+      ids.set(email, await addSubscriber(t, email, 'confirmed'));
+    }
+    const issue = await write(owner);
+    await owner('POST', `/api/owner/newsletter/issues/${issue.id}/send`, { body: { at: '' } });
+    await owner('POST', `/api/owner/newsletter/issues/${issue.id}/pause`);
+    const [held] = await t.query<{ to_address: string }>(
+      `select to_address from outbox where mailing_id = '${issue.id}' and status = 'held' and to_address like '%${tag2}%' limit 1`,
+    );
+    expect(held).toBeDefined();
+    const token = await createSignedTokens(SECRET).sign('newsletter-unsubscribe', ids.get(held!.to_address)!);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/newsletter/unsubscribe?token=${token}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.statusCode).toBe(200);
+    await owner('POST', `/api/owner/newsletter/issues/${issue.id}/resume`);
+    await until(async () => (await detail(owner, issue.id)).progress!.waiting === 0, 30_000);
+    const got = smtp.mails.filter((m) => m.envelopeTo.some((to) => to.includes(tag2)));
+    expect(got.map((m) => m.envelopeTo[0])).not.toContain(held!.to_address);
+    expect((await detail(owner, issue.id)).progress!.suppressed).toBeGreaterThanOrEqual(1);
   });
 
   it('is the owner’s alone', async () => {

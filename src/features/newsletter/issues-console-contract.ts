@@ -64,7 +64,10 @@ export type IssueProgress = {
   failed: number;
   /** Of those sent or failed: refused as a mailbox that is gone, at once or by a later report. */
   bounced: number;
-  /** Not sent: the address was on the suppression list (erased, bounced, complained) by then. */
+  /**
+   * Not sent: the reader unsubscribed before their turn, or the address was on the suppression list
+   * (erased, bounced, complained) by then.
+   */
   suppressed: number;
   /** Not sent: the issue was cancelled first. */
   cancelled: number;

@@ -18,6 +18,7 @@ import { jsonOnly, sameOriginOnly } from '~/server/kit/http/request-checks';
 import type { Links } from '~/server/kit/http/links';
 import { MAX_TOKEN_LENGTH } from '~/server/kit/http/signed-tokens';
 import { greeting } from '~/server/kit/mail/greeting';
+import { dropWaitingFor } from '~/server/kit/mail/mailing';
 import type { EmailContent } from '~/server/kit/mail/layout';
 import { submissionNotice } from '~/server/kit/mail/templates';
 import {
@@ -126,6 +127,8 @@ export async function unsubscribeSubscriber(db: Db, subscriberId: string): Promi
       .update(newsletterSubscribers)
       .set({ status: 'unsubscribed', unsubscribedAt: sql`now()` })
       .where(eq(newsletterSubscribers.id, subscriberId));
+    // An issue going out now does not reach them after all (unless it is with the relay already).
+    await dropWaitingFor(tx, row.email);
     // The last issue the reader was sent counts them (a number only: decision 046).
     await tx.execute(sql`
       update ${newsletterIssues} set unsubscribed = unsubscribed + 1

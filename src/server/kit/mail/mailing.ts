@@ -155,6 +155,20 @@ export async function releaseMailing(db: Queryable, mailingId: string): Promise<
   return rowsOf(rows).length;
 }
 
+/**
+ * A reader who may no longer be written to (they unsubscribed): their mailing rows not yet handed
+ * to the relay are dropped (`suppressed`), whatever mailing is going out. Answers how many.
+ */
+export async function dropWaitingFor(db: Queryable, address: string): Promise<number> {
+  const rows = await db.execute(
+    sql`update ${outbox} set status = 'suppressed'
+        where lane = 'bulk' and lower(to_address) = ${address.trim().toLowerCase()}
+          and status in ('pending', 'held') and handed_at is null
+        returning id`,
+  );
+  return rowsOf(rows).length;
+}
+
 /** Nobody not yet sent the mailing receives it: its waiting and held rows are cancelled. */
 export async function cancelMailing(db: Queryable, mailingId: string): Promise<number> {
   const rows = await db.execute(

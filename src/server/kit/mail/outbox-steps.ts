@@ -104,8 +104,12 @@ export async function releaseRows(db: Queryable, ids: readonly number[]): Promis
   if (ids.length === 0) return;
   // A row handed back was never handed to the relay: it is not in doubt.
   await db.execute(
-    sql`update ${outbox} set next_attempt_at = now(), attempts = attempts - 1, sent_at = null, handed_at = null
-        where id in (${idList(ids)}) and status = 'pending'`,
+    sql`update ${outbox} set
+          next_attempt_at = case when status = 'pending' then now() else next_attempt_at end,
+          attempts = case when status = 'pending' then attempts - 1 else attempts end,
+          sent_at = case when status = 'pending' then null else sent_at end,
+          handed_at = null
+        where id in (${idList(ids)}) and status in ('pending', 'held', 'cancelled')`,
   );
 }
 
@@ -114,11 +118,17 @@ export async function releaseRows(db: Queryable, ids: readonly number[]): Promis
  * before they are handed over (`handed_at`); the outcome (a sent mark, a failure) clears it. A row
  * claimed again with the stamp still on was with the relay when the process died, unanswered: it
  * may have arrived, so it is marked `failed` (`EINDOUBT`) rather than sent a second time
- * (`dropInDoubt`).
+ * (`dropInDoubt`). Only rows still `pending` are stamped, and only those are sent: a row held,
+ * cancelled or dropped since its claim is not. Answers the ids stamped.
  */
-export async function stampInFlight(db: Queryable, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.execute(sql`update ${outbox} set handed_at = now() where id in (${idList(ids)})`);
+export async function stampInFlight(db: Queryable, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const stamped = rowsOf<{ id: number | string }>(
+    await db.execute(
+      sql`update ${outbox} set handed_at = now() where id in (${idList(ids)}) and status = 'pending' returning id`,
+    ),
+  );
+  return new Set(stamped.map((row) => Number(row.id)));
 }
 
 /** Marks the claimed rows that still carry the in-flight stamp `failed` (`EINDOUBT`); answers the rest. */

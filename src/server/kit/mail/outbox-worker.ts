@@ -412,14 +412,17 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
    * are written together, before the next round is handed to the relay: a crash repeats only what
    * the relay held unanswered.
    */
-  async function round(items: ClaimedItem[]): Promise<void> {
-    // A mailing is sent at most once (decision 046): its rows are stamped before the relay has them.
+  async function round(claimed: ClaimedItem[]): Promise<void> {
+    let items = claimed;
+    // A mailing is sent at most once (decision 046): its rows are stamped before the relay has them,
+    // and only those still waiting (a row held, cancelled or unsubscribed since its claim is not).
     if (settings.lane === 'bulk') {
       try {
-        await stampInFlight(
+        const waiting = await stampInFlight(
           db,
           items.map((item) => Number(item.row.id)),
         );
+        items = items.filter((item) => waiting.has(Number(item.row.id)));
       } catch (error) {
         // Not stamped, not sent: the rows' lease brings them back.
         if (!stopping) log.warn({ code: errorCode(error) }, 'outbox round not started');
