@@ -15,6 +15,7 @@ import { createSignedTokens } from '../../src/server/kit/http/signed-tokens';
 import { suppressionHash } from '../../src/server/kit/mail/outbox';
 import { SendRate } from '../../src/server/kit/mail/outbox-worker';
 import type { IssueDetail } from '../../src/features/newsletter/issues-console-contract';
+import { PREPARE_BATCH } from '../../src/features/newsletter/issue-sending.server';
 import {
   bodies,
   makeFormsApp,
@@ -288,6 +289,38 @@ describe.each(drivers)('newsletter issues on $name', (driver) => {
       expect(JSON.stringify(row.message)).not.toContain('token=');
     }
     expect((await detail(owner, issue.id)).progress!.sent).toBe(sentBefore);
+  });
+
+  it('writes a large list in batches, each reader once, and refuses a time that does not exist', async () => {
+    const tag = randomUUID().slice(0, 8);
+    await t.query(`
+      insert into newsletter_subscribers (id, email, first_name, last_name, status, confirmed_at)
+      select gen_random_uuid(), 'bulk' || n || '-${tag}@example.org', 'Reader', 'Bulk', 'confirmed', now()
+      from generate_series(1, ${PREPARE_BATCH * 2 + 100}) as n`);
+    const issue = await write(owner);
+    const sent = await owner('POST', `/api/owner/newsletter/issues/${issue.id}/send`, { body: { at: '' } });
+    expect(sent.statusCode).toBe(200);
+    const [{ n: confirmed } = { n: '0' }] = await t.query<{ n: string }>(
+      `select count(*) as n from newsletter_subscribers where status = 'confirmed'`,
+    );
+    const [{ n: rows, distinct } = { n: '0', distinct: '0' }] = await t.query<{
+      n: string;
+      distinct: string;
+    }>(
+      `select count(*) as n, count(distinct lower(to_address)) as distinct from outbox where mailing_id = '${issue.id}'`,
+    );
+    expect(Number(rows)).toBe(Number(confirmed));
+    expect(Number(distinct)).toBe(Number(confirmed));
+    const started = await detail(owner, issue.id);
+    expect(started.progress!.recipients).toBe(Number(confirmed));
+    await owner('POST', `/api/owner/newsletter/issues/${issue.id}/cancel`);
+
+    const other = await write(owner);
+    for (const at of ['2031-02-31T09:00', '2031-06-01T25:75', '2031-03-30T01:30']) {
+      const refused = await owner('POST', `/api/owner/newsletter/issues/${other.id}/send`, { body: { at } });
+      expect(refused.statusCode, at).toBe(400);
+      expect(refused.json().error).toBe('That date and time do not exist.');
+    }
   });
 
   it('refuses a time in the past, and sends a scheduled issue when its time comes', async () => {

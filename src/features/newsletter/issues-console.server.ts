@@ -8,6 +8,7 @@ import type { ConsoleArea, ConsoleServices } from '~/server/kit/http/owner-route
 import { Refusal } from '~/server/kit/http/request-checks';
 import { unsubscribeAddress } from '~/server/kit/mail/verp';
 import { articleChoices, issueFromArticle } from './issue-articles.server';
+import { sendIssue, sendTest } from './issue-sending.server';
 import { issueRoutes } from './issues-console-contract';
 import {
   cancelIssue,
@@ -18,8 +19,6 @@ import {
   pauseIssue,
   previewIssue,
   resumeIssue,
-  sendIssue,
-  sendTest,
   unscheduleIssue,
   updateIssue,
   type IssueDeps,

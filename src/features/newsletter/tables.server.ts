@@ -38,7 +38,13 @@ export const newsletterIssues = pgTable(
     scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
-    /** How many recipients were fixed when sending began. */
+    /** The rendered e-mail, stored once when sending began (outbox_bodies). */
+    bodyId: uuid('body_id'),
+    /** The last subscriber (by id) whose row is written: where writing the recipients goes on. */
+    preparedThrough: uuid('prepared_through'),
+    /** When every recipient was written. */
+    preparedAt: timestamp('prepared_at', { withTimezone: true }),
+    /** How many recipients were written, once they all were. */
     recipients: integer('recipients'),
     /**
      * Readers who unsubscribed while this was the last issue sent to them: a count only, kept when

@@ -155,7 +155,7 @@ export function startAlerts(deps: {
     const failures = rowsOf<{ id: string; at: string }>(
       await db.execute(sql`
         select id::text, last_attempt_at::text as at from outbox
-          where status = 'failed' and ${afterFailure} and last_attempt_at <= ${claimed.upto}::timestamptz
+          where status = 'failed' and lane = 'mail' and ${afterFailure} and last_attempt_at <= ${claimed.upto}::timestamptz
           order by last_attempt_at, id limit ${ROUND_LIMIT}`),
     );
     const items: Item[] = [

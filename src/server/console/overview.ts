@@ -80,6 +80,8 @@ export async function mailWarnings(
     .where(
       and(
         eq(outbox.status, 'pending'),
+        // The leads' lane: a newsletter issue takes as long as its rate says (decision 046).
+        eq(outbox.lane, 'mail'),
         sql`${outbox.createdAt} < now() - make_interval(mins => ${WAITING_MINUTES})`,
       ),
     );

@@ -119,7 +119,7 @@ export const emailsData = definePersonalData<typeof outbox.$inferSelect>({
   },
   retention: [
     // The text goes, the record stays (kind, recipient, status, times). Sent ones by their sending
-    // time, the others (failed, skipped, suppressed) by when they were queued; each in the order of
+    // time, the others (failed, skipped, suppressed, cancelled) by when they were queued; each in the order of
     // its partial index (outbox_bodies_kept, outbox_unsent_bodies_kept): without the order, a
     // planner that expects many due rows reads the whole outbox to find a few.
     ...(['sent', 'unsent'] as const).map((which) => ({
@@ -142,7 +142,7 @@ async function emptyBodies(
   const due =
     which === 'sent'
       ? sql`status = 'sent' and body_removed_at is null and sent_at < ${cutoff} order by sent_at`
-      : sql`status in ('failed', 'skipped', 'suppressed') and body_removed_at is null and created_at < ${cutoff} order by created_at`;
+      : sql`status in ('failed', 'skipped', 'suppressed', 'cancelled') and body_removed_at is null and created_at < ${cutoff} order by created_at`;
   const emptied = rowsOf<{ id: number; kind: string }>(
     await db.execute(sql`
       update outbox set message = ${STUB}::jsonb, body_removed_at = ${at}

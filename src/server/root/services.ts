@@ -37,7 +37,7 @@ import { createPushSender } from '../console/push';
 import { registerCounting, type Counting } from '~/features/analytics/analytics.server';
 import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
 import { startWeeklyReport } from '~/features/analytics/weekly-report.server';
-import { startIssueChores } from '~/features/newsletter/issues.server';
+import { startIssueChores } from '~/features/newsletter/issue-sending.server';
 import { unsubscribeSubscriber } from '~/features/newsletter/newsletter.server';
 import { issueDeps } from '~/features/newsletter/issues-console.server';
 import { FUNNEL_ENDS } from './funnel-ends';

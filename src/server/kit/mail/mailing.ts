@@ -95,6 +95,8 @@ export type Mailing = {
   subject: string;
   bodyId: string;
   headers?: Record<string, string>;
+  /** Written held (the mailing is paused): claimed only once it is let go. */
+  held?: boolean;
 };
 
 /** Recipients written a statement at a time. */
@@ -120,6 +122,7 @@ export async function enqueueMailing(
       audience: bulk ? ('subscriber' as const) : ('owner' as const),
       lane: bulk ? ('bulk' as const) : ('mail' as const),
       mailingId: mailing.id ?? null,
+      ...(mailing.held ? { status: 'held' } : {}),
       message: {
         subject: headerSafe(mailing.subject),
         headers: mailing.headers || r.headers ? safe({ ...mailing.headers, ...r.headers }) : undefined,
@@ -188,18 +191,31 @@ export type MailingCounts = {
   cancelled: number;
 };
 
+const NO_ROWS: MailingCounts = { sent: 0, waiting: 0, failed: 0, bounced: 0, suppressed: 0, cancelled: 0 };
+
 /**
- * What became of a mailing's rows: counts by status, and the failures by their stored code, read
- * the console's way (src/content/delivery-errors.ts) to tell the bounces.
+ * What became of some mailings' rows, in one statement: counts by status, and the failures by their
+ * stored code, read the console's way (src/content/delivery-errors.ts) to tell the bounces.
  */
-export async function mailingCounts(db: Queryable, mailingId: string): Promise<MailingCounts> {
-  const rows = rowsOf<{ status: string; code: string | null; n: number | string }>(
+export async function mailingCounts(
+  db: Queryable,
+  mailingIds: readonly string[],
+): Promise<Map<string, MailingCounts>> {
+  const out = new Map<string, MailingCounts>(mailingIds.map((id) => [id, { ...NO_ROWS }]));
+  if (mailingIds.length === 0) return out;
+  const rows = rowsOf<{ mailing: string; status: string; code: string | null; n: number | string }>(
     await db.execute(sql`
-      select status, case when status = 'failed' then last_error end as code, count(*) as n
-      from ${outbox} where mailing_id = ${mailingId}::uuid group by 1, 2`),
+      select mailing_id::text as mailing, status, case when status = 'failed' then last_error end as code,
+        count(*) as n
+      from ${outbox} where mailing_id in (${sql.join(
+        mailingIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})
+      group by 1, 2, 3`),
   );
-  const counts: MailingCounts = { sent: 0, waiting: 0, failed: 0, bounced: 0, suppressed: 0, cancelled: 0 };
   for (const row of rows) {
+    const counts = out.get(row.mailing);
+    if (!counts) continue;
     const n = Number(row.n);
     if (row.status === 'sent') counts.sent += n;
     else if (row.status === 'pending' || row.status === 'held') counts.waiting += n;
@@ -211,5 +227,5 @@ export async function mailingCounts(db: Queryable, mailingId: string): Promise<M
         counts.bounced += n;
     }
   }
-  return counts;
+  return out;
 }

@@ -92,8 +92,8 @@ export type OutboxWorkerOptions = {
   /**
    * The rows this worker sends (decision 046): `mail` (the default: every e-mail of forms and the
    * owner's actions) or `bulk` (mailings, by a worker of their own, so that a lead's e-mail never
-   * waits behind a campaign). A `bulk` worker claims a round at a time, so that a mailing held or
-   * cancelled stops after the round being sent.
+   * waits behind a campaign). A `bulk` worker stamps each round before the relay has it, and sends
+   * only the rows still waiting then: a mailing held or cancelled stops after the round being sent.
    */
   lane?: OutboxLane;
   /** Most messages a second (NEWSLETTER_SEND_RATE); absent or 0: as fast as the relay takes them. */
@@ -150,7 +150,7 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
     lane,
     ratePerSecond: Math.max(0, options.ratePerSecond ?? 0),
     inFlight,
-    readAhead: holdMs > 0 && lane === 'mail' ? inFlight * READ_AHEAD_PER_CONNECTION : 0,
+    readAhead: holdMs > 0 ? inFlight * READ_AHEAD_PER_CONNECTION : 0,
     leaseMs,
     holdMs,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
@@ -297,9 +297,9 @@ export class ClaimsAhead {
     const claim = this.refill();
     if (this.waiting.length === 0) await claim;
     const items = this.waiting.splice(0, this.settings.inFlight);
-    // The next round is claimed while this one is sent; a bulk lane claims each round only when
-    // it is due to go, so that a mailing held meanwhile sends nothing more.
-    if (this.settings.lane === 'mail') this.refill();
+    // The next round is claimed while this one is sent (a bulk row held or cancelled meanwhile is
+    // left out when its round is stamped: ./outbox-steps.ts, stampInFlight).
+    this.refill();
     return items;
   }
 
