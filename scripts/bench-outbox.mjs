@@ -170,9 +170,10 @@ function anchorMail() {
 
 /**
  * `instances` processes of an anchor `script` (plain node, none of the bench's loaders) sending
- * `count` e-mails between them to a sink of their own; answers their e-mails a second.
+ * `count` e-mails between them to a sink of their own; answers their e-mails a second. The
+ * newsletter part (scripts/bench-newsletter.mjs) measures its anchor with it too.
  */
-async function runAnchor({ script, instances, count, message }) {
+export async function runAnchor({ script, instances, count, message }) {
   const sink = await startSink();
   try {
     await Promise.all(

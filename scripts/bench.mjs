@@ -30,6 +30,10 @@
  *     bare route storing the same rows, the stored views counted against the 204 answers; the
  *     dashboard's 30-day and 12-month answers over 10 million seeded views (/healthz beside
  *     them); the home page's first-load JavaScript (scripts/bench-analytics.mjs).
+ *  8. The newsletter: one issue sent from the console to 20,000 confirmed subscribers at no rate
+ *     limit, on PGlite and on Postgres, counted at an SMTP sink by recipient (each exactly once),
+ *     beside a bare pooled nodemailer transport sending as many; contact forms meanwhile, their
+ *     owner e-mails timed to the sink (scripts/bench-newsletter.mjs).
  * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 15 minutes.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -59,6 +63,7 @@ import { readArticleFiles } from './articles.ts';
 import { contactHandler } from '../src/features/contact/contact.server.ts';
 import { CONSOLE_COLUMNS, consoleTargets, runConsole } from './bench-console.ts';
 import { runOutbox } from './bench-outbox.mjs';
+import { NEWSLETTER_COLUMNS, newsletterTargets, runNewsletter } from './bench-newsletter.mjs';
 import { ANALYTICS_COLUMNS, analyticsTargets, runAnalytics } from './bench-analytics.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 import { buildSettings } from './build-settings.mjs';
@@ -78,8 +83,8 @@ const NGINX_ORIGIN = `http://localhost:${NGINX_PORT}`;
 const ROUTES = [...PUBLIC_PATHS, articlePath(readArticleFiles()[0].slug)];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics; comma-separated) runs those parts alone and writes no
-// results file: for checking one figure while tuning.
+// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics, newsletter; comma-separated) runs those parts alone and
+// writes no results file: for checking one figure while tuning.
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (part) => !ONLY || ONLY.has(part);
 const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -712,12 +717,13 @@ function table(title, rows, columns) {
 
 async function main() {
   const started = Date.now();
-  // The outbox part alone needs neither the browser, wrk and nginx, nor a fresh build: it runs
-  // the server from the sources (the same worker code the build bundles).
+  // The outbox and newsletter parts alone need neither the browser, wrk and nginx, nor a fresh
+  // build: they run the server from the sources (the same worker code the build bundles).
   const siteParts = ['lighthouse', 'static', 'api'].some(runs);
   // The console part runs the build too: its peak RSS is the production server's.
   if (siteParts) ensureTools();
-  if (siteParts || runs('console') || runs('analytics')) {
+  const built = siteParts || runs('console') || runs('analytics');
+  if (built) {
     const build = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(1);
   }
@@ -800,21 +806,30 @@ async function main() {
     }
   }
 
+  // The server from the sources, with the start command's V8 flags.
+  const sourceServerArgs = [
+    '--max-semi-space-size=4',
+    '--liftoff-only',
+    '--optimize-for-size',
+    '--import',
+    'tsx',
+    'src/server/root/main.ts',
+  ];
   let outboxRows = [];
   if (runs('outbox')) {
     outboxRows = await runOutbox({
-      serverArgs: siteParts
-        ? serverArgs()
-        : [
-            '--max-semi-space-size=4',
-            '--liftoff-only',
-            '--optimize-for-size',
-            '--import',
-            'tsx',
-            'src/server/root/main.ts',
-          ],
+      serverArgs: siteParts ? serverArgs() : sourceServerArgs,
       withPostgres: withBenchDatabase,
       basePort: PORT + 2,
+    });
+  }
+
+  let newsletterRows = [];
+  if (runs('newsletter')) {
+    newsletterRows = await runNewsletter({
+      serverArgs: built ? serverArgs() : sourceServerArgs,
+      withPostgres: withBenchDatabase,
+      port: PORT + 8,
     });
   }
 
@@ -853,6 +868,7 @@ async function main() {
     static: staticResult,
     api: [...pglite.rows, ...postgres.rows],
     outbox: outboxRows,
+    newsletter: newsletterRows,
     console: consoleResult,
     availability: availabilityRows,
     analytics: analyticsResult,
@@ -919,6 +935,11 @@ async function main() {
       'duplicates',
       'recordedSent',
     ],
+  );
+  table(
+    "Newsletter (one issue to 20,000 confirmed subscribers at no rate limit, to a local SMTP sink; bare: pooled nodemailer alone; contact forms' owner e-mails meanwhile)",
+    results.newsletter,
+    NEWSLETTER_COLUMNS,
   );
   table(
     `Owner console (${(consoleResult?.servers[0]?.submissions ?? 0).toLocaleString('en-GB')} submissions, one request at a time; bare: its statements replayed by a bare client)`,
@@ -1047,6 +1068,7 @@ function checkTargets(r) {
       );
     }
   }
+  t.push(...newsletterTargets(r.newsletter));
   for (const a of r.availability ?? []) {
     add(
       `availability ${a.db}: p95 <= 20 ms (92 days; 650 bookings seeded over the year; the owner's calendar of 5,000 events)`,
