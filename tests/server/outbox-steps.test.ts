@@ -3,6 +3,7 @@
  * the batched sent marks, a row held past its hold handed back unsent, a failure's retry and its
  * final failure, a recipient refused for good failed at once, and the per-recipient limit.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,13 +15,16 @@ import { enqueueEmails, suppressionHash, type OutgoingEmail } from '../../src/se
 import { visitorVerdict } from '../../src/server/kit/mail/outbox-limits';
 import {
   claimDue,
+  dropInDoubt,
   dropSuppressed,
   errorCode,
   markFailure,
   releaseRows,
   sendOne,
   SentMarks,
+  stampInFlight,
 } from '../../src/server/kit/mail/outbox-steps';
+import { enqueueMailing, storeSharedBody } from '../../src/server/kit/mail/mailing';
 import { SECRET } from './forms-support';
 
 const log = pino({ level: 'silent' });
@@ -122,6 +126,71 @@ describe('outbox steps on PGlite', () => {
     expect(await query(`select status, attempts, next_attempt_at <= now() as due from outbox`)).toEqual([
       { status: 'pending', attempts: 0, due: true },
     ]);
+  });
+
+  it('a mailing row: stamped before the relay has it, in doubt when claimed again stamped or past its deadline, never sent twice', async () => {
+    const bodyId = await storeSharedBody(database.db, { html: '<p>Hi %%u%%</p>', text: 'Hi %%u%%' });
+    const mailing = { id: randomUUID(), kind: 'newsletter.issue', subject: 'Issue', bodyId };
+    await enqueueMailing(database.db, mailing, [
+      { to: 'one@example.org', fill: { '%%u%%': 'a' } },
+      { to: 'two@example.org', fill: { '%%u%%': 'b' } },
+      { to: 'three@example.org', fill: { '%%u%%': 'c' } },
+    ]);
+    const claimed = await claimDue(database.db, 3, 60_000, undefined, 'bulk');
+    expect(claimed).toHaveLength(3);
+    // None of them is a `mail` lane row.
+    expect(await claimDue(database.db, 3, 60_000)).toHaveLength(0);
+    // A row held after its claim is not stamped (and so not sent).
+    await query(`update outbox set status = 'held' where to_address = 'three@example.org'`);
+    const stamped = await stampInFlight(
+      database.db,
+      claimed.map((r) => Number(r.id)),
+    );
+    expect(stamped.size).toBe(2);
+    // The process dies with the rows stamped; their lease ends; a new claim finds them in doubt.
+    await query(`update outbox set next_attempt_at = now() where status = 'pending'`);
+    const again = await claimDue(database.db, 3, 60_000, undefined, 'bulk');
+    expect(again.every((r) => r.handed)).toBe(true);
+    expect(await dropInDoubt(database.db, log, again)).toHaveLength(0);
+    expect(await query(`select status, last_error from outbox where status <> 'held' order by id`)).toEqual([
+      { status: 'failed', last_error: 'EINDOUBT' },
+      { status: 'failed', last_error: 'EINDOUBT' },
+    ]);
+
+    // Past our own deadline at the relay: in doubt too, not retried.
+    await query(
+      `update outbox set status = 'pending', handed_at = null, next_attempt_at = now() where status = 'held'`,
+    );
+    const [late] = await claimDue(database.db, 1, 60_000, undefined, 'bulk');
+    // The worker reads the shared body when it claims (./mailing.ts, SharedBodies).
+    late!.body = { html: '<p>Hi %%u%%</p>', text: 'Hi %%u%%' };
+    const outcome = await sendOne(
+      { row: late!, claimedAt: performance.now() },
+      {
+        db: database.db,
+        transport: {
+          send: async () => {
+            throw Object.assign(new Error('deadline'), { code: 'ESENDDEADLINE' });
+          },
+          close: () => {},
+        },
+        log,
+        settings: {
+          retry: { maxAttempts: 3, retryDelayMs: () => 0 },
+          limits: { secret: SECRET, hourlyCap: 10 },
+          identity: { from: { name: 'S', address: 's@example.org' }, domain: 'example.org', secret: SECRET },
+          suppression: {},
+          leaseMs: 60_000,
+          holdMs: 5_000,
+        },
+        marks: new SentMarks(database.db),
+        stopping: () => false,
+      },
+    );
+    expect(outcome).toBe('failed');
+    expect(
+      await query(`select status, last_error from outbox where to_address = 'three@example.org'`),
+    ).toEqual([{ status: 'failed', last_error: 'EINDOUBT' }]);
   });
 
   it('retries a failure after the policy delay, then fails it for good and frees its recipient mark', async () => {

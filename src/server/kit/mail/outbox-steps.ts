@@ -131,14 +131,20 @@ export async function stampInFlight(db: Queryable, ids: readonly number[]): Prom
   return new Set(stamped.map((row) => Number(row.id)));
 }
 
+/** Rows that may have reached the relay: `failed` as `EINDOUBT`, never sent again. */
+async function markInDoubt(db: Queryable, ids: readonly number[]): Promise<void> {
+  await db.execute(
+    sql`update ${outbox} set status = 'failed', last_error = ${IN_DOUBT},
+          last_attempt_at = coalesce(handed_at, now()), handed_at = null, sent_at = null
+        where id in (${idList(ids)})`,
+  );
+}
+
 /** Marks the claimed rows that still carry the in-flight stamp `failed` (`EINDOUBT`); answers the rest. */
 export async function dropInDoubt(db: Queryable, log: Logger, rows: ClaimedRow[]): Promise<ClaimedRow[]> {
   const doubtful = rows.filter((row) => row.handed).map((row) => Number(row.id));
   if (doubtful.length === 0) return rows;
-  await db.execute(
-    sql`update ${outbox} set status = 'failed', last_error = ${IN_DOUBT}, last_attempt_at = handed_at, handed_at = null
-        where id in (${idList(doubtful)})`,
-  );
+  await markInDoubt(db, doubtful);
   log.warn({ count: doubtful.length }, 'mailing e-mails with the relay at a stop not sent again');
   return rows.filter((row) => !row.handed);
 }
@@ -447,7 +453,15 @@ export async function sendOne(item: ClaimedItem, step: SendStep): Promise<SendOu
     ({ file } = await transport.send(mail, id, row.kind));
   } catch (error) {
     done?.();
-    return markFailure(db, log, row, errorCode(error), settings.retry, {
+    const code = errorCode(error);
+    // A mailing's message that passed our deadline may have reached the relay: at most once, it
+    // is not tried again (decision 046).
+    if (row.audience === 'subscriber' && code === 'ESENDDEADLINE') {
+      await markInDoubt(db, [id]);
+      log.warn({ outboxId: id }, 'mailing e-mail past its deadline not sent again');
+      return 'failed';
+    }
+    return markFailure(db, log, row, code, settings.retry, {
       secret: settings.limits.secret,
       exempt: settings.suppression.exempt,
     });
