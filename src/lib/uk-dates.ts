@@ -84,6 +84,18 @@ export function partsInLondon(instant: Date): Record<string, number> {
   };
 }
 
+/** The UK wall-clock time of an instant, 'HH:MM'. */
+export function ukClockOf(instant: Date): string {
+  const p = partsInLondon(instant);
+  const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
+  return `${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+/** 'YYYY-MM-DDTHH:MM' in UK time (what a datetime-local input shows). */
+export function ukLocalInput(instant: Date): string {
+  return `${ukDateOf(instant)}T${ukClockOf(instant)}`;
+}
+
 /**
  * The instant at which UK clocks show `date` `hhmm`. Two passes settle the offset (GMT or
  * BST) even across a change; a wall time that does not exist (01:30 on the spring change)

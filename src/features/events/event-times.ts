@@ -2,23 +2,11 @@
  * A masterclass's times as UK readers read them, whatever the reader's or the server's zone:
  * 'Thursday 10 July 2025', '19:00-20:30 BST'. Used by the card, the e-mails and the console.
  */
-import { formatLongDate, partsInLondon, ukDateOf, ukOffsetMinutes } from '~/lib/uk-dates';
+import { formatLongDate, ukClockOf, ukDateOf, ukLocalInput, ukOffsetMinutes } from '~/lib/uk-dates';
 
-export { ukDateOf };
+export { ukClockOf, ukDateOf, ukLocalInput };
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
-
-/** The UK wall-clock time of an instant, 'HH:MM'. */
-export function ukClockOf(instant: Date): string {
-  const p = partsInLondon(instant);
-  return `${pad(p.hour)}:${pad(p.minute)}`;
-}
-
-/** 'YYYY-MM-DDTHH:MM' in UK time (what a datetime-local input shows). */
-export function ukLocalInput(instant: Date): string {
-  return `${ukDateOf(instant)}T${ukClockOf(instant)}`;
-}
 
 /** 'Thursday 10 July 2025'. */
 export function ukDayLabel(instant: Date): string {

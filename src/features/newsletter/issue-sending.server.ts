@@ -12,7 +12,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { ukWallTimeToInstant } from '~/lib/uk-dates';
+import { ukLocalInput, ukWallTimeToInstant } from '~/lib/uk-dates';
 import { audit } from '~/server/kit/audit';
 import { enqueueMailing, storeSharedBody } from '~/server/kit/mail/mailing';
 import { errorCode } from '~/server/kit/log-safe';
@@ -28,7 +28,6 @@ import {
   IssueRefusal,
   ISSUE_KIND,
   ISSUE_TEST_KIND,
-  ukLocal,
   type IssueDeps,
   type RecordAction,
 } from './issues.server';
@@ -233,7 +232,7 @@ export async function sendIssue(
   const when = ukWallTimeToInstant(date, time);
   // A day or time that does not exist (31 February, 25:75, an hour skipped in March) is refused,
   // not rolled over into another.
-  if (Number.isNaN(when.getTime()) || ukLocal(when) !== at) {
+  if (Number.isNaN(when.getTime()) || ukLocalInput(when) !== at) {
     throw new IssueRefusal('That date and time do not exist.', 400);
   }
   if (when.getTime() <= now.getTime()) {

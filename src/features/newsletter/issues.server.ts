@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { ukLocalInput } from '~/lib/uk-dates';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import type { Links } from '~/server/kit/http/links';
 import { cancelMailing, holdMailing, mailingCounts, releaseMailing } from '~/server/kit/mail/mailing';
@@ -62,21 +63,6 @@ function iso(value: Date | null): string | null {
   return value ? value.toISOString() : null;
 }
 
-/** The UK wall-clock time of an instant, `YYYY-MM-DDTHH:MM`. */
-export function ukLocal(instant: Date): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Europe/London',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}`;
-}
-
 type Counts = Awaited<ReturnType<typeof mailingCounts>>;
 
 function progressOf(issue: IssueRow, counts: Counts): IssueProgress | null {
@@ -107,7 +93,7 @@ export async function detailOf(db: Queryable, issue: IssueRow): Promise<IssueDet
     preheader: issue.preheader,
     body: issue.body,
     articleSlug: issue.articleSlug,
-    scheduledForLocal: issue.scheduledFor ? ukLocal(issue.scheduledFor) : null,
+    scheduledForLocal: issue.scheduledFor ? ukLocalInput(issue.scheduledFor) : null,
   };
 }
 
