@@ -45,6 +45,9 @@ import {
 import { suppressionHash, type OutgoingEmail } from './outbox';
 import type { MailTransport } from './transport';
 import { isMailingMessage, SharedBodies } from './mailing';
+import { SendRate } from './send-rate';
+
+export { SendRate };
 import type { OutboxLane } from '../db/schema';
 
 export type OutboxWorkerOptions = {
@@ -210,28 +213,6 @@ export function claimRoom(
   const { inFlight, readAhead, holdMs } = settings;
   const ahead = !requestsArriving && (readAhead / inFlight) * sendMs < holdMs / 2 ? readAhead : 0;
   return waiting < inFlight + ahead / 2 ? inFlight + ahead - waiting : 0;
-}
-
-/**
- * A rate in messages a second, kept round by round: after a round of `n` messages, how long to
- * wait before the next so that, on average, no more than the rate leave (0: no limit, no wait).
- * A worker that idled does not earn a burst: the account starts again from now.
- */
-export class SendRate {
-  private nextAt = 0;
-
-  constructor(
-    private readonly perSecond: number,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
-
-  /** After a round of `n` messages that began at `startedAt` (the same clock): the wait, in ms. */
-  after(n: number, startedAt: number): number {
-    if (this.perSecond <= 0) return 0;
-    const now = this.now();
-    this.nextAt = Math.max(this.nextAt, startedAt) + (n * 1000) / this.perSecond;
-    return Math.max(0, this.nextAt - now);
-  }
 }
 
 /** The worker's sleep, which a wake ends at once (or, when it is not asleep, skips the next one). */
