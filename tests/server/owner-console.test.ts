@@ -613,6 +613,10 @@ describe.each(drivers)('the owner console on $name', (driver) => {
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toMatch(/(^|;\s*)connect-src 'self'(;|$)/);
       expect(csp).not.toMatch(/connect-src[^;]*(https:|wss:|\*)/);
+      // Images from other sites, for the newsletter's preview as a mail client shows it; nothing else.
+      expect(csp).toMatch(/(^|;\s*)img-src 'self' data: https:(;|$)/);
+      expect(csp).toMatch(/(^|;\s*)script-src 'self'[^;]*(;|$)/);
+      expect(csp).not.toMatch(/script-src[^;]*https:/);
     }
     expect((await t.app.inject({ method: 'GET', url: '/ownerx' })).statusCode).toBe(404);
   });

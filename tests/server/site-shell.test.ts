@@ -81,6 +81,8 @@ describe.each(SERVER_MODES)('the server shell over the production build, $mode',
   it('allows exactly the inline scripts of each page by hash', async () => {
     const res = await t.call({ method: 'GET', url: '/about' });
     const csp = String(res.headers['content-security-policy']);
+    // The public pages load images from the site alone (the console may show others': decision 046).
+    expect(csp).toMatch(/(^|;\s*)img-src 'self' data:(;|$)/);
     const inline = [...res.body.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].filter(
       (m) => !m[0].includes('application/ld+json'),
     );

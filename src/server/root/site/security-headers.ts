@@ -23,19 +23,29 @@ export const VOICE_CSP = {
   media: ['blob:', 'https://*.daily.co'],
 } as const;
 
-type CspOptions = { scriptHashes?: readonly string[]; voice?: boolean; https?: boolean };
+type CspOptions = {
+  scriptHashes?: readonly string[];
+  voice?: boolean;
+  https?: boolean;
+  /**
+   * The console's page: images from any https site too, so that the newsletter's preview shows an
+   * issue's images as a mail client would (decision 046). Images only: never script or frames.
+   */
+  remoteImages?: boolean;
+};
 
 export function contentSecurityPolicy({
   scriptHashes = [],
   voice = false,
   https = false,
+  remoteImages = false,
 }: CspOptions): string {
   const directives: [string, string[]][] = [
     ['default-src', ["'self'"]],
     ['script-src', ["'self'", ...scriptHashes, ...(voice ? VOICE_CSP.script : [])]],
     // Style attributes from React/Radix and <style> tags from Radix's scroll lock: styles only, never script.
     ['style-src', ["'self'", "'unsafe-inline'"]],
-    ['img-src', ["'self'", 'data:']],
+    ['img-src', ["'self'", 'data:', ...(remoteImages ? ['https:'] : [])]],
     ['font-src', ["'self'"]],
     ['connect-src', ["'self'", ...(voice ? VOICE_CSP.connect : [])]],
     ['media-src', ["'self'", ...(voice ? VOICE_CSP.media : [])]],

@@ -183,6 +183,7 @@ function fileEntry(
             scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
             voice,
             https: opts.https,
+            remoteImages: isHtml && urlPath === CONSOLE_PATH,
           }),
         ],
         ...(voice ? security.voice : security.page),
