@@ -263,7 +263,9 @@ export const outbox = pgTable(
       .where(sql`${t.status} = 'sent' and ${t.bodyRemovedAt} is null`),
     index('outbox_unsent_bodies_kept')
       .on(t.createdAt)
-      .where(sql`${t.status} in ('failed', 'skipped', 'suppressed', 'cancelled') and ${t.bodyRemovedAt} is null`),
+      .where(
+        sql`${t.status} in ('failed', 'skipped', 'suppressed', 'cancelled') and ${t.bodyRemovedAt} is null`,
+      ),
     // The e-mails that failed for good, by when: the owner's alerts read the newest.
     index('outbox_failed_at')
       .on(t.lastAttemptAt)
