@@ -93,8 +93,9 @@ export type IssueSummary = {
 export type IssueDetail = IssueSummary & {
   preheader: string;
   body: string;
-  /** The article the issue was started from, if any. */
+  /** The article the issue was started from, if any, and its page on the site. */
   articleSlug: string | null;
+  articlePath: string | null;
   /** The UK wall-clock time of `scheduledFor` (`YYYY-MM-DDTHH:MM`), for the form. */
   scheduledForLocal: string | null;
 };

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { articlePath } from '~/content/articles';
 import { ukLocalInput } from '~/lib/uk-dates';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import type { Links } from '~/server/kit/http/links';
@@ -93,6 +94,8 @@ export async function detailOf(db: Queryable, issue: IssueRow): Promise<IssueDet
     preheader: issue.preheader,
     body: issue.body,
     articleSlug: issue.articleSlug,
+    // Made here, so that the console's page does not carry the site's article paths.
+    articlePath: issue.articleSlug ? articlePath(issue.articleSlug) : null,
     scheduledForLocal: issue.scheduledFor ? ukLocalInput(issue.scheduledFor) : null,
   };
 }

@@ -30,6 +30,7 @@ function issueOf(status: IssueStatus, more: Partial<IssueDetail> = {}): IssueDet
     createdAt: '2030-02-20T10:00:00.000Z',
     updatedAt: '2030-02-21T10:00:00.000Z',
     articleSlug: null,
+    articlePath: null,
     progress: going
       ? {
           recipients: 1200,

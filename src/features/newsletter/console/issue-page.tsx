@@ -5,7 +5,6 @@
  * 15 s, to see it start), and stops once it is sent or cancelled, or when the page is left.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { articlePath } from '~/content/articles';
 import { newsletterIssuesCopy as copy } from '~/content/newsletter-console';
 import { Loaded, useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
@@ -83,9 +82,9 @@ function Details({ issue }: { issue: IssueDetail }) {
             <DateTime iso={issue.finishedAt} />
           </DetailRow>
         ) : null}
-        {issue.articleSlug ? (
+        {issue.articleSlug && issue.articlePath ? (
           <DetailRow label={copy.articleSlug}>
-            <a href={articlePath(issue.articleSlug)} className="text-link break-all">
+            <a href={issue.articlePath} className="text-link break-all">
               {issue.articleSlug}
             </a>
           </DetailRow>
