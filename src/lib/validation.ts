@@ -41,6 +41,11 @@ export function text(rules: TextRules) {
   return rawText(rules).trim().min(1, rules.required);
 }
 
+/** Trimmed text that may be left empty, with a maximum length and the same refusals. */
+export function optionalText(rules: Omit<TextRules, 'required'>) {
+  return rawText({ ...rules, required: 'Please write this in words.' }).trim();
+}
+
 /**
  * Text cleaned by `sanitizeText` (contact form). The length is checked on the raw value first
  * so the cleaning never runs over an unbounded string.

@@ -6,6 +6,7 @@
  */
 import { route } from '~/contract/route';
 import { UUID_PATTERN } from '~/lib/patterns';
+import { optionalText, text } from '~/lib/validation';
 import { z } from '~/lib/zod';
 
 export const ISSUE_STATUSES = ['draft', 'scheduled', 'sending', 'paused', 'sent', 'cancelled'] as const;
@@ -17,23 +18,21 @@ const ISSUE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** What the owner types; the console's form checks the same schema. */
 export const IssueInputSchema = z.object({
-  subject: z
-    .string()
-    .trim()
-    .min(1, 'Please enter a subject.')
-    .max(ISSUE_LIMITS.subject, `The subject can be at most ${ISSUE_LIMITS.subject} characters.`),
-  preheader: z
-    .string()
-    .trim()
-    .max(ISSUE_LIMITS.preheader, `The preview line can be at most ${ISSUE_LIMITS.preheader} characters.`),
-  body: z
-    .string()
-    .trim()
-    .min(1, 'Please write the issue.')
-    .max(
-      ISSUE_LIMITS.body,
-      `The issue can be at most ${ISSUE_LIMITS.body.toLocaleString('en-GB')} characters.`,
-    ),
+  subject: text({
+    required: 'Please enter a subject.',
+    max: ISSUE_LIMITS.subject,
+    tooLong: `The subject can be at most ${ISSUE_LIMITS.subject} characters.`,
+  }),
+  preheader: optionalText({
+    max: ISSUE_LIMITS.preheader,
+    tooLong: `The preview line can be at most ${ISSUE_LIMITS.preheader} characters.`,
+  }),
+  body: text({
+    required: 'Please write the issue.',
+    max: ISSUE_LIMITS.body,
+    tooLong: `The issue can be at most ${ISSUE_LIMITS.body.toLocaleString('en-GB')} characters.`,
+    multiline: true,
+  }),
 });
 export type IssueInput = z.input<typeof IssueInputSchema>;
 
