@@ -20,15 +20,15 @@
  * settings, its token posted to /api/owner/sign-in/link.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays, ukDateOf } from '../src/lib/uk-dates.ts';
 import { signInLink } from '../src/server/console/sign-in.ts';
 import { loadConfig } from '../src/server/kit/config.ts';
 import { createLinks } from '../src/server/kit/http/links.ts';
+import { peakRssMb, stop, waitReady } from './bench-process.mjs';
 import {
   REFERRERS,
   SEED_VIEWS,
@@ -100,34 +100,6 @@ function start(args, env, what) {
     if (code !== 0 && signal !== 'SIGTERM') console.error(`bench: the ${what} exited (${code ?? signal})`);
   });
   return child;
-}
-
-async function waitReady(base, child) {
-  const end = Date.now() + 120_000;
-  while (Date.now() < end) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`${base} exited before it was ready`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(20);
-  }
-  throw new Error(`${base} did not become ready`);
-}
-
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(20_000).then(() => child.kill('SIGKILL'))]);
-}
-
-/** Peak resident set size of a process so far (the kernel's high-water mark), in MB. */
-function peakRssMb(pid) {
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return Math.round((kb / 1024) * 10) / 10;
 }
 
 const countViews = (store) =>

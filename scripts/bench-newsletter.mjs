@@ -21,7 +21,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +32,7 @@ import { signInLink } from '../src/server/console/sign-in.ts';
 import { loadConfig } from '../src/server/kit/config.ts';
 import { createLinks } from '../src/server/kit/http/links.ts';
 import { runAnchor } from './bench-outbox.mjs';
+import { peakRssMb, stop, waitReady } from './bench-process.mjs';
 
 const OWNER = 'owner@example.com';
 const MAIL_FROM = 'hello@example.com';
@@ -198,33 +199,6 @@ function startServer(args, env) {
   });
 }
 
-async function waitReady(base, child, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before it was ready`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(20);
-  }
-  throw new Error(`${base} did not become ready`);
-}
-
-async function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(20_000).then(() => child.kill('SIGKILL'))]);
-}
-
-/** Peak resident set size of a process so far (the kernel's high-water mark), in MB. */
-function peakRssMb(pid) {
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return Math.round((kb / 1024) * 10) / 10;
-}
-
 /** Runs the seed on the bench's database, PGlite (its folder, no server running) or Postgres. */
 async function seed({ dataDir, databaseUrl }, subscribers, others) {
   if (databaseUrl) {
@@ -325,12 +299,12 @@ async function runOn(label, db, o) {
   try {
     // The first start makes the tables; the subscribers are written with no server running.
     server = startServer(o.serverArgs, env);
-    await waitReady(base, server);
+    await waitReady(base, server, 60_000);
     await stop(server);
     o.log(`Newsletter ${label}: ${o.subscribers.toLocaleString('en-GB')} confirmed subscribers seeded`);
     await seed({ dataDir, databaseUrl: db.databaseUrl }, o.subscribers, o.others);
     server = startServer(o.serverArgs, env);
-    await waitReady(base, server);
+    await waitReady(base, server, 60_000);
 
     const api = await ownerApi(base, env);
     const issue = await api('POST', '/newsletter/issues', ISSUE);
