@@ -11,6 +11,8 @@ export type ArticleMeta = {
   readonly words: number;
   /** At 200 words a minute, rounded up. */
   readonly readingMinutes: number;
+  /** The UK tax year its figures speak of, as 2025-26, when it quotes any. */
+  readonly taxYear?: string;
 };
 
 export type ArticleDoc = ArticleMeta & { readonly html: string };
