@@ -3,6 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { compileHints } from './scripts/compile-hints.ts';
+import { keepRenderBuild } from './scripts/keep-render-build.ts';
 import { plainDynamicImports } from './scripts/preload-helper.ts';
 
 /** The modules of the browser's `site` chunk: the site's identity, the pages' meta and its settings. */
@@ -14,6 +15,8 @@ export default defineConfig({
     // (decision 019). PLAIN_DYNAMIC_IMPORTS=false builds with Vite's own helper, to compare.
     ...(process.env.PLAIN_DYNAMIC_IMPORTS === 'false' ? [] : [plainDynamicImports()]),
     tailwindcss(),
+    // Before React Router's plugin, whose step after the server build deletes it (decision 047).
+    keepRenderBuild(),
     reactRouter(),
     compileHints({ appDirectory: fileURLToPath(new URL('./src/app', import.meta.url)) }),
   ],

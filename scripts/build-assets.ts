@@ -5,11 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Feed } from 'feed';
-import { ARTICLES_PATH, articlePath } from '../src/content/articles';
-import { ARTICLES_PAGE, PUBLIC_PATHS } from '../src/content/routes';
-import { articlesPage } from '../src/content/resources';
 import { site } from '../src/content/site';
+import { atomFeed, sitemapXml } from '../src/server/kit/site-files';
 import { readArticleFiles } from './articles';
 import { GUIDE_PDF_FILE, renderGuidePdf } from './guide-pdf';
 
@@ -23,15 +20,7 @@ type Generator = () => Promise<Generated[]> | Generated[];
 const articles = readArticleFiles();
 
 const sitemap: Generator = () => [
-  {
-    path: 'sitemap.xml',
-    body:
-      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
-      [...PUBLIC_PATHS, ARTICLES_PAGE.path, ...articles.map((a) => articlePath(a.slug))]
-        .map((p) => `  <url><loc>${publicUrl}${p}</loc></url>`)
-        .join('\n') +
-      '\n</urlset>\n',
-  },
+  { path: 'sitemap.xml', body: sitemapXml(publicUrl, articles) },
   { path: 'robots.txt', body: `User-agent: *\nAllow: /\n\nSitemap: ${publicUrl}/sitemap.xml\n` },
 ];
 
@@ -39,39 +28,8 @@ const guide: Generator = async () => [
   { path: GUIDE_PDF_FILE, body: await renderGuidePdf({ brand: site.brand, siteUrl: publicUrl }) },
 ];
 
-/**
- * The Atom feed of the articles (/feed.xml, linked from every page's head by scripts/build.mjs),
- * newest first, each with its whole text. Dated by the newest article, so a build is reproducible.
- */
-const feed: Generator = () => {
-  const listUrl = `${publicUrl}${ARTICLES_PATH}`;
-  const atom = new Feed({
-    title: articlesPage.feedTitle,
-    description: articlesPage.seo.description,
-    id: listUrl,
-    link: listUrl,
-    language: 'en-GB',
-    copyright: `© ${site.brand}`,
-    updated: new Date(`${articles[0]?.date ?? '2025-01-01'}T00:00:00Z`),
-    feedLinks: { atom: `${publicUrl}/feed.xml` },
-    author: { name: site.brand, link: `${publicUrl}/` },
-  });
-  for (const article of articles) {
-    const url = `${publicUrl}${articlePath(article.slug)}`;
-    const date = new Date(`${article.date}T00:00:00Z`);
-    atom.addItem({
-      title: article.title,
-      id: url,
-      link: url,
-      description: article.summary,
-      content: article.html,
-      date,
-      published: date,
-      author: [{ name: site.brand }],
-    });
-  }
-  return [{ path: 'feed.xml', body: atom.atom1() }];
-};
+/** The Atom feed of the articles (/feed.xml, linked from every page's head by scripts/build.mjs). */
+const feed: Generator = () => [{ path: 'feed.xml', body: atomFeed(publicUrl, articles) }];
 
 const generators: Generator[] = [sitemap, guide, feed];
 

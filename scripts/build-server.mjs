@@ -3,7 +3,8 @@
  * ES module at `<build>/server/main.mjs`, with the npm packages left as imports. Running it needs
  * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory. The
  * embedded database's worker thread (`src/server/kit/db/pglite-worker.ts`) is a second entry,
- * `pglite-worker.mjs`, beside it.
+ * `pglite-worker.mjs`, beside it, and the published pages' render thread
+ * (`src/server/root/site/render-worker.ts`) a third, `render-worker.mjs`.
  */
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -12,7 +13,12 @@ export async function buildServer(buildDir) {
   const outdir = join(buildDir, 'server');
   await build({
     // Side by side: the bundle finds the worker next to itself (`import.meta.url`).
-    entryPoints: { main: 'src/server/root/main.ts', 'pglite-worker': 'src/server/kit/db/pglite-worker.ts' },
+    entryPoints: {
+      main: 'src/server/root/main.ts',
+      'pglite-worker': 'src/server/kit/db/pglite-worker.ts',
+      // The thread that renders the published pages (decision 047), found beside the bundle.
+      'render-worker': 'src/server/root/site/render-worker.ts',
+    },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -10,12 +10,10 @@
  *  - a stamp of the settings baked into the browser code, so `npm start` knows when to rebuild.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildServer } from './build-server.mjs';
-import { deferHydration } from './html-bootstrap.mjs';
+import { compressBody, COMPRESSIBLE, finishPage, MIN_COMPRESSED } from './page-finish.mjs';
 import { buildSettings, BUILD_DIR, CLIENT_DIR, STAMP_FILE } from './build-settings.mjs';
 
 const settings = buildSettings();
@@ -41,21 +39,6 @@ async function* walk(dir) {
   }
 }
 
-/**
- * Every page's head links the articles' Atom feed (scripts/build-assets.ts). Added here, to the
- * prerendered HTML, rather than by the root route's links: that would add its bytes to every
- * page's JavaScript. React leaves a tag it did not render in the head alone when it hydrates.
- */
-const FEED_LINK =
-  '<link rel="alternate" type="application/atom+xml" title="Sterling Sats articles" href="/feed.xml">';
-function linkFeed(html) {
-  if (html.includes(FEED_LINK)) return html;
-  return html.replace('</head>', `${FEED_LINK}</head>`);
-}
-
-const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|ics|map|webmanifest|data)$/;
-const inlineScript = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g;
-
 const scriptHashes = {};
 let compressed = 0;
 for await (const file of walk(CLIENT_DIR)) {
@@ -63,27 +46,15 @@ for await (const file of walk(CLIENT_DIR)) {
   const rel = '/' + relative(CLIENT_DIR, file).split(sep).join('/');
   let body = await readFile(file);
   if (file.endsWith('.html')) {
-    const html = linkFeed(deferHydration(body.toString('utf8')));
-    body = Buffer.from(html, 'utf8');
+    const page = finishPage(body.toString('utf8'));
+    body = Buffer.from(page.html, 'utf8');
     await writeFile(file, body);
-    const hashes = new Set();
-    for (const match of html.matchAll(inlineScript)) {
-      // JSON-LD is data, not script: the CSP does not govern it.
-      if (/type="application\/ld\+json"/.test(match[0])) continue;
-      hashes.add(
-        `'sha256-${createHash('sha256')
-          .update(match[1] ?? '')
-          .digest('base64')}'`,
-      );
-    }
-    scriptHashes[rel] = [...hashes];
+    scriptHashes[rel] = page.scriptHashes;
   }
-  if (COMPRESSIBLE.test(file) && (await stat(file)).size > 256) {
-    await writeFile(
-      `${file}.br`,
-      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-    );
-    await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
+  if (COMPRESSIBLE.test(file) && (await stat(file)).size > MIN_COMPRESSED) {
+    const copies = compressBody(body);
+    await writeFile(`${file}.br`, copies.br);
+    await writeFile(`${file}.gz`, copies.gz);
     compressed += 1;
   }
 }

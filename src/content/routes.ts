@@ -54,7 +54,7 @@ export const CONSOLE_PAGE = { path: '/owner', module: 'owner' } as const satisfi
  */
 export const NOT_FOUND_PAGE = { path: '/404', module: 'not-found' } as const satisfies Page;
 
-type PublicPath = (typeof PUBLIC_PAGES)[number]['path'];
+export type PublicPath = (typeof PUBLIC_PAGES)[number]['path'];
 
 // The lists below are marked pure so that a bundle using none of them (the not-found page's,
 // which needs NOT_FOUND_PATH alone) leaves out the whole table.

@@ -1,13 +1,15 @@
 /**
  * The articles: `/resources/articles`, the list of all of them newest first, and
  * `/resources/articles/<slug>`, one article. One route (a splat) serves both, so the route
- * manifest every page loads grows by one entry (decision 022). Every path is prerendered; the
- * loader runs at build time only and renders the Markdown there.
+ * manifest every page loads grows by one entry (decision 022). The build prerenders the
+ * repository's articles; the server renders the published ones again with this route at each
+ * publication (decision 047), its loader then reading them from the context.
  */
 import { ArrowLeft } from 'lucide-react';
 import { data } from 'react-router';
 import type { Route } from './+types/articles';
 import { ARTICLES } from '~/app/articles.server';
+import { publishedContext } from '~/app/published';
 import { ARTICLES_PATH, articlePath } from '~/content/articles';
 import { metaOf } from '~/content/articles.server';
 import { articlesPage } from '~/content/resources';
@@ -16,10 +18,11 @@ import { formatLongDate } from '~/lib/uk-dates';
 import { PageHero } from '~/components/sections/page-hero';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 
-export function loader({ params }: Route.LoaderArgs) {
+export function loader({ params, context }: Route.LoaderArgs) {
+  const articles = context.get(publishedContext)?.articles ?? ARTICLES;
   const slug = params['*'] ?? '';
-  if (slug === '') return { kind: 'list' as const, list: ARTICLES.map(metaOf) };
-  const article = ARTICLES.find((a) => a.slug === slug);
+  if (slug === '') return { kind: 'list' as const, list: articles.map(metaOf) };
+  const article = articles.find((a) => a.slug === slug);
   if (!article) throw data(null, { status: 404 });
   return { kind: 'article' as const, article };
 }

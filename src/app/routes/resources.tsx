@@ -1,6 +1,7 @@
 import { ArrowRight, BookOpen, CircleCheck } from 'lucide-react';
 import type { Route } from './+types/resources';
 import { ARTICLES } from '~/app/articles.server';
+import { publishedContext } from '~/app/published';
 import { metaOf } from '~/content/articles.server';
 import {
   articlesSection,
@@ -24,9 +25,13 @@ import { pageMeta } from '~/lib/seo';
 // (none without one): the page is prerendered, the events are not.
 export const meta = () => pageMeta({ path: '/resources', ...resourcesSeo });
 
-/** The newest articles, read at build time (the page is prerendered). */
-export function loader() {
-  return { articles: ARTICLES.slice(0, articlesSection.count).map(metaOf) };
+/**
+ * The newest articles: the build's from the repository's files, the server's from what is
+ * published, rendered again at each publication (decision 047).
+ */
+export function loader({ context }: Route.LoaderArgs) {
+  const articles = context.get(publishedContext)?.articles ?? ARTICLES;
+  return { articles: articles.slice(0, articlesSection.count).map(metaOf) };
 }
 
 export default function Resources({ loaderData }: Route.ComponentProps) {

@@ -8,12 +8,8 @@
  * the same functions as the build. They are read once, on first use, and kept in memory: they
  * change only with a new release.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import matter from 'gray-matter';
 import { articlePath } from '~/content/articles';
-import { readArticles } from '~/content/articles.server';
+import { readRepositoryArticles } from '~/server/kit/repository-articles';
 import { ISSUE_LIMITS, type ArticleChoice } from './issues-console-contract';
 
 export type { ArticleChoice } from './issues-console-contract';
@@ -22,47 +18,11 @@ export type IssueFromArticle = { subject: string; preheader: string; body: strin
 
 type StoredArticle = ArticleChoice & { markdown: string };
 
-const ARTICLES = join('src', 'content', 'articles');
-
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
-    (found) => found.isDirectory(),
-    () => false,
-  );
-}
-
-/**
- * The articles' folder: under the working directory when the server runs from the project (as
- * `npm start` and the tests do); otherwise under the nearest folder above this module that holds
- * a package.json, which is the project both for the sources and for a bundle built into it.
- */
-async function articlesDirectory(): Promise<string> {
-  const fromCwd = join(process.cwd(), ARTICLES);
-  if (await isDirectory(fromCwd)) return fromCwd;
-  let folder = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(folder, ARTICLES);
-    if ((await stat(join(folder, 'package.json')).catch(() => undefined)) && (await isDirectory(candidate)))
-      return candidate;
-    const parent = dirname(folder);
-    if (parent === folder) throw new Error(`The articles' folder (${ARTICLES}) was not found.`);
-    folder = parent;
-  }
-}
-
 async function readAll(): Promise<Map<string, StoredArticle>> {
-  const directory = await articlesDirectory();
-  const names = (await readdir(directory)).filter((name) => name.endsWith('.md')).sort();
-  const files = Object.fromEntries(
-    await Promise.all(
-      names.map(async (name) => [name, await readFile(join(directory, name), 'utf8')] as const),
-    ),
-  );
-  // The build's own parser checks each file (slug, title, date, summary) and orders them.
   return new Map(
-    readArticles(files).map(({ slug, title, summary, date }) => [
+    (await readRepositoryArticles()).map(({ slug, title, summary, date, body }) => [
       slug,
-      { slug, title, summary, date, markdown: matter(files[`${slug}.md`] ?? '').content.trim() },
+      { slug, title, summary, date, markdown: body },
     ]),
   );
 }

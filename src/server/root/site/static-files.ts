@@ -97,10 +97,21 @@ export type StaticSite = {
   rawResponse(request: RawRequest): Buffer | undefined;
   /** Every URL path that answers a page or file (for tests and the benchmark). */
   paths(): string[];
+  /**
+   * Serves the published pages and files instead of the build's (decision 047), with the same
+   * headers as the build's files get; `redirects` answer 301 to their `to`; a path under one of
+   * `prefixes` that none of them names is not found. Each call replaces the last.
+   */
+  publish(publication: {
+    files: readonly SiteFile[];
+    redirects: readonly { from: string; to: string }[];
+    prefixes: readonly string[];
+  }): void;
 };
 
 const STATUS_LINE: Record<number, string> = {
   200: 'HTTP/1.1 200 OK\r\n',
+  301: 'HTTP/1.1 301 Moved Permanently\r\n',
   304: 'HTTP/1.1 304 Not Modified\r\n',
   404: 'HTTP/1.1 404 Not Found\r\n',
 };
@@ -157,30 +168,39 @@ type SiteOptions = { clientDir: string; scriptHashes: Record<string, readonly st
 /** The security headers of the build's files: a page's, a voice page's, and a script's or a style's. */
 type SecurityHeaders = Record<'page' | 'voice' | 'subresource', [string, string][]>;
 
+/** A file of the site: its path from the build's root, its bytes and its compressed copies. */
+export type SiteFile = {
+  rel: string;
+  body: Buffer;
+  br?: Buffer;
+  gz?: Buffer;
+  /** An HTML page's inline scripts, for its CSP; the build's list when left out. */
+  scriptHashes?: readonly string[];
+};
+
 /**
- * The entry of one file of the build (`rel`, its path from the build's root): the address it
+ * The entry of one file of the site (`rel`, its path from the build's root): the address it
  * answers, its headers, its compressed copies and its answer to a conditional request.
  */
 function fileEntry(
   opts: SiteOptions,
   security: SecurityHeaders,
-  file: string,
-  rel: string,
+  { rel, body, br, gz, scriptHashes }: SiteFile,
 ): { urlPath: string; isHtml: boolean; entry: Entry } {
-  const body = readFileSync(file);
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   const isHtml = rel.endsWith('.html');
   const urlPath = isHtml ? rel.replace(/\/?index\.html$/, '') || '/' : rel;
+  const extension = extname(rel);
   // The AI pages, where the voice consultant runs, alone reach the voice provider and may
   // use the microphone.
   const voice = isHtml && isVoicePage(urlPath);
-  const documentHeaders: [string, string][] = SUBRESOURCES.has(extname(file))
+  const documentHeaders: [string, string][] = SUBRESOURCES.has(extension)
     ? [...security.subresource]
     : [
         [
           'Content-Security-Policy',
           contentSecurityPolicy({
-            scriptHashes: isHtml ? (opts.scriptHashes[rel] ?? []) : [],
+            scriptHashes: isHtml ? (scriptHashes ?? opts.scriptHashes[rel] ?? []) : [],
             voice,
             https: opts.https,
             remoteImages: isHtml && urlPath === CONSOLE_PATH,
@@ -190,7 +210,7 @@ function fileEntry(
         ...(isHtml && urlPath === CONSOLE_PATH ? ([['X-Robots-Tag', 'noindex']] as [string, string][]) : []),
       ];
   const common: [string, string][] = [
-    ['Content-Type', NAMED_TYPES[rel] ?? CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'],
+    ['Content-Type', NAMED_TYPES[rel] ?? CONTENT_TYPES[extension] ?? 'application/octet-stream'],
     ['Cache-Control', cacheControl(rel)],
     ['ETag', etag],
     ...documentHeaders,
@@ -199,8 +219,6 @@ function fileEntry(
       ? ([['Service-Worker-Allowed', CONSOLE_PATH]] as [string, string][])
       : []),
   ];
-  const br = tryRead(`${file}.br`);
-  const gz = tryRead(`${file}.gz`);
   const vary: [string, string][] = br || gz ? [['Vary', 'Accept-Encoding']] : [];
   const status = urlPath === NOT_FOUND_PATH ? 404 : 200;
   const variant = (data: Buffer, encoding?: string): Variant => {
@@ -224,6 +242,24 @@ function fileEntry(
   return { urlPath, isHtml, entry };
 }
 
+/** A permanent redirect to another path of the site (an article's old address). */
+function redirectEntry(security: SecurityHeaders, location: string): Entry {
+  const headers = flatten([
+    ['Location', location],
+    ['Cache-Control', 'public, max-age=3600'],
+    ...security.subresource,
+    ['Content-Length', '0'],
+  ]);
+  const variant: Variant = { body: Buffer.alloc(0), headers, head: rawHead(301, headers) };
+  return {
+    identity: variant,
+    etag: '',
+    status: 301,
+    notModified: headers,
+    notModifiedHead: variant.head,
+  };
+}
+
 export function loadStaticSite(opts: SiteOptions): StaticSite {
   const security: SecurityHeaders = {
     page: baseSecurityHeaders(opts.https),
@@ -237,7 +273,12 @@ export function loadStaticSite(opts: SiteOptions): StaticSite {
     if (file.endsWith('.br') || file.endsWith('.gz')) continue;
     const rel = '/' + relative(opts.clientDir, file).split(sep).join('/');
     if (rel === '/__spa-fallback.html') continue;
-    const { urlPath, isHtml, entry } = fileEntry(opts, security, file, rel);
+    const { urlPath, isHtml, entry } = fileEntry(opts, security, {
+      rel,
+      body: readFileSync(file),
+      br: tryRead(`${file}.br`),
+      gz: tryRead(`${file}.gz`),
+    });
     if (urlPath === NOT_FOUND_PATH) {
       notFound = entry;
       continue;
@@ -249,10 +290,21 @@ export function loadStaticSite(opts: SiteOptions): StaticSite {
   const notFoundEntry = notFound;
   const consoleEntry = entries.get(CONSOLE_PATH);
 
+  /**
+   * What is published (decision 047): the pages rendered at publication, over the build's, and
+   * the prefixes whose paths only they answer (the build's article that is no longer published
+   * is not found).
+   */
+  let published = new Map<string, Entry>();
+  let publishedPrefixes: readonly string[] = [];
+
   /** The entry of a path: its own file, or the console's shell for a path under /owner/. */
   function lookup(target: string): Entry | undefined {
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);
+    const own = published.get(path);
+    if (own) return own;
+    if (publishedPrefixes.length > 0 && publishedPrefixes.some((prefix) => path.startsWith(prefix))) return undefined;
     return entries.get(path) ?? (consoleEntry && isConsolePath(path) ? consoleEntry : undefined);
   }
 
@@ -265,6 +317,11 @@ export function loadStaticSite(opts: SiteOptions): StaticSite {
   }
 
   function send(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
+    if (entry.status === 301) {
+      res.writeHead(301, entry.identity.headers);
+      res.end();
+      return;
+    }
     if (entry.status === 200 && req.headers['if-none-match'] === entry.etag) {
       res.writeHead(304, entry.notModified);
       res.end();
@@ -290,7 +347,7 @@ export function loadStaticSite(opts: SiteOptions): StaticSite {
       const entry = lookup(target);
       if (!entry) return undefined;
       const date = currentDate(Date.now());
-      if (ifNoneMatch === entry.etag) {
+      if (entry.status === 200 && ifNoneMatch === entry.etag) {
         return Buffer.concat([entry.notModifiedHead, date.line, ...(close ? [CLOSE] : []), END_OF_HEAD]);
       }
       const variant = variantFor(entry, acceptEncoding);
@@ -311,7 +368,27 @@ export function loadStaticSite(opts: SiteOptions): StaticSite {
       }
       return variant.cached.bytes;
     },
-    paths: () => [...entries.keys()],
+    paths: () => {
+      const own = [...entries.keys()].filter((path) => !publishedPrefixes.some((prefix) => path.startsWith(prefix)));
+      return [...new Set([...own, ...published.keys()])];
+    },
+    publish({ files, redirects, prefixes }) {
+      const next = new Map<string, Entry>();
+      for (const file of files) {
+        const { urlPath, isHtml, entry } = fileEntry(opts, security, file);
+        next.set(urlPath, entry);
+        if (isHtml && urlPath !== '/') next.set(`${urlPath}/`, entry);
+      }
+      for (const { from, to } of redirects) {
+        if (next.has(from)) continue;
+        const entry = redirectEntry(security, to);
+        next.set(from, entry);
+        next.set(`${from}/`, entry);
+      }
+      // One assignment each: a request is answered from the old set or the new, never a mix.
+      published = next;
+      publishedPrefixes = prefixes;
+    },
   };
 }
 

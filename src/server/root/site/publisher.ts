@@ -1,0 +1,179 @@
+/**
+ * The published pages, rendered at publication and served from memory (decision 047). At start,
+ * and whenever what is published changes (the console's action on this instance, the counter
+ * moved by another instance, a scheduled article's time), the publisher reads what is published,
+ * renders its pages in a thread of their own (`render-worker.ts`: the app's own server build,
+ * React's renderer) and hands them to the static site, which serves them as it serves the
+ * build's pages. Renders never overlap: a change during one is rendered once it ends.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FastifyBaseLogger } from 'fastify';
+import { articlePath, type ArticleDoc } from '~/content/articles';
+import { safeError } from '../../kit/log-safe';
+import { runEvery, type PeriodicJob } from '../../kit/timer';
+import { PUBLISHED_PREFIXES, type RenderJob, type RenderResult } from './render-job';
+import type { SiteFile, StaticSite } from './static-files';
+
+/** What is published, as one read gives it. */
+export type Publication = {
+  /** The publication counter when it was read. */
+  version: number;
+  articles: ArticleDoc[];
+  /** Old slug -> current slug. */
+  redirects: { from: string; to: string }[];
+};
+
+export type PublisherOptions = {
+  site: StaticSite;
+  buildDir: string;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+  /** Reads what is published now. */
+  read(): Promise<Publication>;
+  /** The publication counter (the cheap question asked every `pollMs`). */
+  version(): Promise<number>;
+  /** How often another instance's publication is looked for; 0: never (one instance: PGlite). */
+  pollMs: number;
+  /** Called after each publication is served (the paths the site answers have changed). */
+  onServed?: () => void;
+};
+
+export type Publisher = {
+  /** Renders what is published now and serves it; resolves when served (or failed, logged). */
+  start(): Promise<void>;
+  /** Something changed here: render again (joins a render under way, then one more). */
+  republish(): Promise<void>;
+  /** The counter of the publication served, or undefined before the first. */
+  servedVersion(): number | undefined;
+  stop(): Promise<void>;
+};
+
+/**
+ * The render thread next to this module: `render-worker.mjs` in the server bundle; when the
+ * server runs from its TypeScript source (the tests), `render-worker.ts` through tsx's loader.
+ */
+function startRenderThread(job: RenderJob): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job });
+  }
+  const source = JSON.stringify(new URL('./render-worker.ts', import.meta.url).href);
+  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`, {
+    eval: true,
+    workerData: job,
+  });
+}
+
+/** Renders one publication's files in a thread, which ends with it. */
+function renderInThread(job: RenderJob): Promise<SiteFile[]> {
+  return new Promise((resolve, reject) => {
+    const worker = startRenderThread(job);
+    let settled = false;
+    worker.once('message', (result: RenderResult) => {
+      settled = true;
+      void worker.terminate();
+      if (result.error !== undefined) reject(new Error(result.error));
+      else
+        resolve(
+          result.files.map((file) => ({
+            rel: file.rel,
+            body: Buffer.from(file.body),
+            br: file.br && Buffer.from(file.br),
+            gz: file.gz && Buffer.from(file.gz),
+            scriptHashes: file.scriptHashes,
+          })),
+        );
+    });
+    worker.once('error', (error) => {
+      if (!settled) reject(error);
+      settled = true;
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`The render thread stopped (${code}) before it answered.`));
+      settled = true;
+    });
+  });
+}
+
+export function createPublisher(options: PublisherOptions): Publisher {
+  const renderBuild = join(options.buildDir, 'render', 'index.js');
+  let served: number | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  async function publishOnce(): Promise<void> {
+    const publication = await options.read();
+    const files = await renderInThread({
+      renderBuild,
+      publicUrl: options.publicUrl,
+      published: { articles: publication.articles },
+    });
+    if (stopped) return;
+    options.site.publish({
+      files,
+      redirects: publication.redirects.map(({ from, to }) => ({ from: articlePath(from), to: articlePath(to) })),
+      prefixes: PUBLISHED_PREFIXES,
+    });
+    served = publication.version;
+    options.onServed?.();
+    options.log.info(
+      { version: publication.version, articles: publication.articles.length, files: files.length },
+      'published pages served',
+    );
+  }
+
+  async function loop(): Promise<void> {
+    do {
+      again = false;
+      try {
+        await publishOnce();
+      } catch (error) {
+        // The pages served stay as they were; the next change or poll tries again.
+        options.log.error({ err: safeError(error) }, 'the published pages could not be rendered');
+      }
+    } while (again && !stopped);
+  }
+
+  function republish(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = loop().finally(() => (running = undefined));
+    return running;
+  }
+
+  let poll: PeriodicJob<void> | undefined;
+
+  return {
+    async start() {
+      if (!existsSync(renderBuild)) {
+        options.log.error({ renderBuild }, 'the build has no render build: published pages are not served; run npm run build');
+        return;
+      }
+      await republish();
+      if (options.pollMs > 0) {
+        poll = runEvery(
+          async () => {
+            try {
+              if ((await options.version()) !== served) await republish();
+            } catch (error) {
+              options.log.warn({ err: safeError(error) }, 'the publication counter could not be read');
+            }
+          },
+          { firstAfterMs: options.pollMs, everyMs: options.pollMs },
+        );
+      }
+    },
+    republish,
+    servedVersion: () => served,
+    async stop() {
+      stopped = true;
+      await poll?.stop();
+      await running?.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The thread that renders the published pages (decision 047), started for one publication and
+ * ended when it is done, so React's server renderer and the app's routes never live in the main
+ * thread's heap. It runs the app's own server build (`<build>/render/index.js`, kept by
+ * scripts/keep-render-build.ts) the way React Router's prerender does: each page's `.data`, then
+ * its HTML with that data, the loaders reading the published content from their context. Each
+ * page is then finished as the build finishes its pages (scripts/page-finish.mjs) and compressed;
+ * the feed and the sitemap are made from the same articles.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import type { createRequestHandler as CreateRequestHandler, ServerBuild } from 'react-router';
+import { compressBody, COMPRESSIBLE, finishPage, MIN_COMPRESSED } from '../../../../scripts/page-finish.mjs';
+import { atomFeed, sitemapXml } from '../../kit/site-files';
+import type { RenderJob, RenderResult, RenderedFile } from './render-job';
+import { publishedPagePaths } from './render-job';
+
+/** The server entry's own exports (src/app/entry.server.tsx). */
+type RenderEntry = {
+  publishedLoadContext(published: RenderJob['published']): unknown;
+  createRequestHandler: typeof CreateRequestHandler;
+};
+
+async function render(job: RenderJob): Promise<RenderedFile[]> {
+  const build = (await import(pathToFileURL(job.renderBuild).href)) as ServerBuild;
+  const paths = publishedPagePaths(job.published);
+  const entry = build.entry.module as unknown as RenderEntry;
+  // Rendered as the prerender renders: every path named as prerendered, so its loaders run.
+  const handler = entry.createRequestHandler({ ...build, prerender: paths }, 'production');
+  const files: RenderedFile[] = [];
+
+  const add = (rel: string, text: string, scriptHashes?: string[]) => {
+    const body = Buffer.from(text, 'utf8');
+    const copies = COMPRESSIBLE.test(rel) && body.length > MIN_COMPRESSED ? compressBody(body) : undefined;
+    files.push({ rel, body, br: copies?.br, gz: copies?.gz, scriptHashes });
+  };
+  const context = () => entry.publishedLoadContext(job.published) as Parameters<typeof handler>[1];
+
+  for (const path of paths) {
+    const dataResponse = await handler(new Request(`http://localhost${path}.data`), context());
+    const data = await dataResponse.text();
+    if (dataResponse.status !== 200) throw new Error(`${path}.data answered ${dataResponse.status}`);
+    add(`${path}.data`, data);
+    const htmlResponse = await handler(
+      new Request(`http://localhost${path}`, { headers: { 'X-React-Router-Prerender-Data': encodeURI(data) } }),
+      context(),
+    );
+    const html = await htmlResponse.text();
+    if (htmlResponse.status !== 200) throw new Error(`${path} answered ${htmlResponse.status}`);
+    const page = finishPage(html);
+    add(`${path === '/' ? '' : path}/index.html`, page.html, page.scriptHashes);
+  }
+  add('/feed.xml', atomFeed(job.publicUrl, job.published.articles));
+  add('/sitemap.xml', sitemapXml(job.publicUrl, job.published.articles));
+  return files;
+}
+
+const port = parentPort;
+if (port) {
+  render(workerData as RenderJob).then(
+    (files) => {
+      // Copied, not transferred: a small Buffer is a slice of a shared pool.
+      const result: RenderResult = { files };
+      port.postMessage(result);
+    },
+    (error: unknown) => {
+      const result: RenderResult = { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+      port.postMessage(result);
+    },
+  );
+}
