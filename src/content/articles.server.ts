@@ -1,6 +1,6 @@
 /**
  * The articles: one Markdown file each in src/content/articles, named by its slug, with front
- * matter (title, date as YYYY-MM-DD, summary). They are read and rendered at build time only:
+ * matter (title, date as YYYY-MM-DD, summary, and taxYear as 2025-26 when it quotes a tax year's figures). They are read and rendered at build time only:
  * the route loaders that prerender the pages (src/app/articles.server.ts), the sitemap and the
  * Atom feed (scripts/build-assets.ts) and the prerendered paths (react-router.config.ts). The
  * Markdown library never reaches the browser. Adding an article is adding one file.
@@ -13,6 +13,8 @@ export type { ArticleDoc, ArticleMeta } from './articles';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A UK tax year as 2025-26. */
+const TAX_YEAR = /^\d{4}-\d{2}$/;
 
 /** The file's own text is trusted (it is in the repository); its links are made safe all the same. */
 const markdown = new Marked({ gfm: true, async: false });
@@ -65,6 +67,8 @@ export function parseArticle(fileName: string, source: string): ArticleDoc {
   if (!summary) throw fail('its front matter needs a summary');
   const words = countWords(content);
   if (words === 0) throw fail('it has no text');
+  const taxYear = typeof data.taxYear === 'string' ? data.taxYear.trim() : undefined;
+  if (taxYear !== undefined && !TAX_YEAR.test(taxYear)) throw fail('its taxYear must read like 2025-26');
   return {
     slug,
     title,
@@ -72,6 +76,7 @@ export function parseArticle(fileName: string, source: string): ArticleDoc {
     summary,
     words,
     readingMinutes: Math.max(1, Math.ceil(words / 200)),
+    ...(taxYear ? { taxYear } : {}),
     html: markdown.parse(content) as string,
   };
 }

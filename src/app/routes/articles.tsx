@@ -13,10 +13,14 @@ import { publishedContext } from '~/app/published';
 import { ARTICLES_PATH, articlePath } from '~/content/articles';
 import { metaOf } from '~/content/articles.server';
 import { articlesPage } from '~/content/resources';
+import { founder } from '~/content/about';
 import { site } from '~/content/site';
 import { formatLongDate } from '~/lib/uk-dates';
 import { PageHero } from '~/components/sections/page-hero';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
+
+/** How many other articles an article offers at its end. */
+const RELATED_COUNT = 3;
 
 export function loader({ params, context }: Route.LoaderArgs) {
   const articles = context.get(publishedContext)?.articles ?? ARTICLES;
@@ -24,7 +28,12 @@ export function loader({ params, context }: Route.LoaderArgs) {
   if (slug === '') return { kind: 'list' as const, list: articles.map(metaOf) };
   const article = articles.find((a) => a.slug === slug);
   if (!article) throw data(null, { status: 404 });
-  return { kind: 'article' as const, article };
+  // The newest others: what a reader at the end of one article is offered next.
+  const related = articles
+    .filter((a) => a.slug !== slug)
+    .slice(0, RELATED_COUNT)
+    .map(metaOf);
+  return { kind: 'article' as const, article, related };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => {
@@ -49,7 +58,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
         mainEntityOfPage: absoluteUrl(path),
         url: absoluteUrl(path),
         image: absoluteUrl('/og-image.png'),
-        author: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
+        author: { '@type': 'Person', name: founder.name, jobTitle: founder.role, url: absoluteUrl('/about') },
         publisher: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
       },
     ],
@@ -86,7 +95,7 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
       </>
     );
   }
-  const { article } = loaderData;
+  const { article, related } = loaderData;
   return (
     <>
       <PageHero
@@ -95,21 +104,78 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
         title={article.title}
         intro={article.summary}
       >
-        <p className="mt-4 flex flex-wrap gap-x-3 text-sm text-ink-600">
-          <time dateTime={article.date}>{formatLongDate(article.date)}</time>
-          <span aria-hidden="true">·</span>
-          <span>{article.readingMinutes} min read</span>
-        </p>
+        <div className="mt-6 flex items-center gap-3">
+          <span
+            aria-hidden="true"
+            className="grid size-11 shrink-0 place-items-center rounded-full bg-brand-700 text-sm font-bold text-white"
+          >
+            {founder.initials}
+          </span>
+          <div className="text-sm">
+            <p className="font-semibold text-ink-900">
+              {founder.name}, <span className="font-normal text-ink-700">{founder.role}</span>
+            </p>
+            <p className="flex flex-wrap gap-x-3 text-ink-600">
+              <time dateTime={article.date}>{formatLongDate(article.date)}</time>
+              <span aria-hidden="true">·</span>
+              <span>{article.readingMinutes} min read</span>
+              {article.taxYear ? (
+                <>
+                  <span aria-hidden="true">·</span>
+                  <span>{articlesPage.taxYearLabel(article.taxYear)}</span>
+                </>
+              ) : null}
+            </p>
+          </div>
+        </div>
       </PageHero>
       <div className="mx-auto max-w-3xl px-4 pb-20">
         <p className="rounded-xl border border-ink-100 bg-ink-50 p-4 text-sm leading-relaxed text-ink-700">
           {site.disclaimer}
         </p>
         <div
-          className="article-body mt-10"
-          // The text is the repository's own Markdown, rendered at build time.
+          // About 70 characters a line: the measure long text reads best at.
+          className="article-body mt-10 max-w-[68ch]"
+          // Rendered by the server: the repository's own Markdown at build time, the owner's with
+          // every raw HTML tag shown as text at publish time (decision 047).
           dangerouslySetInnerHTML={{ __html: article.html }}
         />
+        <aside aria-labelledby="article-closing" className="mt-14 rounded-2xl border border-ink-100 bg-ink-50 p-6">
+          <h2 id="article-closing" className="text-xl font-semibold text-ink-900">
+            {articlesPage.closing.title}
+          </h2>
+          <p className="mt-2 leading-relaxed text-ink-700">{articlesPage.closing.text}</p>
+          <p className="mt-5 flex flex-wrap gap-3">
+            <a href={articlesPage.closing.primary.to} className="btn btn-primary">
+              {articlesPage.closing.primary.label}
+            </a>
+            <a href={articlesPage.closing.secondary.to} className="btn btn-secondary">
+              {articlesPage.closing.secondary.label}
+            </a>
+          </p>
+        </aside>
+        {related.length > 0 ? (
+          <nav aria-labelledby="related-articles" className="mt-14">
+            <h2 id="related-articles" className="text-xl font-semibold text-ink-900">
+              {articlesPage.relatedTitle}
+            </h2>
+            <ul className="mt-4 grid gap-4">
+              {related.map((other) => (
+                <li key={other.slug}>
+                  <a
+                    href={articlePath(other.slug)}
+                    className="font-semibold text-brand-700 hover:text-brand-800 hover:underline"
+                  >
+                    {other.title}
+                  </a>
+                  <p className="text-sm text-ink-600">
+                    <time dateTime={other.date}>{formatLongDate(other.date)}</time>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
         <p className="mt-12">
           <a
             href={ARTICLES_PATH}

@@ -178,6 +178,11 @@ const EnvSchema = z.object({
   ),
   /** Newsletter e-mails a second at most (decision 046); 0: as fast as the relay takes them. */
   NEWSLETTER_SEND_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).default(10)),
+  /**
+   * How often, in milliseconds, an instance asks whether another has published (decision 047);
+   * 0: never. Only with DATABASE_URL: the embedded database has one instance.
+   */
+  PUBLISH_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(1000)),
   /** The postal address in every newsletter's footer, its lines separated by commas. */
   NEWSLETTER_POSTAL_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300).optional()),
   /** DKIM signing of every e-mail (decision 044): on when a selector is set. */
@@ -269,6 +274,8 @@ export type Config = {
   /** The newsletter's sending (decision 046): messages a second (0: no limit), the footer's address. */
   newsletter: { ratePerSecond: number; postalAddress: readonly string[] };
   staticFastPath: boolean;
+  /** How often another instance's publication is looked for (decision 047); 0: never. */
+  publishPollMs: number;
   downloadsGiveWay: boolean;
   /** How old the Visits page's count of today may be (decision 043); 0: counted at every look. */
   visitsTodayMaxAgeMs: number;
@@ -451,6 +458,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : site.office.lines,
     },
     staticFastPath: e.STATIC_FAST_PATH,
+    publishPollMs: e.DATABASE_URL ? e.PUBLISH_POLL_MS : 0,
     downloadsGiveWay: e.DOWNLOADS_GIVE_WAY,
     visitsTodayMaxAgeMs: e.VISITS_TODAY_MAX_AGE_SECONDS * 1000,
     bounce: bounceSettings(e.BOUNCE_DOMAIN, e.BOUNCE_SMTP_PORT, e.BOUNCE_SMTP_HOST, [

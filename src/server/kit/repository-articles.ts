@@ -11,7 +11,14 @@ import { fileURLToPath } from 'node:url';
 import matter from 'gray-matter';
 import { readArticles } from '~/content/articles.server';
 
-export type RepositoryArticle = { slug: string; title: string; date: string; summary: string; body: string };
+export type RepositoryArticle = {
+  slug: string;
+  title: string;
+  date: string;
+  summary: string;
+  body: string;
+  taxYear?: string;
+};
 
 const ARTICLES = join('src', 'content', 'articles');
 
@@ -48,11 +55,12 @@ export async function readRepositoryArticles(): Promise<RepositoryArticle[]> {
   const files = Object.fromEntries(
     await Promise.all(names.map(async (name) => [name, await readFile(join(directory, name), 'utf8')] as const)),
   );
-  return readArticles(files).map(({ slug, title, summary, date }) => ({
+  return readArticles(files).map(({ slug, title, summary, date, taxYear }) => ({
     slug,
     title,
     summary,
     date,
+    ...(taxYear ? { taxYear } : {}),
     body: matter(files[`${slug}.md`] ?? '').content.trim(),
   }));
 }
