@@ -21,6 +21,7 @@ import { bookingRoutes } from '~/features/booking/booking-console-contract';
 import { eventsRoutes } from '~/features/events/events-console-contract';
 import { subscriberRoutes } from '~/features/newsletter/newsletter-console-contract';
 import { issueRoutes } from '~/features/newsletter/issues-console-contract';
+import { articleRoutes } from '~/features/publishing/articles-console-contract';
 import { RoleProvider } from '~/components/console/role';
 import { AuditPage } from './audit';
 import { BookingsPage } from '~/features/booking/console/bookings-board';
@@ -40,6 +41,9 @@ import { SubscribersPage } from '~/features/newsletter/console/subscribers';
 import { NewsletterPage } from '~/features/newsletter/console/newsletter-page';
 import { NewIssuePage } from '~/features/newsletter/console/issue-form';
 import { IssuePage } from '~/features/newsletter/console/issue-page';
+import { ArticlesPage } from '~/features/publishing/console/articles-page';
+import { NewArticlePage } from '~/features/publishing/console/article-form';
+import { ArticlePage } from '~/features/publishing/console/article-page';
 import { SuppressionsPage } from './suppressions';
 import { DiaryPage } from './diary';
 import { AvailabilityPage } from '~/features/booking/console/availability-page';
@@ -224,6 +228,12 @@ function CurrentPage({
     const id = decodeURIComponent(issue[1] ?? '');
     return <IssuePage key={id} id={id} />;
   }
+  if (subPath === 'articles/new') return <NewArticlePage />;
+  const article = /^articles\/([^/]+)$/.exec(subPath);
+  if (article) {
+    const id = decodeURIComponent(article[1] ?? '');
+    return <ArticlePage key={id} id={id} />;
+  }
   switch (subPath) {
     case '':
       return <OverviewPage />;
@@ -245,6 +255,8 @@ function CurrentPage({
       return <NewsletterPage />;
     case 'subscribers':
       return <SubscribersPage />;
+    case 'articles':
+      return <ArticlesPage />;
     case 'visits':
       return <VisitsPage />;
     case 'suppressions':
@@ -273,6 +285,8 @@ function routeOfPage(subPath: string): RouteSpec {
   if (/^events\/[^/]+$/.test(subPath)) return eventsRoutes.detail;
   if (subPath === 'newsletter/new') return issueRoutes.create;
   if (/^newsletter\/[^/]+$/.test(subPath)) return issueRoutes.detail;
+  if (subPath === 'articles/new') return articleRoutes.create;
+  if (/^articles\/[^/]+$/.test(subPath)) return articleRoutes.detail;
   const pages: Record<string, RouteSpec> = {
     '': overviewRoutes.view,
     inbox: inboxRoutes.list,
@@ -284,6 +298,7 @@ function routeOfPage(subPath: string): RouteSpec {
     deliveries: deliveryRoutes.list,
     newsletter: issueRoutes.list,
     subscribers: subscriberRoutes.list,
+    articles: articleRoutes.list,
     visits: analyticsRoutes.summary,
     suppressions: suppressionRoutes.page,
     people: peopleRoutes.find,

@@ -1,6 +1,7 @@
 /**
- * The overview: whether mail is getting through, what waits for the owner, the latest leads, what
- * comes next in the diary, leads a week over eight weeks, and new leads by form.
+ * The overview: whether mail is getting through, what waits for the owner (articles whose figures
+ * are of an earlier tax year among it), the latest leads, what comes next in the diary, leads a
+ * week over eight weeks, and new leads by form.
  */
 import { Link } from 'react-router';
 import { overviewCopy as copy } from '~/content/console';
@@ -12,6 +13,7 @@ import { IfMayUse } from '~/components/console/role';
 import { TableBox, td, th } from '~/components/console/table';
 import { DateTime } from '~/components/console/dates';
 import { formatLongDate } from '~/lib/uk-dates';
+import { articleRoutes } from '~/features/publishing/articles-console-contract';
 import { LeadBadge } from './lead-work';
 
 /** The newest leads, each with where it stands and a link to it. */
@@ -161,6 +163,18 @@ export function OverviewPage() {
                 </p>
               </Banner>
               <Banner heading={copy.configWarningsHeading} items={data.configWarnings} />
+              <Banner
+                heading={copy.datedArticlesHeading}
+                items={data.datedArticles.map((article) => copy.datedArticle(article.title, article.taxYear))}
+              >
+                <IfMayUse route={articleRoutes.list}>
+                  <p className="mt-2">
+                    <Link to={page('articles')} className="text-link">
+                      {copy.openArticles}
+                    </Link>
+                  </p>
+                </IfMayUse>
+              </Banner>
 
               <div className="mt-6 grid gap-4 sm:grid-cols-2">
                 <Tile

@@ -11,6 +11,7 @@ export const AUDIT_KINDS = {
   bookings: { label: 'Bookings', areas: ['booking'] },
   events: { label: 'Masterclasses', areas: ['event'] },
   newsletter: { label: 'The newsletter', areas: ['newsletter'] },
+  articles: { label: 'Articles', areas: ['article'] },
   emails: { label: 'E-mails', areas: ['delivery', 'digest', 'analytics'] },
   exports: { label: 'Exports', areas: ['export'] },
   people: { label: 'People and the suppression list', areas: ['person', 'suppression'] },
@@ -50,6 +51,10 @@ const total = (detail: Detail) =>
 /** A time the owner insisted on although it clashed with their diary: ", despite a clash with …". */
 const despite = (detail: Detail) =>
   typeof detail?.clash === 'string' ? `, despite a clash with ${detail.clash}` : '';
+
+/** The version an article's save made: " (version 4)". */
+const versionOf = (detail: Detail) =>
+  typeof detail?.version === 'number' ? ` (version ${detail.version})` : '';
 
 /** Where a lead stands, as a sentence says it. */
 const LEAD_STATE_WORDS: Record<string, string> = { new: 'new', replied: 'replied', handled: 'handled' };
@@ -114,6 +119,19 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'newsletter.pause': (t) => `paused newsletter issue ${shortId(t)}`,
   'newsletter.resume': (t) => `resumed newsletter issue ${shortId(t)}`,
   'newsletter.cancel': (t) => `cancelled newsletter issue ${shortId(t)}`,
+  'article.create': (t) => `wrote article ${shortId(t)}`,
+  'article.save': (t, d) => `saved article ${shortId(t)}${versionOf(d)}`,
+  'article.publish': (t, d) =>
+    d?.scheduled === true
+      ? `published article ${shortId(t)} at its scheduled time`
+      : `published article ${shortId(t)}`,
+  'article.schedule': (t) => `scheduled article ${shortId(t)} to be published`,
+  'article.unschedule': (t) => `unscheduled article ${shortId(t)} (a draft again)`,
+  'article.unpublish': (t) => `unpublished article ${shortId(t)}`,
+  'article.restore': (t, d) =>
+    `restored ${typeof d?.from === 'number' ? `version ${d.from}` : 'an earlier version'} of article ${shortId(t)}${versionOf(d)}`,
+  'article.import': (_, d) =>
+    `imported the site's Markdown articles${counted(numberIn(d, 'articles'), 'article', 'articles')}`,
   'delivery.retry': (t) => `sent e-mail ${t ?? ''} again`,
   'analytics.weekly-report': (_, d) => `switched the weekly report ${d?.on === true ? 'on' : 'off'}`,
   'digest.spam': (_, d) => `sent the daily spam digest${counted(numberIn(d, 'held'), 'held', 'held')}`,

@@ -83,6 +83,10 @@ export const overviewCopy = {
   configWarningsHeading: 'Configuration left at its defaults',
   calendarWarningsHeading: 'Your calendar could not be read',
   openAvailability: 'Open Availability',
+  datedArticlesHeading: 'Articles with dated figures',
+  datedArticle: (title: string, taxYear: string) =>
+    `“${title}” quotes the figures of the ${taxYear} tax year, before the current one. Check its figures, then change its tax year.`,
+  openArticles: 'Open the articles',
   openDeliveries: 'See deliveries',
   allWell: 'E-mail is being delivered.',
   latestHeading: 'Latest leads',
@@ -726,6 +730,7 @@ export const consoleNav = [
   { path: 'availability', label: 'Availability' },
   { path: 'deliveries', label: 'Deliveries' },
   { path: 'newsletter', label: 'Newsletter' },
+  { path: 'articles', label: 'Articles' },
   { path: 'subscribers', label: 'Subscribers' },
   { path: 'visits', label: 'Visits' },
   { path: 'people', label: 'People' },

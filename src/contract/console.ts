@@ -62,6 +62,11 @@ export type Overview = {
   /** The owner's own calendar could not be read (decision 037): the error and the last good fetch. */
   calendarWarnings: string[];
   configWarnings: string[];
+  /**
+   * Published or scheduled articles whose figures are of a UK tax year before the current one
+   * (decision 047): each to check, and its page in the console (`articles/<id>`).
+   */
+  datedArticles: { id: string; title: string; taxYear: string }[];
   /** The newest leads (not spam), newest first: at most LATEST_LEADS. */
   latestLeads: SubmissionSummary[];
   /** What comes next in the owner's diary (sessions, masterclasses), soonest first, within NEXT_UP_DAYS. */

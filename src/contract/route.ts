@@ -30,6 +30,11 @@ export type RouteSpec = {
   fieldErrors?: false;
   /** The success status (default 200). */
   status?: 200 | 202;
+  /**
+   * The largest body the route reads, in bytes, when it carries more than a form does (an
+   * article's text); the app's own limit otherwise. A larger one is answered 413.
+   */
+  bodyLimit?: number;
   /** A file (CSV, JSON) the server sends as an attachment; the console links to it. */
   download?: true;
   /**

@@ -9,8 +9,31 @@ const html = (source: string) => renderArticleMarkdown(source).html;
 
 /** Every tag the renderer may write, and every attribute it may give one. */
 const TAGS = new Set([
-  'p', 'br', 'h2', 'h3', 'h4', 'h5', 'h6', 'a', 'img', 'strong', 'em', 'del', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'p',
+  'br',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'a',
+  'img',
+  'strong',
+  'em',
+  'del',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'hr',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
 ]);
 const ATTRIBUTES = new Set(['href', 'title', 'rel', 'src', 'alt', 'loading', 'align', 'start', 'class']);
 

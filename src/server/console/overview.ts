@@ -28,6 +28,7 @@ import { latestLeads } from './inbox';
 import { leadsByWeek } from './leads';
 import { bookingsAwaitingAnswer } from '~/features/booking/booking-counts.server';
 import { calendarWarnings } from '~/features/booking/calendar-feed.server';
+import { articlesWithDatedFigures } from '~/features/publishing/article-editing.server';
 import type { Config } from '../kit/config';
 import type { Queryable } from '../kit/db/client';
 import { outbox, spamIs, submissions } from '../kit/db/schema';
@@ -149,6 +150,7 @@ export async function overview(
       ...config,
       essentialsAtDefault: config.essentialsAtDefault.filter((n) => n !== 'SMTP_URL'),
     }),
+    datedArticles: await articlesWithDatedFigures(db, now),
     latestLeads: await latestLeads(db, LATEST_LEADS),
     nextUp: await nextUp(db, diary, now),
     weeks: await leadsByWeek(db, TREND_WEEKS),

@@ -15,6 +15,7 @@ import { deliveriesArea } from '../console/deliveries';
 import { suppressionsArea } from '../console/suppressions';
 import { subscribersArea } from '~/features/newsletter/newsletter-console.server';
 import { issuesArea } from '~/features/newsletter/issues-console.server';
+import { articlesArea } from '~/features/publishing/articles-console.server';
 import { inboxArea } from '../console/inbox';
 import { leadsArea } from '../console/leads';
 import { spamArea, type FormHandlers } from '../console/spam';
@@ -37,6 +38,11 @@ export function consoleAreas(deps: {
   calendarFeed: CalendarFeedJob;
   /** Sends the Security page's test alert (decision 041). */
   pushSender: PushSender;
+  /**
+   * Called after the commit of an article action that changed what the public site shows (the
+   * publication counter raised): the site renders its pages again. None: nothing is told.
+   */
+  onPublished?: () => void;
 }): ConsoleArea[] {
   return [
     peopleArea(deps.personalData),
@@ -49,6 +55,7 @@ export function consoleAreas(deps: {
     suppressionsArea,
     subscribersArea,
     issuesArea,
+    articlesArea(deps.onPublished),
     inboxArea(deps.handlers),
     leadsArea,
     spamArea(deps.handlers),

@@ -128,6 +128,7 @@ function typedRoutes(app: FastifyInstance, needsSession: boolean, giveWay: GiveW
         method: route.method,
         url: `${OWNER_API}${route.path}`,
         config: needsSession ? { consoleRole: roleOf(route) } : {},
+        ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
         handler: async (request, reply) => {
           if (needsSession && !mayUse(request.owner?.role ?? 'helper', route)) {
             throw new Refusal(403, { error: ROLE_REFUSED });
