@@ -79,8 +79,12 @@ const PORT = Number(process.env.BENCH_PORT ?? 3000);
 const NGINX_PORT = PORT + 1;
 const ORIGIN = `http://localhost:${PORT}`;
 const NGINX_ORIGIN = `http://localhost:${NGINX_PORT}`;
-// Every public page, and an article (they are all one route and one layout: the newest stands for them).
-const ROUTES = [...PUBLIC_PATHS, articlePath(readArticleFiles()[0].slug)];
+// An article (they are all one route and one layout: the newest stands for them). Imported into the
+// bench server's database at its first start, it is a published page, rendered by the server at
+// publication and served from memory (decision 047), not the build's prerendered file.
+const PUBLISHED_ARTICLE = articlePath(readArticleFiles()[0].slug);
+// Every public page, and a published article.
+const ROUTES = [...PUBLIC_PATHS, PUBLISHED_ARTICLE];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 // BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics, newsletter; comma-separated) runs those parts alone and
@@ -433,17 +437,21 @@ async function stopNginx(nginx) {
   rmSync(nginx.dir, { recursive: true, force: true });
 }
 
-async function runStatic(clientDir) {
-  const ours = wrk(`http://127.0.0.1:${PORT}/`);
+/**
+ * One route served by our server and by nginx (from the build's files: for the published article,
+ * the build's prerendered copy of the same article).
+ */
+async function runStaticRoute(clientDir, route) {
+  const ours = wrk(`http://127.0.0.1:${PORT}${route}`);
   const nginx = await startNginx(clientDir);
   let theirs;
   try {
-    theirs = wrk(`http://127.0.0.1:${NGINX_PORT}/`);
+    theirs = wrk(`http://127.0.0.1:${NGINX_PORT}${route}`);
   } finally {
     await stopNginx(nginx);
   }
   return {
-    route: '/',
+    route,
     oursRps: ours.rps,
     nginxRps: theirs.rps,
     ratio: Math.round((ours.rps / theirs.rps) * 100) / 100,
@@ -452,6 +460,12 @@ async function runStatic(clientDir) {
     errors: ours.errors,
     nginxErrors: theirs.errors,
   };
+}
+
+/** The home page (the prerendered file), then a published article (rendered at publication). */
+async function runStatic(clientDir) {
+  const home = await runStaticRoute(clientDir, '/');
+  return { ...home, published: await runStaticRoute(clientDir, PUBLISHED_ARTICLE) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -896,7 +910,7 @@ async function main() {
       'benchmarkIndex',
     ],
   );
-  table('Static serving (wrk, 50 connections, brotli)', staticResult ? [staticResult] : [], [
+  table('Static serving (wrk, 50 connections, brotli)', staticResult ? [staticResult, staticResult.published] : [], [
     'route',
     'oursRps',
     'nginxRps',
@@ -1034,6 +1048,16 @@ function checkTargets(r) {
     add('static >= 0.5 x nginx', String(r.static.ratio), r.static.ratio >= 0.5);
     add('static p99 <= 10 ms', `${r.static.oursP99Ms} ms`, r.static.oursP99Ms <= 10);
     add('static errors 0', String(r.static.errors), r.static.errors === 0);
+    const published = r.static.published;
+    if (published) {
+      add(
+        `static, a published article (${published.route}) >= 0.5 x nginx`,
+        String(published.ratio),
+        published.ratio >= 0.5,
+      );
+      add('static, a published article: p99 <= 10 ms', `${published.oursP99Ms} ms`, published.oursP99Ms <= 10);
+      add('static, a published article: errors 0', String(published.errors), published.errors === 0);
+    }
   }
   for (const a of r.api) {
     add(

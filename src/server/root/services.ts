@@ -44,11 +44,25 @@ import { FUNNEL_ENDS } from './funnel-ends';
 import { currentSession } from '../console/sessions';
 import type { PeriodicJob } from '../kit/timer';
 import { isConsolePath } from './site/static-files';
+import { createPublisher, type Publisher } from './site/publisher';
+import { readRepositoryArticles } from '../kit/repository-articles';
+import { runEvery } from '../kit/timer';
+import { safeError } from '../kit/log-safe';
+import {
+  articleRedirectList,
+  importArticles,
+  publicationVersion,
+  publishDueArticles,
+  publishedArticles,
+} from '~/features/publishing/articles.server';
 import {
   startCalendarFeed,
   type CalendarFeedDeps,
   type CalendarFeedJob,
 } from '~/features/booking/calendar-feed.server';
+
+/** How often scheduled articles are looked for (decision 047). */
+const PUBLISHING_CHORES_MS = 5_000;
 
 export type ServicesOptions = {
   /** The registry of personal data (default: every feature's, src/server/root/personal-data.ts). */
@@ -90,6 +104,10 @@ declare module 'fastify' {
       counting: Counting & { chores: PeriodicJob<string[]> };
       /** Every route of the console, with the role it needs (filled as Fastify registers them). */
       consoleRoutes: ConsoleRouteInfo[];
+      /** The published pages (decision 047): rendered at start and at each publication. */
+      publisher: Publisher;
+      /** Scheduled articles made live on time (tests run a round at once). */
+      publishingChores: PeriodicJob<void>;
     };
   }
 }
@@ -207,8 +225,48 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     wakeOutbox,
     limits: options.calendarFeed,
   });
+  // What the owner publishes (decision 047): the repository's articles imported once, then the
+  // published pages rendered now and at each publication, here or on another instance.
+  const sitePages = () => new Set(app.site.paths().filter((path) => !path.includes('.') && !isConsolePath(path)));
+  let pages = sitePages();
+  const publisher = createPublisher({
+    site: app.site,
+    buildDir: config.buildDir,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    read: async () => {
+      // The counter first: a change made while the rest is read is rendered again at the next look.
+      const version = await publicationVersion(database.db);
+      const [articles, redirects] = await Promise.all([
+        publishedArticles(database.db),
+        articleRedirectList(database.db),
+      ]);
+      return { version, articles, redirects };
+    },
+    version: () => publicationVersion(database.db),
+    pollMs: config.publishPollMs,
+    // A new article's page is counted as a page of the site.
+    onServed: () => (pages = sitePages()),
+  });
+  try {
+    await importArticles(database.db, await readRepositoryArticles());
+    await publishDueArticles(database.db);
+  } catch (error) {
+    app.log.error({ err: safeError(error) }, 'the articles could not be imported or published on time');
+  }
+  await publisher.start();
+  // Scheduled articles go live on time, on whichever instance looks first.
+  const publishingChores = runEvery(
+    async () => {
+      try {
+        if ((await publishDueArticles(database.db)) > 0) await publisher.republish();
+      } catch (error) {
+        app.log.error({ err: safeError(error) }, 'scheduled articles could not be published');
+      }
+    },
+    { firstAfterMs: PUBLISHING_CHORES_MS, everyMs: PUBLISHING_CHORES_MS },
+  );
   // The visit counts (decision 042): the beacon's intake, the form starts, the daily chores.
-  const pages = new Set(app.site.paths().filter((path) => !path.includes('.') && !isConsolePath(path)));
   const counting = registerCounting(app, {
     config,
     database,
@@ -260,6 +318,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     alerts,
     counting: { ...counting, chores: countingChores },
     consoleRoutes,
+    publisher,
+    publishingChores,
   });
 
   app.addHook('onClose', async () => {
@@ -274,6 +334,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       countingChores.stop(),
       weeklyReport.stop(),
       issueChores.stop(),
+      publishingChores.stop(),
+      publisher.stop(),
       bounces?.close(),
     ]);
     await Promise.all([outbox.stop(), bulkOutbox.stop()]);
@@ -305,7 +367,14 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   await app.register(consoleApi, {
     config,
     db: database.db,
-    areas: consoleAreas({ personalData, retentionRuns, handlers: formHandlers, calendarFeed, pushSender }),
+    areas: consoleAreas({
+      personalData,
+      retentionRuns,
+      handlers: formHandlers,
+      calendarFeed,
+      pushSender,
+      onPublished: () => void publisher.republish(),
+    }),
     links,
     limiter,
     clientKey,
