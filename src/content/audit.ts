@@ -130,8 +130,6 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'article.unpublish': (t) => `unpublished article ${shortId(t)}`,
   'article.restore': (t, d) =>
     `restored ${typeof d?.from === 'number' ? `version ${d.from}` : 'an earlier version'} of article ${shortId(t)}${versionOf(d)}`,
-  'article.import': (_, d) =>
-    `imported the site's Markdown articles${counted(numberIn(d, 'articles'), 'article', 'articles')}`,
   'delivery.retry': (t) => `sent e-mail ${t ?? ''} again`,
   'analytics.weekly-report': (_, d) => `switched the weekly report ${d?.on === true ? 'on' : 'off'}`,
   'digest.spam': (_, d) => `sent the daily spam digest${counted(numberIn(d, 'held'), 'held', 'held')}`,

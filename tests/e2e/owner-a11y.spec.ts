@@ -27,6 +27,8 @@ const PAGES = [
   ['/owner/deliveries', 'Deliveries'],
   ['/owner/newsletter', 'Newsletter'],
   ['/owner/newsletter/new', 'New issue'],
+  ['/owner/articles', 'Articles'],
+  ['/owner/articles/new', 'New article'],
   ['/owner/subscribers', 'Subscribers'],
   ['/owner/suppressions', 'Suppression list'],
   ['/owner/people', 'People'],

@@ -148,7 +148,8 @@ export type ArticleFile = {
  * The one-time import: if site_publication.articles_imported_at is null, inserts each given article
  * as published (with its slug, a first revision saved by 'import'), sets articles_imported_at and
  * raises the counter; else does nothing. Returns how many were imported (a slug an article of the
- * console has already taken is left out). Safe against two instances at once: the
+ * console has already taken is left out). It writes no audit row: no person acts, and its rows say
+ * it (articles_imported_at, each first revision saved by 'import'). Safe against two instances at once: the
  * site_publication row is locked, and the second finds the import done.
  */
 export async function importArticles(db: Db, files: ArticleFile[]): Promise<number> {
@@ -189,7 +190,6 @@ export async function importArticles(db: Db, files: ArticleFile[]): Promise<numb
       .set({ articlesImportedAt: sql`now()` })
       .where(eq(sitePublication.id, PUBLICATION));
     await raisePublicationVersion(tx);
-    await audit(tx, SYSTEM, 'article.import', undefined, { articles: imported });
     return imported;
   });
 }

@@ -88,7 +88,11 @@ export function LivePreview({ id, values }: { id: string; values: ArticleValues 
       <div
         role="region"
         aria-label={copy.previewLabel}
-        className="mt-3 rounded-[var(--radius-card)] border border-ink-200 bg-white px-5 py-6 sm:px-8"
+        // Focusable so the keyboard can scroll it sideways (a wide table or a long line of code;
+        // axe: scrollable-region-focusable): the console's page itself never scrolls sideways.
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+        tabIndex={0}
+        className="mt-3 max-w-full overflow-x-auto rounded-[var(--radius-card)] border border-ink-200 bg-white px-5 py-6 sm:px-8"
       >
         <p className="text-3xl font-bold tracking-tight wrap-anywhere text-ink-900">
           {values.title.trim() || copy.articleFallback}
