@@ -176,16 +176,14 @@ async function writeVersion(
     .set({ ...fields, version: row.version + 1, updatedAt: now })
     .where(eq(articles.id, row.id))
     .returning();
-  await tx
-    .insert(articleRevisions)
-    .values({
-      id: randomUUID(),
-      articleId: row.id,
-      version: saved!.version,
-      ...fields,
-      savedBy,
-      savedAt: now,
-    });
+  await tx.insert(articleRevisions).values({
+    id: randomUUID(),
+    articleId: row.id,
+    version: saved!.version,
+    ...fields,
+    savedBy,
+    savedAt: now,
+  });
   const raised = saved!.status === 'published';
   if (raised) await raisePublicationVersion(tx);
   return { saved: saved!, raised };

@@ -27,12 +27,12 @@ export const ARTICLE_SLUG_LOCK = 727_047;
 const SYSTEM = 'system';
 
 /** Who saved the first revision of an imported article. */
-export const IMPORT_AUTHOR = 'import';
+const IMPORT_AUTHOR = 'import';
 
 type ArticleRow = typeof articles.$inferSelect;
 
 /** A stored article as the site shows it: its Markdown rendered to safe HTML. */
-export function articleDocOf(
+function articleDocOf(
   row: Pick<ArticleRow, 'slug' | 'title' | 'date' | 'summary' | 'body' | 'taxYear'>,
 ): ArticleDoc {
   const { html, words } = renderArticleMarkdown(row.body);
