@@ -221,7 +221,7 @@ async function seed({ dataDir, databaseUrl }, subscribers, others) {
 }
 
 /** The console's API as the owner: a sign-in link made with the server's settings, its token posted. */
-async function ownerApi(base, env) {
+export async function ownerApi(base, env) {
   const config = loadConfig({ ...process.env, NODE_ENV: 'production', ...env });
   const origin = new URL(config.publicUrl).origin;
   const link = await signInLink(config, createLinks(config.publicUrl, config.appSecret), config.ownerEmail);

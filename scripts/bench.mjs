@@ -34,6 +34,9 @@
  *     limit, on PGlite and on Postgres, counted at an SMTP sink by recipient (each exactly once),
  *     beside a bare pooled nodemailer transport sending as many; contact forms meanwhile, their
  *     owner e-mails timed to the sink (scripts/bench-newsletter.mjs).
+ *  9. Publishing: an article written and published through the console of one of two instances on
+ *     one Postgres database, timed until both serve it, and on one PGlite instance; the static
+ *     part (2) measures a published article beside the home page (scripts/bench-publishing.mjs).
  * Prints a table, writes bench/results/latest.json and a dated copy. Bounded: about 15 minutes.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -64,6 +67,7 @@ import { contactHandler } from '../src/features/contact/contact.server.ts';
 import { CONSOLE_COLUMNS, consoleTargets, runConsole } from './bench-console.ts';
 import { runOutbox } from './bench-outbox.mjs';
 import { NEWSLETTER_COLUMNS, newsletterTargets, runNewsletter } from './bench-newsletter.mjs';
+import { PUBLISHING_COLUMNS, publishingTargets, runPublishing } from './bench-publishing.mjs';
 import { ANALYTICS_COLUMNS, analyticsTargets, runAnalytics } from './bench-analytics.mjs';
 import { CHROMIUM, ensureChromium } from './ensure-chromium.mjs';
 import { buildSettings } from './build-settings.mjs';
@@ -87,7 +91,7 @@ const PUBLISHED_ARTICLE = articlePath(readArticleFiles()[0].slug);
 const ROUTES = [...PUBLIC_PATHS, PUBLISHED_ARTICLE];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
-// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics, newsletter; comma-separated) runs those parts alone and
+// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics, newsletter, publishing; comma-separated) runs those parts alone and
 // writes no results file: for checking one figure while tuning.
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (part) => !ONLY || ONLY.has(part);
@@ -736,7 +740,7 @@ async function main() {
   const siteParts = ['lighthouse', 'static', 'api'].some(runs);
   // The console part runs the build too: its peak RSS is the production server's.
   if (siteParts) ensureTools();
-  const built = siteParts || runs('console') || runs('analytics');
+  const built = siteParts || runs('console') || runs('analytics') || runs('publishing');
   if (built) {
     const build = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(1);
@@ -847,6 +851,16 @@ async function main() {
     });
   }
 
+  let publishingRows = [];
+  if (runs('publishing')) {
+    console.log('Publishing: an article from Publish now to live, two instances on PostgreSQL, one on PGlite');
+    publishingRows = await runPublishing({
+      serverArgs: serverArgs(),
+      withPostgres: withBenchDatabase,
+      port: PORT + 10,
+    });
+  }
+
   let consoleResult = null;
   if (runs('console')) {
     consoleResult = await runConsole({
@@ -883,6 +897,7 @@ async function main() {
     api: [...pglite.rows, ...postgres.rows],
     outbox: outboxRows,
     newsletter: newsletterRows,
+    publishing: publishingRows,
     console: consoleResult,
     availability: availabilityRows,
     analytics: analyticsResult,
@@ -932,6 +947,7 @@ async function main() {
     'acknowledged',
     'stored',
   ]);
+  table('Publishing (an article from Publish now to served; ms)', results.publishing, PUBLISHING_COLUMNS);
   table(
     'Outbox (10,000 queued e-mails to a local SMTP sink; bare: pooled nodemailer alone; bare outbox: claim, send, one mark a round)',
     results.outbox,
@@ -1093,6 +1109,7 @@ function checkTargets(r) {
     }
   }
   t.push(...newsletterTargets(r.newsletter));
+  t.push(...publishingTargets(r.publishing));
   for (const a of r.availability ?? []) {
     add(
       `availability ${a.db}: p95 <= 20 ms (92 days; 650 bookings seeded over the year; the owner's calendar of 5,000 events)`,

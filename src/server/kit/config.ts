@@ -182,7 +182,7 @@ const EnvSchema = z.object({
    * How often, in milliseconds, an instance asks whether another has published (decision 047);
    * 0: never. Only with DATABASE_URL: the embedded database has one instance.
    */
-  PUBLISH_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(1000)),
+  PUBLISH_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600_000).default(250)),
   /** The postal address in every newsletter's footer, its lines separated by commas. */
   NEWSLETTER_POSTAL_ADDRESS: z.preprocess(emptyToUndefined, z.string().max(300).optional()),
   /** DKIM signing of every e-mail (decision 044): on when a selector is set. */

@@ -3,8 +3,8 @@
  * and whenever what is published changes (the console's action on this instance, the counter
  * moved by another instance, a scheduled article's time), the publisher reads what is published,
  * renders its pages in a thread of their own (`render-worker.ts`: the app's own server build,
- * React's renderer) and hands them to the static site, which serves them as it serves the
- * build's pages. Renders never overlap: a change during one is rendered once it ends.
+ * React's renderer; kept a minute after a render for the next one, then ended) and hands them
+ * to the static site, which serves them as it serves the build's pages. Renders never overlap: a change during one is rendered once it ends.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +38,8 @@ export type PublisherOptions = {
   pollMs: number;
   /** Called after each publication is served (the paths the site answers have changed). */
   onServed?: () => void;
+  /** How long the render thread waits for the next publication (default `RENDER_THREAD_IDLE_MS`). */
+  renderThreadIdleMs?: number;
 };
 
 export type Publisher = {
@@ -54,28 +56,44 @@ export type Publisher = {
  * The render thread next to this module: `render-worker.mjs` in the server bundle; when the
  * server runs from its TypeScript source (the tests), `render-worker.ts` through tsx's loader.
  */
-function startRenderThread(job: RenderJob): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job });
-  }
+function startRenderThread(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./render-worker.mjs', import.meta.url));
   const source = JSON.stringify(new URL('./render-worker.ts', import.meta.url).href);
   return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`, {
     eval: true,
-    workerData: job,
   });
 }
 
-/** Renders one publication's files in a thread, which ends with it. */
-function renderInThread(job: RenderJob): Promise<SiteFile[]> {
-  return new Promise((resolve, reject) => {
-    const worker = startRenderThread(job);
-    let settled = false;
-    worker.once('message', (result: RenderResult) => {
-      settled = true;
-      void worker.terminate();
-      if (result.error !== undefined) reject(new Error(result.error));
+/** How long the render thread is kept after a render, for the next publication to find it warm. */
+export const RENDER_THREAD_IDLE_MS = 60_000;
+
+type RenderThread = { render(job: RenderJob): Promise<SiteFile[]>; stop(): Promise<void> };
+
+/**
+ * The render thread, started by a render and ended `idleMs` after the last one: a burst of
+ * publications pays for loading the render build once, and the thread's memory is given back.
+ */
+function renderThread(idleMs: number): RenderThread {
+  let worker: Worker | undefined;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  let nextId = 1;
+  const pending = new Map<number, { resolve(files: SiteFile[]): void; reject(error: Error): void }>();
+
+  function fail(error: Error) {
+    for (const call of pending.values()) call.reject(error);
+    pending.clear();
+    worker = undefined;
+  }
+
+  function start(): Worker {
+    const thread = startRenderThread();
+    thread.on('message', ({ id, result }: { id: number; result: RenderResult }) => {
+      const call = pending.get(id);
+      if (!call) return;
+      pending.delete(id);
+      if (result.error !== undefined) call.reject(new Error(result.error));
       else
-        resolve(
+        call.resolve(
           result.files.map((file) => ({
             rel: file.rel,
             body: Buffer.from(file.body),
@@ -85,19 +103,50 @@ function renderInThread(job: RenderJob): Promise<SiteFile[]> {
           })),
         );
     });
-    worker.once('error', (error) => {
-      if (!settled) reject(error);
-      settled = true;
+    thread.once('error', (error) => {
+      if (worker === thread) fail(error);
     });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`The render thread stopped (${code}) before it answered.`));
-      settled = true;
+    thread.once('exit', (code) => {
+      if (worker === thread) fail(new Error(`The render thread stopped (${code}) before it answered.`));
     });
-  });
+    // The thread alone never keeps the process alive.
+    thread.unref();
+    return thread;
+  }
+
+  return {
+    render(job) {
+      clearTimeout(idle);
+      worker ??= start();
+      const thread = worker;
+      const id = nextId++;
+      return new Promise<SiteFile[]>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        thread.postMessage({ id, job });
+      }).finally(() => {
+        if (pending.size > 0) return;
+        idle = setTimeout(() => {
+          if (worker === thread && pending.size === 0) {
+            worker = undefined;
+            void thread.terminate();
+          }
+        }, idleMs);
+        idle.unref();
+      });
+    },
+    async stop() {
+      clearTimeout(idle);
+      const thread = worker;
+      worker = undefined;
+      fail(new Error('The render thread was stopped.'));
+      await thread?.terminate();
+    },
+  };
 }
 
 export function createPublisher(options: PublisherOptions): Publisher {
   const renderBuild = join(options.buildDir, 'render', 'index.js');
+  const thread = renderThread(options.renderThreadIdleMs ?? RENDER_THREAD_IDLE_MS);
   let served: number | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -105,7 +154,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   async function publishOnce(): Promise<void> {
     const publication = await options.read();
-    const files = await renderInThread({
+    const files = await thread.render({
       renderBuild,
       publicUrl: options.publicUrl,
       published: { articles: publication.articles },
@@ -174,6 +223,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       stopped = true;
       await poll?.stop();
       await running?.catch(() => {});
+      await thread.stop();
     },
   };
 }

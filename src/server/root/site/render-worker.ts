@@ -1,13 +1,13 @@
 /**
- * The thread that renders the published pages (decision 047), started for one publication and
- * ended when it is done, so React's server renderer and the app's routes never live in the main
- * thread's heap. It runs the app's own server build (`<build>/render/index.js`, kept by
+ * The thread that renders the published pages (decision 047), started for a publication and
+ * ended once none has come for a while (`publisher.ts`), so React's server renderer and the app's
+ * routes never live in the main thread's heap. It runs the app's own server build (`<build>/render/index.js`, kept by
  * scripts/keep-render-build.ts) the way React Router's prerender does: each page's `.data`, then
  * its HTML with that data, the loaders reading the published content from their context. Each
  * page is then finished as the build finishes its pages (scripts/page-finish.mjs) and compressed;
  * the feed and the sitemap are made from the same articles.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import type { createRequestHandler as CreateRequestHandler, ServerBuild } from 'react-router';
 import { compressBody, COMPRESSIBLE, finishPage, MIN_COMPRESSED } from '../../../../scripts/page-finish.mjs';
@@ -21,8 +21,16 @@ type RenderEntry = {
   createRequestHandler: typeof CreateRequestHandler;
 };
 
+/** The render build, imported once per thread (the most of a cold render's time). */
+const builds = new Map<string, Promise<ServerBuild>>();
+
 async function render(job: RenderJob): Promise<RenderedFile[]> {
-  const build = (await import(pathToFileURL(job.renderBuild).href)) as ServerBuild;
+  let loading = builds.get(job.renderBuild);
+  if (!loading) {
+    loading = import(pathToFileURL(job.renderBuild).href) as Promise<ServerBuild>;
+    builds.set(job.renderBuild, loading);
+  }
+  const build = await loading;
   const paths = publishedPagePaths(job.published);
   const entry = build.entry.module as unknown as RenderEntry;
   // Rendered as the prerender renders: every path named as prerendered, so its loaders run.
@@ -57,15 +65,20 @@ async function render(job: RenderJob): Promise<RenderedFile[]> {
 
 const port = parentPort;
 if (port) {
-  render(workerData as RenderJob).then(
-    (files) => {
-      // Copied, not transferred: a small Buffer is a slice of a shared pool.
-      const result: RenderResult = { files };
-      port.postMessage(result);
-    },
-    (error: unknown) => {
-      const result: RenderResult = { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
-      port.postMessage(result);
-    },
-  );
+  // One job at a time (the publisher never overlaps two); each answer names its job.
+  port.on('message', (message: { id: number; job: RenderJob }) => {
+    render(message.job).then(
+      (files) => {
+        // Copied, not transferred: a small Buffer is a slice of a shared pool.
+        const result: RenderResult = { files };
+        port.postMessage({ id: message.id, result });
+      },
+      (error: unknown) => {
+        const result: RenderResult = {
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        };
+        port.postMessage({ id: message.id, result });
+      },
+    );
+  });
 }
