@@ -131,6 +131,16 @@ describe.each(drivers)('newsletter issues on $name', (driver) => {
     expect(changed.json<IssueDetail>().subject).toBe('Changed subject');
     const missing = await owner('GET', `/api/owner/newsletter/issues/${randomUUID()}`);
     expect(missing.statusCode).toBe(404);
+    // As long as the form allows, in any script: 50,000 characters of two bytes each is over the
+    // forms' 32 KB request limit, not over an issue's.
+    const long = await owner('POST', `/api/owner/newsletter/issues/${issue.id}`, {
+      body: { ...ISSUE, body: 'é'.repeat(50_000) },
+    });
+    expect(long.statusCode).toBe(200);
+    const tooLong = await owner('POST', `/api/owner/newsletter/issues/${issue.id}`, {
+      body: { ...ISSUE, body: 'é'.repeat(50_001) },
+    });
+    expect(tooLong.statusCode).toBe(400);
   });
 
   it('starts a draft from an article of the site, with its link; an unknown article is refused', async () => {

@@ -14,6 +14,13 @@ export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 
 export const ISSUE_LIMITS = { subject: 150, preheader: 200, body: 50_000 } as const;
 
+/**
+ * The largest body of a request that carries an issue, in bytes: its 50,000 characters can take
+ * three bytes each in UTF-8, and JSON escapes a quote or a line break in two (the app's default,
+ * 32 KB, is for forms).
+ */
+export const ISSUE_REQUEST_BYTES = 256 * 1024;
+
 const ISSUE_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** What the owner types; the console's form checks the same schema. */
@@ -121,6 +128,7 @@ export const issueRoutes = {
     path: '/newsletter/issues',
     body: IssueInputSchema,
     invalid: INVALID,
+    bodyLimit: ISSUE_REQUEST_BYTES,
   }),
   /** A draft or a scheduled issue only (409 otherwise). */
   update: route<IssueDetail>()({
@@ -129,6 +137,7 @@ export const issueRoutes = {
     ...issue,
     body: IssueInputSchema,
     invalid: INVALID,
+    bodyLimit: ISSUE_REQUEST_BYTES,
   }),
   /** A new draft filled from an article of the site, with its link. */
   fromArticle: route<IssueDetail>()({

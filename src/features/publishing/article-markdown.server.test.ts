@@ -44,7 +44,7 @@ function expectOnlySafeMarkup(out: string) {
     for (const [, attr, value] of attrs!.matchAll(/([^\s=]+)(?:="([^"]*)")?/g)) {
       expect(ATTRIBUTES, `attribute ${attr} in ${out}`).toContain(attr!.toLowerCase());
       if (attr === 'href') expect(value).toMatch(/^(https?:\/\/|mailto:|\/(?![/\\]))/i);
-      if (attr === 'src') expect(value).toMatch(/^https:\/\//);
+      if (attr === 'src') expect(value).toMatch(/^\/(?![/\\])/);
     }
   }
   expect(out).not.toMatch(/<script/i);
@@ -113,6 +113,15 @@ describe('renderArticleMarkdown', () => {
     expect(html('<javascript:alert(1)>')).not.toContain('<a');
   });
 
+  it('loads an image only from this site, and links to another site\'s', () => {
+    const own = html('![the chart](/og-image.png)');
+    expect(own).toContain('<img src="/og-image.png" alt="the chart" loading="lazy">');
+    const remote = html('![a chart](https://images.example.com/chart.png)');
+    expect(remote).not.toContain('<img');
+    expect(remote).toContain('<a href="https://images.example.com/chart.png" rel="noopener noreferrer">a chart</a>');
+    expect(html('![x](//evil.example/p.png)')).not.toContain('<img');
+  });
+
   it('renders a data: link or image as words alone', () => {
     const link = html('[see](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)');
     expect(link).not.toContain('<a');
@@ -138,18 +147,15 @@ describe('renderArticleMarkdown', () => {
     expectOnlySafeMarkup(out);
   });
 
-  it('loads images over https only', () => {
-    expect(html('![chart](https://img.example.org/c.png)')).toContain(
-      '<img src="https://img.example.org/c.png" alt="chart" loading="lazy">',
-    );
+  it('loads no image over plain http, nor from another site', () => {
     expect(html('![chart](http://img.example.org/c.png)')).not.toContain('<img');
-    expect(html('![chart](/local.png)')).not.toContain('<img');
+    expect(html('![chart](https://img.example.org/c.png)')).not.toContain('<img');
   });
 
   it('escapes what would break out of an attribute', () => {
     const out = html('[x](https://example.org/"onmouseover="alert(1) "t\\"itle")');
     expectOnlySafeMarkup(out);
-    const image = html('![a" onerror="alert(1)](https://example.org/i.png)');
+    const image = html('![a" onerror="alert(1)](/i.png)');
     expect(image).toContain('alt="a&quot; onerror=&quot;alert(1)"');
     expectOnlySafeMarkup(image);
   });

@@ -8,7 +8,9 @@
  * - a link leads only to an http(s) address, a mailto, or a path of this site (`/...`, never
  *   `//host`); any other (javascript:, data:, vbscript:) is rendered as its words alone; a link
  *   to another site gets `rel="noopener noreferrer"`;
- * - an image loads only over https; any other is replaced by its alternative text;
+ * - an image loads only from this site (a path, as `/og-image.png`): the public pages' CSP allows
+ *   no other, and another site's image would tell that site who reads the article; an https image
+ *   elsewhere becomes a link to it, named by its alternative text; any other is its text alone;
  * - a `#` heading becomes an h2: the page's own h1 is the article's title;
  * - a task list's boxes are characters, not form controls.
  *
@@ -22,8 +24,6 @@ const SAFE_LINK = /^(?:https?:\/\/|mailto:)/i;
 /** A path of this site: one slash, then anything but a second slash or a backslash (`//host`, `/\host`). */
 const SITE_PATH = /^\/(?![/\\])/;
 const EXTERNAL = /^https?:\/\//i;
-/** Images load only over https. */
-const SAFE_IMAGE = /^https:\/\//i;
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -65,9 +65,11 @@ markdown.use({
       return `<a ${attrs.join(' ')}>${text}</a>`;
     },
     image({ href, title, text }) {
-      if (!SAFE_IMAGE.test(href)) return escapeHtml(text);
       const titled = title ? ` title="${escapeHtml(title)}"` : '';
-      return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${titled} loading="lazy">`;
+      if (SITE_PATH.test(href)) return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${titled} loading="lazy">`;
+      if (/^https:\/\//i.test(href))
+        return `<a href="${escapeHtml(href)}"${titled} rel="noopener noreferrer">${escapeHtml(text || href)}</a>`;
+      return escapeHtml(text);
     },
     // A form control in an article does nothing (and has no label): the box is a character.
     checkbox({ checked }) {
