@@ -158,6 +158,17 @@ describe.each(drivers)('newsletter issues on $name', (driver) => {
       expect(refused.statusCode, slug).toBe(slug.includes('/') ? 400 : 404);
       expect(refused.json().error).toBe('There is no such article.');
     }
+    // The published articles of the moment (decision 047): one taken off the site is not offered.
+    const last = items.at(-1)!;
+    await t.query(`update articles set status = 'unpublished' where slug = '${last.slug}'`);
+    try {
+      const now = (await owner('GET', '/api/owner/newsletter/articles')).json<{ items: { slug: string }[] }>();
+      expect(now.items.map((i) => i.slug)).not.toContain(last.slug);
+      const refused = await owner('POST', '/api/owner/newsletter/from-article', { body: { slug: last.slug } });
+      expect(refused.statusCode).toBe(404);
+    } finally {
+      await t.query(`update articles set status = 'published' where slug = '${last.slug}'`);
+    }
   });
 
   it('sends a test to the owner alone, with the list headers and an example unsubscribe link', async () => {

@@ -1,17 +1,13 @@
-import type * as fs from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { readRepositoryArticles } from '~/server/kit/repository-articles';
 import { articleChoices, issueFromArticle } from './issue-articles.server';
 
-// The real files, read through a spy that counts the reads.
-vi.mock('node:fs/promises', async (original) => {
-  const actual = await original<typeof fs>();
-  return { ...actual, readFile: vi.fn(actual.readFile) };
-});
+// The repository's articles, as a new database imports them and publishes them.
+const ARTICLES = await readRepositoryArticles();
 
 describe('articleChoices', () => {
   it('lists the three articles of the site, newest first', async () => {
-    const choices = await articleChoices();
+    const choices = articleChoices(ARTICLES);
     expect(choices.map((c) => c.slug)).toEqual([
       'sizing-a-bitcoin-allocation',
       'bitcoin-and-uk-tax-for-higher-rate-taxpayers',
@@ -25,18 +21,11 @@ describe('articleChoices', () => {
       date: '2025-06-15',
     });
   });
-
-  it('reads the files once and keeps them', async () => {
-    await Promise.all([articleChoices(), articleChoices()]);
-    await issueFromArticle('sizing-a-bitcoin-allocation', 'https://www.example.com');
-    await articleChoices();
-    expect(vi.mocked(readFile)).toHaveBeenCalledTimes(3);
-  });
 });
 
 describe('issueFromArticle', () => {
   it('fills an issue from the article, with a link to it on the site', async () => {
-    const issue = await issueFromArticle('sizing-a-bitcoin-allocation', 'https://www.example.com/');
+    const issue = issueFromArticle(ARTICLES, 'sizing-a-bitcoin-allocation', 'https://www.example.com/');
     expect(issue).toBeDefined();
     const { subject, preheader, body, articleSlug } = issue!;
     expect(subject).toBe('The 1-5% Question: Sizing a Bitcoin Allocation');
@@ -53,7 +42,7 @@ describe('issueFromArticle', () => {
   });
 
   it('makes the article’s links to the site absolute', async () => {
-    const issue = await issueFromArticle('sizing-a-bitcoin-allocation', 'https://www.example.com');
+    const issue = issueFromArticle(ARTICLES, 'sizing-a-bitcoin-allocation', 'https://www.example.com');
     expect(issue!.body).toContain(
       '](https://www.example.com/resources/articles/bitcoin-and-uk-tax-for-higher-rate-taxpayers)',
     );
@@ -69,6 +58,6 @@ describe('issueFromArticle', () => {
       '',
       '__proto__',
     ])
-      expect(await issueFromArticle(slug, 'https://www.example.com'), slug).toBeUndefined();
+      expect(issueFromArticle(ARTICLES, slug, 'https://www.example.com'), slug).toBeUndefined();
   });
 });

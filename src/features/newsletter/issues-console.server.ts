@@ -7,7 +7,7 @@ import type { Queryable } from '~/server/kit/db/client';
 import type { ConsoleArea, ConsoleServices } from '~/server/kit/http/owner-routes';
 import { Refusal } from '~/server/kit/http/request-checks';
 import { unsubscribeAddress } from '~/server/kit/mail/verp';
-import { articleChoices, issueFromArticle } from './issue-articles.server';
+import { articleChoices, issueFromArticle, type ArticleTexts } from './issue-articles.server';
 import { sendIssue, sendTest } from './issue-sending.server';
 import { issueRoutes } from './issues-console-contract';
 import {
@@ -55,7 +55,8 @@ async function answering<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-export const issuesArea: ConsoleArea = (routes, services) => {
+/** The newsletter's issues; `articles` reads the published articles an issue may start from. */
+export const issuesArea = (articles: ArticleTexts): ConsoleArea => (routes, services) => {
   const { db, clock } = services;
   const deps = issueDeps(services);
   const recorder =
@@ -70,9 +71,9 @@ export const issuesArea: ConsoleArea = (routes, services) => {
   routes.on(issueRoutes.update, ({ params, body, owner }) =>
     answering(updateIssue(db, params.id, body, recorder(owner.email, 'update')(params.id))),
   );
-  routes.on(issueRoutes.articles, async () => ({ items: await articleChoices() }));
+  routes.on(issueRoutes.articles, async () => ({ items: articleChoices(await articles(db)) }));
   routes.on(issueRoutes.fromArticle, async ({ body, owner }) => {
-    const filled = await issueFromArticle(body.slug, services.config.publicUrl);
+    const filled = issueFromArticle(await articles(db), body.slug, services.config.publicUrl);
     if (!filled) throw new Refusal(404, { error: 'There is no such article.' });
     return createIssue(db, filled, recorder(owner.email, 'create'));
   });

@@ -65,6 +65,23 @@ export async function publishedArticles(db: Queryable): Promise<ArticleDoc[]> {
   return rows.map(articleDocOf);
 }
 
+/** The published articles' own text (Markdown), newest first: what a newsletter issue may start from. */
+export async function publishedArticleTexts(
+  db: Queryable,
+): Promise<{ slug: string; title: string; summary: string; date: string; body: string }[]> {
+  return db
+    .select({
+      slug: articles.slug,
+      title: articles.title,
+      summary: articles.summary,
+      date: articles.date,
+      body: articles.body,
+    })
+    .from(articles)
+    .where(eq(articles.status, 'published'))
+    .orderBy(desc(articles.date), asc(articles.title), asc(articles.slug));
+}
+
 /** Every old slug -> the current slug of a published article (redirects of unpublished ones are left out). */
 export async function articleRedirectList(db: Queryable): Promise<{ from: string; to: string }[]> {
   return db

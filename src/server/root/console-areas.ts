@@ -15,6 +15,7 @@ import { deliveriesArea } from '../console/deliveries';
 import { suppressionsArea } from '../console/suppressions';
 import { subscribersArea } from '~/features/newsletter/newsletter-console.server';
 import { issuesArea } from '~/features/newsletter/issues-console.server';
+import { publishedArticleTexts } from '~/features/publishing/articles.server';
 import { articlesArea } from '~/features/publishing/articles-console.server';
 import { inboxArea } from '../console/inbox';
 import { leadsArea } from '../console/leads';
@@ -54,7 +55,8 @@ export function consoleAreas(deps: {
     deliveriesArea,
     suppressionsArea,
     subscribersArea,
-    issuesArea,
+    // An issue may start from a published article (the publishing feature's).
+    issuesArea(publishedArticleTexts),
     articlesArea(deps.onPublished),
     inboxArea(deps.handlers),
     leadsArea,
