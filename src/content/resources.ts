@@ -52,16 +52,6 @@ export const articlesPage = {
   backLabel: 'All articles',
   /** The Atom feed's title. */
   feedTitle: 'Sterling Sats articles',
-  /** Beside the date: the UK tax year whose figures the article quotes. */
-  taxYearLabel: (taxYear: string) => `Figures for the ${taxYear} tax year`,
-  /** The invitation at the end of every article. */
-  closing: {
-    title: 'Want to talk it through?',
-    text: 'Book a free 45-minute strategy session and we will look at where Bitcoin fits in your own plans, or get the next article first in The Smart Money Newsletter.',
-    primary: { label: 'Book Your Free Strategy Session', to: '/book' },
-    secondary: { label: 'Join the newsletter', to: '/resources#newsletter' },
-  },
-  relatedTitle: 'More articles',
 };
 
 export const downloadKit = {

@@ -9,10 +9,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtPublicUrl } from '../../src/server/root/site/publisher';
 import { makeFormsApp, testDrivers, until, type FormsTestApp } from './forms-support';
 
 const drivers = await testDrivers('published_pages');
 const TAX_ARTICLE = '/resources/articles/bitcoin-and-uk-tax-for-higher-rate-taxpayers';
+/** The address the build was made for, which its pages' canonical links carry: the feed's and the sitemap's too. */
+const SITE = builtPublicUrl(process.env.BUILD_DIR ?? 'build')!;
 
 async function get(t: FormsTestApp, url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url, headers });
@@ -111,9 +114,10 @@ describe.each(drivers)('published pages on $name', (driver) => {
     expect((await get(t, '/resources')).body).toContain('Pensions and Bitcoin');
     const feed = await get(t, '/feed.xml');
     expect(feed.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
-    expect(feed.body).toContain('https://www.sterling.test/resources/articles/pensions-and-bitcoin');
+    expect(SITE).toMatch(/^https?:\/\//);
+    expect(feed.body).toContain(`<id>${SITE}/resources/articles/pensions-and-bitcoin</id>`);
     expect((await get(t, '/sitemap.xml')).body).toContain(
-      '<loc>https://www.sterling.test/resources/articles/pensions-and-bitcoin</loc>',
+      `<loc>${SITE}/resources/articles/pensions-and-bitcoin</loc>`,
     );
   });
 
@@ -146,7 +150,7 @@ describe.each(drivers)('published pages on $name', (driver) => {
     expect((await get(t, '/resources/articles/sizing-a-bitcoin-allocation.data')).statusCode).toBe(404);
     // (Other articles still link to it in their text; its own entry is gone.)
     expect((await get(t, '/feed.xml')).body).not.toContain(
-      '<id>https://www.sterling.test/resources/articles/sizing-a-bitcoin-allocation</id>',
+      `<id>${SITE}/resources/articles/sizing-a-bitcoin-allocation</id>`,
     );
   });
 

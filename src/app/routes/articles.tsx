@@ -14,6 +14,7 @@ import { ARTICLES_PATH, articlePath } from '~/content/articles';
 import { metaOf } from '~/content/articles.server';
 import { articlesPage } from '~/content/resources';
 import { founder } from '~/content/about';
+import { articlePage } from '~/content/article-page';
 import { site } from '~/content/site';
 import { formatLongDate } from '~/lib/uk-dates';
 import { PageHero } from '~/components/sections/page-hero';
@@ -33,13 +34,16 @@ export function loader({ params, context }: Route.LoaderArgs) {
     .filter((a) => a.slug !== slug)
     .slice(0, RELATED_COUNT)
     .map(metaOf);
-  return { kind: 'article' as const, article, related };
+  // The author's name, role and initials travel in the page's data: the route's code imports no
+  // About page words, which would make a chunk shared with the About page (decision 006).
+  const author = { name: founder.name, role: founder.role, initials: founder.initials };
+  return { kind: 'article' as const, article, related, author };
 }
 
 export const meta = ({ loaderData }: Route.MetaArgs) => {
   if (!loaderData) return [];
   if (loaderData.kind === 'list') return pageMeta({ path: ARTICLES_PATH, ...articlesPage.seo });
-  const { article } = loaderData;
+  const { article, author } = loaderData;
   const path = articlePath(article.slug);
   return pageMeta({
     path,
@@ -58,7 +62,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
         mainEntityOfPage: absoluteUrl(path),
         url: absoluteUrl(path),
         image: absoluteUrl('/og-image.png'),
-        author: { '@type': 'Person', name: founder.name, jobTitle: founder.role, url: absoluteUrl('/about') },
+        author: { '@type': 'Person', name: author.name, jobTitle: author.role, url: absoluteUrl('/about') },
         publisher: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
       },
     ],
@@ -95,7 +99,7 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
       </>
     );
   }
-  const { article, related } = loaderData;
+  const { article, related, author } = loaderData;
   return (
     <>
       <PageHero
@@ -109,11 +113,11 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
             aria-hidden="true"
             className="grid size-11 shrink-0 place-items-center rounded-full bg-brand-700 text-sm font-bold text-white"
           >
-            {founder.initials}
+            {author.initials}
           </span>
           <div className="text-sm">
             <p className="font-semibold text-ink-900">
-              {founder.name}, <span className="font-normal text-ink-700">{founder.role}</span>
+              {author.name}, <span className="font-normal text-ink-700">{author.role}</span>
             </p>
             <p className="flex flex-wrap gap-x-3 text-ink-600">
               <time dateTime={article.date}>{formatLongDate(article.date)}</time>
@@ -122,7 +126,7 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
               {article.taxYear ? (
                 <>
                   <span aria-hidden="true">·</span>
-                  <span>{articlesPage.taxYearLabel(article.taxYear)}</span>
+                  <span>{articlePage.taxYearLabel(article.taxYear)}</span>
                 </>
               ) : null}
             </p>
@@ -142,22 +146,22 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
         />
         <aside aria-labelledby="article-closing" className="mt-14 rounded-2xl border border-ink-100 bg-ink-50 p-6">
           <h2 id="article-closing" className="text-xl font-semibold text-ink-900">
-            {articlesPage.closing.title}
+            {articlePage.closing.title}
           </h2>
-          <p className="mt-2 leading-relaxed text-ink-700">{articlesPage.closing.text}</p>
+          <p className="mt-2 leading-relaxed text-ink-700">{articlePage.closing.text}</p>
           <p className="mt-5 flex flex-wrap gap-3">
-            <a href={articlesPage.closing.primary.to} className="btn btn-primary">
-              {articlesPage.closing.primary.label}
+            <a href={articlePage.closing.primary.to} className="btn btn-primary">
+              {articlePage.closing.primary.label}
             </a>
-            <a href={articlesPage.closing.secondary.to} className="btn btn-secondary">
-              {articlesPage.closing.secondary.label}
+            <a href={articlePage.closing.secondary.to} className="btn btn-secondary">
+              {articlePage.closing.secondary.label}
             </a>
           </p>
         </aside>
         {related.length > 0 ? (
           <nav aria-labelledby="related-articles" className="mt-14">
             <h2 id="related-articles" className="text-xl font-semibold text-ink-900">
-              {articlesPage.relatedTitle}
+              {articlePage.relatedTitle}
             </h2>
             <ul className="mt-4 grid gap-4">
               {related.map((other) => (

@@ -44,7 +44,7 @@ import { FUNNEL_ENDS } from './funnel-ends';
 import { currentSession } from '../console/sessions';
 import type { PeriodicJob } from '../kit/timer';
 import { isConsolePath } from './site/static-files';
-import { createPublisher, type Publisher } from './site/publisher';
+import { builtPublicUrl, createPublisher, type Publisher } from './site/publisher';
 import { readRepositoryArticles } from '../kit/repository-articles';
 import { runEvery } from '../kit/timer';
 import { safeError } from '../kit/log-safe';
@@ -232,7 +232,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const publisher = createPublisher({
     site: app.site,
     buildDir: config.buildDir,
-    publicUrl: config.publicUrl,
+    // The feed and the sitemap name the pages by the address their canonical links were built with.
+    publicUrl: builtPublicUrl(config.buildDir) ?? config.publicUrl,
     log: app.log,
     read: async () => {
       // The counter first: a change made while the rest is read is rendered again at the next look.

@@ -6,7 +6,7 @@
  * React's renderer; kept a minute after a render for the next one, then ended) and hands them
  * to the static site, which serves them as it serves the build's pages. Renders never overlap: a change during one is rendered once it ends.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
@@ -15,6 +15,20 @@ import { safeError } from '../../kit/log-safe';
 import { runEvery, type PeriodicJob } from '../../kit/timer';
 import { PUBLISHED_PREFIXES, type RenderJob, type RenderResult } from './render-job';
 import type { SiteFile, StaticSite } from './static-files';
+
+/**
+ * The public address the build was made for (`build-stamp.json`, scripts/build.mjs): the pages'
+ * canonical links and structured data carry it, so the feed and the sitemap made at publication
+ * name the pages by it too. undefined when the build has no stamp.
+ */
+export function builtPublicUrl(buildDir: string): string | undefined {
+  try {
+    const stamp = JSON.parse(readFileSync(join(buildDir, 'build-stamp.json'), 'utf8')) as { publicUrl?: unknown };
+    return typeof stamp.publicUrl === 'string' ? stamp.publicUrl : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** What is published, as one read gives it. */
 export type Publication = {
