@@ -5,12 +5,9 @@
  * articles instead (what a new database imports once, so the two agree until the owner edits).
  */
 import { createContext, RouterContextProvider } from 'react-router';
-import type { ArticleDoc } from '~/content/articles';
+import type { Published } from '~/content/published';
 
-export type Published = {
-  /** The published articles, newest first, their Markdown rendered safely by the server. */
-  readonly articles: readonly ArticleDoc[];
-};
+export type { Published } from '~/content/published';
 
 export const publishedContext = createContext<Published | null>(null);
 

@@ -242,7 +242,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
         publishedArticles(database.db),
         articleRedirectList(database.db),
       ]);
-      return { version, articles, redirects };
+      return { version, published: { articles }, redirects };
     },
     version: () => publicationVersion(database.db),
     pollMs: config.publishPollMs,

@@ -10,7 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { articlePath, type ArticleDoc } from '~/content/articles';
+import { articlePath } from '~/content/articles';
+import type { Published } from '~/content/published';
 import { safeError } from '../../kit/log-safe';
 import { runEvery, type PeriodicJob } from '../../kit/timer';
 import { PUBLISHED_PREFIXES, type RenderJob, type RenderResult } from './render-job';
@@ -34,8 +35,8 @@ export function builtPublicUrl(buildDir: string): string | undefined {
 export type Publication = {
   /** The publication counter when it was read. */
   version: number;
-  articles: ArticleDoc[];
-  /** Old slug -> current slug. */
+  published: Published;
+  /** An article's old slug -> its current slug. */
   redirects: { from: string; to: string }[];
 };
 
@@ -171,7 +172,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     const files = await thread.render({
       renderBuild,
       publicUrl: options.publicUrl,
-      published: { articles: publication.articles },
+      published: publication.published,
     });
     if (stopped) return;
     options.site.publish({
@@ -182,7 +183,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     served = publication.version;
     options.onServed?.();
     options.log.info(
-      { version: publication.version, articles: publication.articles.length, files: files.length },
+      { version: publication.version, articles: publication.published.articles.length, files: files.length },
       'published pages served',
     );
   }
