@@ -14,6 +14,11 @@ export const events = pgTable(
   'events',
   {
     id: uuid('id').primaryKey(),
+    /**
+     * Its page's address under /masterclasses/ (decision 047): made from the title and the id's
+     * first characters when the event is created, and kept, so a shared link never breaks.
+     */
+    slug: text('slug').notNull().unique(),
     title: text('title').notNull(),
     summary: text('summary').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
