@@ -8,6 +8,7 @@ export default defineConfig({
     './src/features/*/tables.server.ts',
     './src/server/console/tables.ts',
     './src/server/kit/audit.ts',
+    './src/server/kit/publication.ts',
   ],
   out: './drizzle',
 });

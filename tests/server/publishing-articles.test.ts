@@ -26,10 +26,10 @@ import { STALE } from '../../src/features/publishing/article-editing.server';
 import {
   articleRedirectList,
   importArticles,
-  publicationVersion,
   publishDueArticles,
   publishedArticles,
 } from '../../src/features/publishing/articles.server';
+import { publicationVersion } from '../../src/server/kit/publication';
 import { ukLocalInput } from '../../src/lib/uk-dates';
 import { makeFormsApp, OWNER, testDrivers, type FormsTestApp } from './forms-support';
 import { apiCall, asOwner, signInOwner, type OwnerCall } from './owner-session';

@@ -15,7 +15,8 @@ import { isBeforeCurrentTaxYear, ukTaxYearOf } from '~/lib/uk-tax-year';
 import { audit } from '~/server/kit/audit';
 import type { Db, Queryable, Tx } from '~/server/kit/db/client';
 import { readingMinutes, renderArticleMarkdown } from './article-markdown.server';
-import { ARTICLE_SLUG_LOCK, raisePublicationVersion } from './articles.server';
+import { raisePublicationVersion } from '~/server/kit/publication';
+import { ARTICLE_SLUG_LOCK } from './articles.server';
 import type {
   ArticleDetail,
   ArticleFields,

@@ -15,10 +15,8 @@ import type { ArticleDoc } from '~/content/articles';
 import { audit } from '~/server/kit/audit';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import { readingMinutes, renderArticleMarkdown } from './article-markdown.server';
-import { articleRedirects, articleRevisions, articles, sitePublication } from './tables.server';
-
-/** The one row of site_publication. */
-const PUBLICATION = 1;
+import { PUBLICATION, raisePublicationVersion, sitePublication } from '~/server/kit/publication';
+import { articleRedirects, articleRevisions, articles } from './tables.server';
 
 /** Held while an article takes a slug: no two take the same one, nor one another's old slug. */
 export const ARTICLE_SLUG_LOCK = 727_047;
@@ -90,30 +88,6 @@ export async function articleRedirectList(db: Queryable): Promise<{ from: string
     .innerJoin(articles, eq(articles.id, articleRedirects.articleId))
     .where(eq(articles.status, 'published'))
     .orderBy(asc(articleRedirects.fromSlug));
-}
-
-/** The publication counter (site_publication.version). */
-export async function publicationVersion(db: Queryable): Promise<number> {
-  const [row] = await db
-    .select({ version: sitePublication.version })
-    .from(sitePublication)
-    .where(eq(sitePublication.id, PUBLICATION));
-  return row?.version ?? 0;
-}
-
-/**
- * Raises the counter inside the caller's transaction (every publish, unpublish, edit of a
- * published article, scheduled go-live, restore of a published one). The row is made if a
- * database somehow lacks it (the migration inserts it).
- */
-export async function raisePublicationVersion(tx: Queryable): Promise<void> {
-  await tx
-    .insert(sitePublication)
-    .values({ id: PUBLICATION, version: 1 })
-    .onConflictDoUpdate({
-      target: sitePublication.id,
-      set: { version: sql`${sitePublication.version} + 1`, changedAt: sql`now()` },
-    });
 }
 
 /**

@@ -1,10 +1,9 @@
 /**
  * What the owner publishes from the console (decision 047): the articles, every saved revision of
- * each, the old addresses of an article whose slug changed, and the site's publication counter,
- * which every instance watches to render the published pages again when it moves.
+ * each, and the old addresses of an article whose slug changed.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const articles = pgTable(
   'articles',
@@ -70,14 +69,5 @@ export const articleRedirects = pgTable('article_redirects', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/**
- * One row (id 1): the publication counter. Every change to what the public site shows raises
- * `version`; each instance renders its published pages again when it sees a new one.
- * `articlesImportedAt` records the one import of the Markdown articles of the repository.
- */
-export const sitePublication = pgTable('site_publication', {
-  id: integer('id').primaryKey(),
-  version: bigint('version', { mode: 'number' }).notNull().default(0),
-  changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
-  articlesImportedAt: timestamp('articles_imported_at', { withTimezone: true }),
-});
+// The publication counter (site_publication) is the server kit's (src/server/kit/publication.ts):
+// every feature that publishes raises it.

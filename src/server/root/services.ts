@@ -51,10 +51,10 @@ import { safeError } from '../kit/log-safe';
 import {
   articleRedirectList,
   importArticles,
-  publicationVersion,
   publishDueArticles,
   publishedArticles,
 } from '~/features/publishing/articles.server';
+import { publicationVersion } from '../kit/publication';
 import {
   startCalendarFeed,
   type CalendarFeedDeps,
