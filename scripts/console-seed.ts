@@ -521,9 +521,10 @@ function followingStatements(now: Date, ownerEmail: string, hasBodyRemoved: bool
     [
       'masterclasses',
       // Each month's event starts three days after its last registration, at 19:00 UK time.
-      `insert into events (id, title, summary, starts_at, ends_at, mode, join_url, capacity, status,
+      `insert into events (id, slug, title, summary, starts_at, ends_at, mode, join_url, capacity, status,
                            published_at, created_at, updated_at)
        select (fields->>'eventId')::uuid,
+         'bitcoin-for-high-earners-' || left(fields->>'eventId', 8),
          'Bitcoin for High Earners: ' || trim(to_char(max(received_at), 'FMMonth YYYY')),
          'A live session on allocation sizing, UK tax and secure custody, followed by an open Q&A.',
          starts, starts + interval '90 minutes', 'online',

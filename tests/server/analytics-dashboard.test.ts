@@ -119,8 +119,8 @@ describe.each(drivers)('the Visits page on $name', (driver) => {
     const placed = await submission(-1, 'masterclass');
     const waitlisted = await submission(-1, 'masterclass');
     await t.query(
-      `insert into events (id, title, summary, starts_at, ends_at, mode, capacity, status)
-       values ('00000000-0000-4000-8000-0000000e0001', 'Bitcoin basics', 'An evening', now() + interval '9 days',
+      `insert into events (id, slug, title, summary, starts_at, ends_at, mode, capacity, status)
+       values ('00000000-0000-4000-8000-0000000e0001', 'bitcoin-basics-00000000', 'Bitcoin basics', 'An evening', now() + interval '9 days',
                now() + interval '9 days 2 hours', 'online', 1, 'published')`,
     );
     await t.query(

@@ -122,8 +122,8 @@ describe.each(drivers)('the console exports on $name', (driver) => {
     await sql(`insert into newsletter_subscribers (id, email, first_name, last_name, status, confirmed_at) values
       (gen_random_uuid(), 'sub.inj@example.org', ${quoted(INJECTION)}, ${quoted(`${tag}\n=2+2`)}, 'confirmed', now())`);
     const [event] =
-      await sql(`insert into events (id, title, summary, starts_at, ends_at, mode, join_url, capacity, status, published_at)
-      values (gen_random_uuid(), 'Injection night', 'A test event', now() + interval '10 days', now() + interval '10 days 2 hours',
+      await sql(`insert into events (id, slug, title, summary, starts_at, ends_at, mode, join_url, capacity, status, published_at)
+      values (gen_random_uuid(), 'injection-night-' || left(gen_random_uuid()::text, 8), 'Injection night', 'A test event', now() + interval '10 days', now() + interval '10 days 2 hours',
               'online', 'https://meet.example.net/x', 5, 'published', now()) returning id`);
     const [reg] = await sql(`insert into submissions (id, form_type, fields) values
       (gen_random_uuid(), 'masterclass', ${json({ firstName: INJECTION, email: 'att.inj@example.org', company: `Acme\r=1+1` })}) returning id`);

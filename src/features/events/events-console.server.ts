@@ -7,6 +7,7 @@
  * locked, in one transaction, which its optional `write` joins (the owner's audit row).
  */
 import { randomUUID } from 'node:crypto';
+import { eventSlug } from './event-slug';
 import type { FastifyRequest } from 'fastify';
 import { desc, eq, sql } from 'drizzle-orm';
 import { audit } from '~/server/kit/audit';
@@ -182,9 +183,10 @@ async function createEvent(
   write?: Write<EventChangeAnswer>,
 ): Promise<EventChangeAnswer> {
   return db.transaction(async (tx) => {
+    const id = randomUUID();
     const [event] = await tx
       .insert(events)
-      .values({ id: randomUUID(), ...input, status: 'draft', createdAt: now, updatedAt: now })
+      .values({ id, slug: eventSlug(input.title, id), ...input, status: 'draft', createdAt: now, updatedAt: now })
       .returning();
     const answer = { event: summaryOf(event!, 0, 0, now), notified: 0 };
     await write?.(tx, answer);
