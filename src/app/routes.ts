@@ -7,6 +7,7 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes';
 import {
   ARTICLES_PAGE,
   CONSOLE_PAGE,
+  MASTERCLASSES_PAGE,
   NOT_FOUND_PAGE,
   PUBLIC_PAGES,
   UTILITY_PAGES,
@@ -25,6 +26,8 @@ export default [
   ),
   // The list of articles and every article (src/content/articles): one route.
   route(`${ARTICLES_PAGE.path.slice(1)}/*`, file(ARTICLES_PAGE)),
+  // The list of masterclasses and each published one (decision 047): one route.
+  route(`${MASTERCLASSES_PAGE.path.slice(1)}/*`, file(MASTERCLASSES_PAGE)),
   // The console's own pages are matched inside it (src/console).
   route(`${CONSOLE_PAGE.path.slice(1)}/*`, file(CONSOLE_PAGE)),
   route('*', file(NOT_FOUND_PAGE)),

@@ -6,7 +6,30 @@
  */
 import type { ArticleDoc } from './articles';
 
+/**
+ * A masterclass as its page shows it when it is rendered: what changes only when the owner
+ * changes the event. Places left and whether registration is open are asked after hydration.
+ */
+export type PublishedMasterclass = {
+  readonly id: string;
+  readonly slug: string;
+  readonly title: string;
+  readonly summary: string;
+  /** ISO instants (UTC). */
+  readonly startsAt: string;
+  readonly endsAt: string;
+  readonly mode: 'online' | 'in-person';
+  /** Where, in person; null online (the joining link is never public). */
+  readonly place: string | null;
+  readonly cancelled: boolean;
+};
+
 export type Published = {
   /** The published articles, newest first, their Markdown rendered safely by the server. */
   readonly articles: readonly ArticleDoc[];
+  /**
+   * The published masterclasses (cancelled ones too), soonest first; left out, the build's
+   * pages (no masterclass) stand.
+   */
+  readonly masterclasses?: readonly PublishedMasterclass[];
 };

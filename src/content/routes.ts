@@ -42,6 +42,13 @@ export const UTILITY_PAGES: readonly Page[] = [
 export const ARTICLES_PAGE = { path: '/resources/articles', module: 'articles' } as const satisfies Page;
 
 /**
+ * The masterclasses: one route for the list (`/masterclasses`) and each published one under it
+ * (`/masterclasses/<slug>`), rendered by the server at each publication (decision 047).
+ */
+export const MASTERCLASSES_PAGE = { path: '/masterclasses', module: 'masterclasses' } as const satisfies Page;
+export const masterclassPath = (slug: string) => `${MASTERCLASSES_PAGE.path}/${slug}`;
+
+/**
  * The owner's console: one route for `/owner` and every path under it, client-rendered. Its
  * prerendered shell holds no personal data; the server answers every `/owner/...` path with it,
  * `noindex` and never cached. Not in the sitemap.
@@ -76,6 +83,7 @@ export const CONSOLE_PATH = CONSOLE_PAGE.path;
 export const PRERENDER_PATHS = [
   ...PUBLIC_PATHS,
   ARTICLES_PAGE.path,
+  MASTERCLASSES_PAGE.path,
   ...UTILITY_PATHS,
   CONSOLE_PATH,
   NOT_FOUND_PATH,

@@ -10,7 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtPublicUrl } from '../../src/server/root/site/publisher';
+import { ukLocalInput } from '../../src/lib/uk-dates';
 import { makeFormsApp, testDrivers, until, type FormsTestApp } from './forms-support';
+import { asOwner, signInOwner } from './owner-session';
 
 const drivers = await testDrivers('published_pages');
 const TAX_ARTICLE = '/resources/articles/bitcoin-and-uk-tax-for-higher-rate-taxpayers';
@@ -208,6 +210,90 @@ describe.each(drivers)('published pages on $name', (driver) => {
     const gone = await fetch(`${address}/resources/articles/never-was`);
     expect(gone.status).toBe(404);
     expect(gone.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('lists every published masterclass and gives each its own page; a draft has none', async () => {
+    const event = async (slug: string, title: string, status: string, startsInDays: number) => {
+      const id = randomUUID();
+      await t.query(
+        `insert into events (id, slug, title, summary, starts_at, ends_at, mode, capacity, status, published_at)
+         values ('${id}', '${slug}', '${title}', 'An evening on ${title}.', now() + interval '${startsInDays} days',
+                 now() + interval '${startsInDays} days 2 hours', 'online', 20, '${status}', now())`,
+      );
+      return id;
+    };
+    const first = await event('first-class-aaaaaaaa', 'First Class', 'published', 10);
+    await event('second-class-bbbbbbbb', 'Second Class', 'published', 20);
+    await event('draft-class-cccccccc', 'Draft Class', 'draft', 30);
+    await event('old-class-dddddddd', 'Old Class', 'published', -30);
+    await raise(t);
+    await t.app.services.publisher.republish();
+
+    const list = await get(t, '/masterclasses');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain('href="/masterclasses/first-class-aaaaaaaa"');
+    expect(list.body).toContain('href="/masterclasses/second-class-bbbbbbbb"');
+    expect(list.body).not.toContain('Draft Class');
+    // The past one is listed below, without a link to register.
+    expect(list.body).toContain('Past masterclasses');
+    expect(list.body).toContain('Old Class');
+    expect(list.body).not.toContain('href="/masterclasses/old-class-dddddddd"');
+
+    const page = await get(t, '/masterclasses/second-class-bbbbbbbb');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Second Class');
+    const jsonLd = [...page.body.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+      (m) => JSON.parse(m[1]!) as Record<string, unknown>,
+    );
+    expect(jsonLd).toContainEqual(expect.objectContaining({ '@type': 'Event', name: 'Second Class' }));
+    expect((await get(t, '/masterclasses/draft-class-cccccccc')).statusCode).toBe(404);
+    expect((await get(t, '/masterclasses/no-such-class')).statusCode).toBe(404);
+
+    // Its live state, asked after hydration: places left, registration open; never a draft.
+    const live = await get(t, `/api/events/${first}`);
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toMatchObject({ event: { id: first, registration: { open: true, placesLeft: 20 } } });
+    expect(JSON.stringify(live.json())).not.toContain('join');
+    const draftId = (await t.query<{ id: string }>(`select id from events where slug = 'draft-class-cccccccc'`))[0]!.id;
+    expect((await get(t, `/api/events/${draftId}`)).statusCode).toBe(404);
+    expect((await get(t, '/api/events/not-an-id')).statusCode).toBe(404);
+
+    // Resources keeps the next one's card and links to them all; the sitemap names each.
+    expect((await get(t, '/resources')).body).toContain('See all 2 upcoming masterclasses');
+    const sitemap = (await get(t, '/sitemap.xml')).body;
+    expect(sitemap).toContain(`<loc>${SITE}/masterclasses/first-class-aaaaaaaa</loc>`);
+    expect(sitemap).not.toContain('draft-class');
+  });
+
+  it('renders a masterclass the owner publishes in the console, and its change, without a restart', async () => {
+    const owner = asOwner(t.app, await signInOwner(t.app));
+    const start = new Date(Date.now() + 40 * 24 * 3_600_000);
+    const created = await owner('POST', '/api/owner/events', {
+      body: {
+        title: 'Console Class',
+        summary: 'Published from the console.',
+        startsAt: ukLocalInput(start),
+        endsAt: ukLocalInput(new Date(start.getTime() + 90 * 60_000)),
+        mode: 'online',
+        place: '',
+        joinUrl: 'https://meet.example.net/console-class',
+        capacity: 12,
+        registrationOpensAt: '',
+        registrationClosesAt: '',
+      },
+    });
+    expect(created.statusCode).toBe(200);
+    const { id } = created.json<{ id: string }>();
+    const [row] = await t.query<{ slug: string }>(`select slug from events where id = '${id}'`);
+    expect(row!.slug).toBe(`console-class-${id.slice(0, 8)}`);
+    const path = `/masterclasses/${row!.slug}`;
+    // A draft is on no page.
+    expect((await get(t, path)).statusCode).toBe(404);
+    expect((await owner('POST', `/api/owner/events/${id}/publish`, { body: {} })).statusCode).toBe(200);
+    await until(async () => (await get(t, path)).statusCode === 200);
+    expect((await get(t, path)).body).not.toContain('meet.example.net');
+    expect((await owner('POST', `/api/owner/events/${id}/cancel`, { body: {} })).statusCode).toBe(200);
+    await until(async () => (await get(t, '/masterclasses')).body.includes('Cancelled'));
   });
 
   it.runIf(driver.name === 'PostgreSQL')('serves on a second instance what the first published', async () => {

@@ -2,6 +2,8 @@ import { ArrowRight, BookOpen, CircleCheck } from 'lucide-react';
 import type { Route } from './+types/resources';
 import { ARTICLES } from '~/app/articles.server';
 import { publishedContext } from '~/app/published';
+import { masterclassesPage } from '~/content/masterclasses';
+import { MASTERCLASSES_PAGE } from '~/content/routes';
 import { metaOf } from '~/content/articles.server';
 import {
   articlesSection,
@@ -30,8 +32,19 @@ export const meta = () => pageMeta({ path: '/resources', ...resourcesSeo });
  * published, rendered again at each publication (decision 047).
  */
 export function loader({ context }: Route.LoaderArgs) {
-  const articles = context.get(publishedContext)?.articles ?? ARTICLES;
-  return { articles: articles.slice(0, articlesSection.count).map(metaOf) };
+  const published = context.get(publishedContext);
+  const articles = published?.articles ?? ARTICLES;
+  // The card shows the next masterclass; with more than one to come, a link leads to them all.
+  // Its words travel in the page's data: the route imports nothing of the masterclasses' pages.
+  const now = Date.now();
+  const upcoming = (published?.masterclasses ?? []).filter((m) => !m.cancelled && Date.parse(m.endsAt) > now);
+  return {
+    articles: articles.slice(0, articlesSection.count).map(metaOf),
+    allMasterclasses:
+      upcoming.length > 1
+        ? { href: MASTERCLASSES_PAGE.path, label: masterclassesPage.allUpcoming(upcoming.length) }
+        : null,
+  };
 }
 
 export default function Resources({ loaderData }: Route.ComponentProps) {
@@ -80,6 +93,16 @@ export default function Resources({ loaderData }: Route.ComponentProps) {
         </article>
         <MasterclassCard titleId="masterclass-title" />
       </div>
+      {loaderData.allMasterclasses ? (
+        <p className="mx-auto mt-4 max-w-6xl px-4 text-right">
+          <a
+            href={loaderData.allMasterclasses.href}
+            className="font-semibold text-brand-700 hover:text-brand-800 hover:underline"
+          >
+            {loaderData.allMasterclasses.label}
+          </a>
+        </p>
+      ) : null}
 
       <section aria-labelledby="articles-title" className="section">
         <div className="flex flex-col justify-between gap-4 sm:flex-row sm:items-end">

@@ -16,6 +16,11 @@ export const REGISTRATION_CANCEL_API = `${EVENTS_API}/registration/cancel`;
 /** The page behind the cancel link in the e-mails: `/masterclass/cancel?token=...`. */
 export const REGISTRATION_CANCEL_PATH = '/masterclass/cancel';
 
+/** GET: one published masterclass by its id, as its own page asks after hydration (`NextEventAnswer`). */
+export function eventApiPath(id: string): string {
+  return `${EVENTS_API}/${id}`;
+}
+
 /** The PUBLISH calendar file of a scheduled, not yet ended event (no joining link in it). */
 export function eventCalendarPath(id: string): string {
   return `${EVENTS_API}/${id}/calendar.ics`;

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventSlug } from './event-slug';
+import { raisePublicationVersion } from '~/server/kit/publication';
 import type { FastifyRequest } from 'fastify';
 import { desc, eq, sql } from 'drizzle-orm';
 import { audit } from '~/server/kit/audit';
@@ -186,7 +187,14 @@ async function createEvent(
     const id = randomUUID();
     const [event] = await tx
       .insert(events)
-      .values({ id, slug: eventSlug(input.title, id), ...input, status: 'draft', createdAt: now, updatedAt: now })
+      .values({
+        id,
+        slug: eventSlug(input.title, id),
+        ...input,
+        status: 'draft',
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning();
     const answer = { event: summaryOf(event!, 0, 0, now), notified: 0 };
     await write?.(tx, answer);
@@ -295,52 +303,68 @@ export async function* attendeeRows(db: Queryable, id: string): AsyncIterable<un
 
 type EventAction = 'event.create' | 'event.update' | 'event.publish' | 'event.cancel';
 
-/** The Events area of the console: the list, one event, its changes, its message and its CSV. */
-export const eventsArea: ConsoleArea = (routes, { config, db, links, clock, wakeOutbox, giveWay }) => {
-  const ctx: EventsContext = { config, links };
-  /** The owner's audit row of a change, written in its transaction. */
-  const audited =
-    (owner: OwnerIdentity, action: EventAction): Write<EventChangeAnswer> =>
-    (tx, { event, notified }) =>
-      audit(tx, owner.email, action, event.id, { notified });
-  /** After the commit: the outbox woken for the e-mails queued, and a log line. */
-  const done = (request: FastifyRequest, action: EventAction, answer: EventChangeAnswer) => {
-    if (answer.notified > 0 || action === 'event.update') wakeOutbox();
-    request.log.info({ eventId: answer.event.id, notified: answer.notified }, 'event changed in the console');
-    return answer;
-  };
-  /** A change of the event of the route's `:id`, audited, then `done`. */
-  const change = async (
-    action: EventAction,
-    { params, owner, request }: { params: { id: string }; owner: OwnerIdentity; request: FastifyRequest },
-    eventChange: EventChange,
-  ) => done(request, action, await changeEvent(db, params.id, clock(), eventChange, audited(owner, action)));
-
-  routes.on(eventsRoutes.list, async () => eventList(db, clock()));
-  routes.on(eventsRoutes.detail, async ({ params }) => eventDetail(db, params.id, clock()));
-  routes.on(eventsRoutes.create, async ({ body, owner, request }) => {
-    const answer = await createEvent(db, body, clock(), audited(owner, 'event.create'));
-    return done(request, 'event.create', answer).event;
-  });
-  routes.on(eventsRoutes.update, async (input) =>
-    change('event.update', input, updateEvent(ctx, input.body)),
-  );
-  routes.on(eventsRoutes.publish, async (input) => change('event.publish', input, publishEvent));
-  routes.on(eventsRoutes.cancel, async (input) => change('event.cancel', input, cancelEvent(ctx)));
-  routes.on(eventsRoutes.message, async ({ params, body, owner }) => {
-    const emails = await messageEventAttendees(db, ctx, params.id, body, clock(), (tx, emails) =>
-      audit(tx, owner.email, 'event.message', params.id, { emails }),
-    );
-    if (emails > 0) wakeOutbox();
-    return { ok: true as const, emails };
-  });
-  routes.on(eventsRoutes.attendees, async ({ params, owner }) => {
-    const event = await eventExists(db, params.id);
-    await audit(db, owner.email, 'export.attendees', event.id);
-    return {
-      name: `attendees-${event.startsAt.toISOString().slice(0, 10)}.csv`,
-      type: CSV_TYPE,
-      body: csvStream(ATTENDEE_HEADERS, attendeeRows(db, event.id), giveWay),
+/**
+ * The Events area of the console: the list, one event, its changes, its message and its CSV.
+ * `onPublished` runs after the commit of a change the public pages show (decision 047).
+ */
+export const eventsArea =
+  (onPublished: () => void = () => {}): ConsoleArea =>
+  (routes, { config, db, links, clock, wakeOutbox, giveWay }) => {
+    const ctx: EventsContext = { config, links };
+    /**
+     * The owner's audit row of a change, written in its transaction; a change of an event the site
+     * shows (published or cancelled) raises the publication counter in it too, so that every
+     * instance renders the masterclass pages again.
+     */
+    const audited =
+      (owner: OwnerIdentity, action: EventAction): Write<EventChangeAnswer> =>
+      async (tx, { event, notified }) => {
+        await audit(tx, owner.email, action, event.id, { notified });
+        if (event.status !== 'draft') await raisePublicationVersion(tx);
+      };
+    /** After the commit: the outbox woken for the e-mails queued, the pages rendered, a log line. */
+    const done = (request: FastifyRequest, action: EventAction, answer: EventChangeAnswer) => {
+      if (answer.notified > 0 || action === 'event.update') wakeOutbox();
+      if (answer.event.status !== 'draft') onPublished();
+      request.log.info(
+        { eventId: answer.event.id, notified: answer.notified },
+        'event changed in the console',
+      );
+      return answer;
     };
-  });
-};
+    /** A change of the event of the route's `:id`, audited, then `done`. */
+    const change = async (
+      action: EventAction,
+      { params, owner, request }: { params: { id: string }; owner: OwnerIdentity; request: FastifyRequest },
+      eventChange: EventChange,
+    ) =>
+      done(request, action, await changeEvent(db, params.id, clock(), eventChange, audited(owner, action)));
+
+    routes.on(eventsRoutes.list, async () => eventList(db, clock()));
+    routes.on(eventsRoutes.detail, async ({ params }) => eventDetail(db, params.id, clock()));
+    routes.on(eventsRoutes.create, async ({ body, owner, request }) => {
+      const answer = await createEvent(db, body, clock(), audited(owner, 'event.create'));
+      return done(request, 'event.create', answer).event;
+    });
+    routes.on(eventsRoutes.update, async (input) =>
+      change('event.update', input, updateEvent(ctx, input.body)),
+    );
+    routes.on(eventsRoutes.publish, async (input) => change('event.publish', input, publishEvent));
+    routes.on(eventsRoutes.cancel, async (input) => change('event.cancel', input, cancelEvent(ctx)));
+    routes.on(eventsRoutes.message, async ({ params, body, owner }) => {
+      const emails = await messageEventAttendees(db, ctx, params.id, body, clock(), (tx, emails) =>
+        audit(tx, owner.email, 'event.message', params.id, { emails }),
+      );
+      if (emails > 0) wakeOutbox();
+      return { ok: true as const, emails };
+    });
+    routes.on(eventsRoutes.attendees, async ({ params, owner }) => {
+      const event = await eventExists(db, params.id);
+      await audit(db, owner.email, 'export.attendees', event.id);
+      return {
+        name: `attendees-${event.startsAt.toISOString().slice(0, 10)}.csv`,
+        type: CSV_TYPE,
+        body: csvStream(ATTENDEE_HEADERS, attendeeRows(db, event.id), giveWay),
+      };
+    });
+  };

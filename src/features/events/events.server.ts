@@ -25,6 +25,7 @@ import {
 import {
   cancelByLink,
   nextEvent,
+  publicEvent,
   placeEmails,
   register,
   registrationOfLink,
@@ -72,6 +73,7 @@ export const registrationHandler = defineFormHandler({
 
 /**
  * GET  /api/events/next                     the Resources page's card
+ * GET  /api/events/:id                      one masterclass's own page (places left, registration)
  * GET  /api/events/:id/calendar.ics         the public '+ Calendar' file (PUBLISH)
  * POST /api/events/registration        {token}  what a cancel link is about
  * POST /api/events/registration/cancel {token}  cancels (POST: a mail scanner following the link changes nothing)
@@ -84,6 +86,16 @@ export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: Eve
   app.get(NEXT_EVENT_API, async (_request, reply) => {
     const answer: NextEventAnswer = { event: await nextEvent(ctx.db, clock()) };
     // Always asked again (a change in the console shows at once), but cheap to revalidate.
+    reply.header('cache-control', 'no-cache');
+    return send(reply, 200, answer);
+  });
+
+  // One masterclass's live state (places left, registration open), for its own page (decision 047).
+  app.get(`${EVENTS_API}/:id`, async (request, reply) => {
+    const id = String((request.params as Record<string, string>).id ?? '');
+    const event = UUID_PATTERN.test(id) ? await publicEvent(ctx.db, id, clock()) : null;
+    if (!event) throw new Refusal(404, { error: 'There is no such masterclass.' });
+    const answer: NextEventAnswer = { event };
     reply.header('cache-control', 'no-cache');
     return send(reply, 200, answer);
   });

@@ -41,7 +41,17 @@ function stateName(state: NextEventState): string {
   return state.past ? 'past' : 'upcoming';
 }
 
-export function MasterclassCard({ titleId }: { titleId: string }) {
+export function MasterclassCard({
+  titleId,
+  structuredData = true,
+  newsletterHref = copy.none.link.href,
+}: {
+  titleId: string;
+  /** The Event's structured data, made from the answer (a masterclass's own page has its own). */
+  structuredData?: boolean;
+  /** Where "Tell me about the next one" leads: the page's newsletter section, or Resources'. */
+  newsletterHref?: string;
+}) {
   const state = useNextEvent();
   const name = stateName(state);
 
@@ -59,7 +69,7 @@ export function MasterclassCard({ titleId }: { titleId: string }) {
       <>
         <p className="mt-3 line-clamp-6 leading-relaxed text-ink-700">{copy.none.text}</p>
         <div className="mt-auto pt-6">
-          <a href={copy.none.link.href} className="btn btn-secondary w-full sm:w-auto">
+          <a href={newsletterHref} className="btn btn-secondary w-full sm:w-auto">
             {copy.none.link.label}
           </a>
         </div>
@@ -141,7 +151,7 @@ export function MasterclassCard({ titleId }: { titleId: string }) {
             </a>
           ) : null}
           {over ? (
-            <a href={copy.none.link.href} className="btn btn-secondary">
+            <a href={newsletterHref} className="btn btn-secondary">
               {copy.none.link.label}
             </a>
           ) : null}
@@ -170,7 +180,7 @@ export function MasterclassCard({ titleId }: { titleId: string }) {
         </h2>
         {body}
       </article>
-      {state.kind === 'event' && !state.past ? (
+      {structuredData && state.kind === 'event' && !state.past ? (
         <script
           type="application/ld+json"
           data-testid="masterclass-json-ld"

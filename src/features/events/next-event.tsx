@@ -55,28 +55,31 @@ export function stateOf(event: PublicEvent, now: number): NextEventState {
   return { kind: 'event', event, past, registration };
 }
 
-async function fetchNextEvent(signal: AbortSignal): Promise<PublicEvent | null> {
-  const response = await fetch(NEXT_EVENT_API, {
+async function fetchNextEvent(api: string, signal: AbortSignal): Promise<PublicEvent | null> {
+  const response = await fetch(api, {
     headers: { Accept: 'application/json' },
     credentials: 'same-origin',
     signal,
   });
-  if (!response.ok) throw new Error(`GET ${NEXT_EVENT_API} answered ${response.status}`);
+  if (!response.ok) throw new Error(`GET ${api} answered ${response.status}`);
   const answer = (await response.json()) as Partial<NextEventAnswer>;
   if (answer.event === null) return null;
-  if (!isEvent(answer.event)) throw new Error(`GET ${NEXT_EVENT_API}: not an event`);
+  if (!isEvent(answer.event)) throw new Error(`GET ${api}: not an event`);
   return answer.event;
 }
 
-/** Fetches the next masterclass once, after hydration, for the card and the registration section. */
-export function NextEventProvider({ children }: { children: ReactNode }) {
+/**
+ * Fetches the next masterclass once, after hydration, for the card and the registration section;
+ * or, given `api` (`eventApiPath(id)`), one masterclass, for its own page.
+ */
+export function NextEventProvider({ children, api = NEXT_EVENT_API }: { children: ReactNode; api?: string }) {
   const [state, setState] = useState<NextEventState>(LOADING);
 
   useEffect(() => {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const show = (next: NextEventState) => startTransition(() => setState(next));
-    fetchNextEvent(controller.signal).then(
+    fetchNextEvent(api, controller.signal).then(
       (event) => {
         if (!event) return show({ kind: 'none', failed: false });
         show(stateOf(event, Date.now()));
@@ -93,7 +96,7 @@ export function NextEventProvider({ children }: { children: ReactNode }) {
       controller.abort();
       clearTimeout(timer);
     };
-  }, []);
+  }, [api]);
 
   return <NextEventContext.Provider value={state}>{children}</NextEventContext.Provider>;
 }

@@ -5,15 +5,29 @@
  */
 import { Feed } from 'feed';
 import { ARTICLES_PATH, articlePath, type ArticleDoc } from '~/content/articles';
-import { ARTICLES_PAGE, PUBLIC_PATHS } from '~/content/routes';
+import type { PublishedMasterclass } from '~/content/published';
+import { ARTICLES_PAGE, MASTERCLASSES_PAGE, PUBLIC_PATHS, masterclassPath } from '~/content/routes';
 import { articlesPage } from '~/content/resources';
 import { site } from '~/content/site';
 
-/** The sitemap: the public pages, the list of articles and each article. */
-export function sitemapXml(publicUrl: string, articles: readonly Pick<ArticleDoc, 'slug'>[]): string {
+/**
+ * The sitemap: the public pages, the list of articles and each article, the list of masterclasses
+ * and each one not cancelled.
+ */
+export function sitemapXml(
+  publicUrl: string,
+  articles: readonly Pick<ArticleDoc, 'slug'>[],
+  masterclasses: readonly Pick<PublishedMasterclass, 'slug' | 'cancelled'>[] = [],
+): string {
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
-    [...PUBLIC_PATHS, ARTICLES_PAGE.path, ...articles.map((a) => articlePath(a.slug))]
+    [
+      ...PUBLIC_PATHS,
+      ARTICLES_PAGE.path,
+      ...articles.map((a) => articlePath(a.slug)),
+      MASTERCLASSES_PAGE.path,
+      ...masterclasses.filter((m) => !m.cancelled).map((m) => masterclassPath(m.slug)),
+    ]
       .map((p) => `  <url><loc>${publicUrl}${p}</loc></url>`)
       .join('\n') +
     '\n</urlset>\n'

@@ -63,7 +63,7 @@ export function consoleAreas(deps: {
     spamArea(deps.handlers),
     submissionsExportArea,
     bookingsArea,
-    eventsArea,
+    eventsArea(deps.onPublished),
     diaryArea,
     availabilityArea(deps.calendarFeed),
     analyticsArea(FUNNEL_ENDS),

@@ -38,6 +38,7 @@ import { registerCounting, type Counting } from '~/features/analytics/analytics.
 import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
 import { startWeeklyReport } from '~/features/analytics/weekly-report.server';
 import { startIssueChores } from '~/features/newsletter/issue-sending.server';
+import { publishedMasterclasses } from '~/features/events/events-actions.server';
 import { unsubscribeSubscriber } from '~/features/newsletter/newsletter.server';
 import { issueDeps } from '~/features/newsletter/issues-console.server';
 import { FUNNEL_ENDS } from './funnel-ends';
@@ -238,11 +239,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     read: async () => {
       // The counter first: a change made while the rest is read is rendered again at the next look.
       const version = await publicationVersion(database.db);
-      const [articles, redirects] = await Promise.all([
+      const [articles, redirects, masterclasses] = await Promise.all([
         publishedArticles(database.db),
         articleRedirectList(database.db),
+        publishedMasterclasses(database.db),
       ]);
-      return { version, published: { articles }, redirects };
+      return { version, published: { articles, masterclasses }, redirects };
     },
     version: () => publicationVersion(database.db),
     pollMs: config.publishPollMs,

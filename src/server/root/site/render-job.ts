@@ -4,7 +4,7 @@
  */
 import { ARTICLES_PATH, articlePath } from '~/content/articles';
 import type { Published } from '~/content/published';
-import { ARTICLES_PAGE, type PublicPath } from '~/content/routes';
+import { ARTICLES_PAGE, MASTERCLASSES_PAGE, masterclassPath, type PublicPath } from '~/content/routes';
 
 export type RenderJob = {
   /** The app's server build, `<build>/render/index.js`. */
@@ -33,11 +33,16 @@ const RESOURCES_PATH: PublicPath = '/resources';
  * page whose route's loader reads `publishedContext` is listed here, or it keeps the build's copy.
  */
 export function publishedPagePaths(published: Published): string[] {
-  return [RESOURCES_PATH, ARTICLES_PAGE.path, ...published.articles.map((a) => articlePath(a.slug))];
+  const paths = [RESOURCES_PATH, ARTICLES_PAGE.path, ...published.articles.map((a) => articlePath(a.slug))];
+  // The masterclasses' list and each one's page, once there is any (the build's list says none).
+  const masterclasses = published.masterclasses ?? [];
+  if (masterclasses.length > 0)
+    paths.push(MASTERCLASSES_PAGE.path, ...masterclasses.map((m) => masterclassPath(m.slug)));
+  return paths;
 }
 
 /**
  * The paths only the published content answers: an article of the build that is not published
- * is not found (its prerendered page is hidden).
+ * is not found (its prerendered page is hidden); a masterclass's page exists only published.
  */
-export const PUBLISHED_PREFIXES = [`${ARTICLES_PATH}/`] as const;
+export const PUBLISHED_PREFIXES = [`${ARTICLES_PATH}/`, `${MASTERCLASSES_PAGE.path}/`] as const;

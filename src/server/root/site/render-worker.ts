@@ -59,7 +59,7 @@ async function render(job: RenderJob): Promise<RenderedFile[]> {
     add(`${path === '/' ? '' : path}/index.html`, page.html, page.scriptHashes);
   }
   add('/feed.xml', atomFeed(job.publicUrl, job.published.articles));
-  add('/sitemap.xml', sitemapXml(job.publicUrl, job.published.articles));
+  add('/sitemap.xml', sitemapXml(job.publicUrl, job.published.articles, job.published.masterclasses));
   return files;
 }
 
