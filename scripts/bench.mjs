@@ -60,8 +60,9 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import pg from 'pg';
-import { PUBLIC_PATHS } from '../src/content/routes.ts';
+import { MASTERCLASSES_PAGE, PUBLIC_PATHS, masterclassPath } from '../src/content/routes.ts';
 import { articlePath } from '../src/content/articles.ts';
+import { eventSlug } from '../src/features/events/event-slug.ts';
 import { readArticleFiles } from './articles.ts';
 import { contactHandler } from '../src/features/contact/contact.server.ts';
 import { CONSOLE_COLUMNS, consoleTargets, runConsole } from './bench-console.ts';
@@ -87,7 +88,8 @@ const NGINX_ORIGIN = `http://localhost:${NGINX_PORT}`;
 // bench server's database at its first start, it is a published page, rendered by the server at
 // publication and served from memory (decision 047), not the build's prerendered file.
 const PUBLISHED_ARTICLE = articlePath(readArticleFiles()[0].slug);
-// Every public page, and a published article.
+// Every public page, and a published article; the bench's masterclass's pages join them once
+// it is published (scheduleBenchEvent).
 const ROUTES = [...PUBLIC_PATHS, PUBLISHED_ARTICLE];
 const LH_RUNS = Number(process.env.BENCH_LH_RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -256,6 +258,17 @@ async function scheduleBenchEvent(env) {
     registrationClosesAt: '',
   });
   await post(`/events/${event.id}/publish`, {});
+  // Its own page and the list, rendered by the server at publication (decision 047), join the
+  // pages Lighthouse measures once they are served.
+  const pages = [MASTERCLASSES_PAGE.path, masterclassPath(eventSlug(event.title, event.id))];
+  for (const path of pages) {
+    const end = Date.now() + 30_000;
+    while ((await fetch(`${ORIGIN}${path}`)).status !== 200) {
+      if (Date.now() > end) throw new Error(`${path} was not served after the masterclass was published`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  ROUTES.push(...pages);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -257,6 +257,9 @@ describe.each(drivers)('published pages on $name', (driver) => {
     const draftId = (await t.query<{ id: string }>(`select id from events where slug = 'draft-class-cccccccc'`))[0]!.id;
     expect((await get(t, `/api/events/${draftId}`)).statusCode).toBe(404);
     expect((await get(t, '/api/events/not-an-id')).statusCode).toBe(404);
+    // The calendar file leads to the masterclass's own page.
+    const ics = (await get(t, `/api/events/${first}/calendar.ics`)).body.replace(/\r\n[ \t]/g, '');
+    expect(ics).toContain('/masterclasses/first-class-aaaaaaaa');
 
     // Resources keeps the next one's card and links to them all; the sitemap names each.
     expect((await get(t, '/resources')).body).toContain('See all 2 upcoming masterclasses');

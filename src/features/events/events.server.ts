@@ -8,6 +8,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { masterclassConsentVersions } from '~/content/consents';
+import { masterclassPath } from '~/content/routes';
 import { site } from '~/content/site';
 import { UUID_PATTERN } from '~/lib/patterns';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
@@ -114,9 +115,10 @@ export function eventRoutes(app: FastifyInstance, ctx: ServerContext, clock: Eve
       startsAt: event.startsAt,
       endsAt: event.endsAt,
       summary: event.title,
-      description: `${event.summary}\n\nDetails and registration: ${ctx.links.absolute('/resources')}`,
+      // Its own page (decision 047): details, places left and registration.
+      description: `${event.summary}\n\nDetails and registration: ${ctx.links.absolute(masterclassPath(event.slug))}`,
       location: event.mode === 'online' ? 'Online' : whereText(event),
-      url: ctx.links.absolute('/resources'),
+      url: ctx.links.absolute(masterclassPath(event.slug)),
       organizer: { name: site.brand, email: ctx.config.mailFrom },
       stamp: event.updatedAt,
       productId: `-//${site.brand}//Masterclass//EN`,
