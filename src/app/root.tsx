@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from 'react-router';
 import type { Route } from './+types/root';
 import { Footer } from '~/components/layout/footer';
+import { publishedContext } from './published';
 import { Navbar } from '~/components/layout/navbar';
 import { Toaster } from '~/components/toast/toaster';
 import './app.css';
@@ -9,6 +10,17 @@ import './app.css';
 export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
+
+/**
+ * The business's own details, for the footer and the pages that show them: what is published when
+ * the server renders the pages (decision 047), none in the build's prerender (no stand-ins).
+ */
+export function loader({ context }: Route.LoaderArgs) {
+  return { business: context.get(publishedContext)?.business ?? null };
+}
+
+/** The details change only with a publication, whose pages carry them: no request on navigation. */
+export const shouldRevalidate = () => false;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   return (

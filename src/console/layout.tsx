@@ -22,6 +22,7 @@ import { eventsRoutes } from '~/features/events/events-console-contract';
 import { subscriberRoutes } from '~/features/newsletter/newsletter-console-contract';
 import { issueRoutes } from '~/features/newsletter/issues-console-contract';
 import { articleRoutes } from '~/features/publishing/articles-console-contract';
+import { businessRoutes } from '~/features/business/business-console-contract';
 import { RoleProvider } from '~/components/console/role';
 import { AuditPage } from './audit';
 import { BookingsPage } from '~/features/booking/console/bookings-board';
@@ -42,6 +43,7 @@ import { NewsletterPage } from '~/features/newsletter/console/newsletter-page';
 import { NewIssuePage } from '~/features/newsletter/console/issue-form';
 import { IssuePage } from '~/features/newsletter/console/issue-page';
 import { ArticlesPage } from '~/features/publishing/console/articles-page';
+import { BusinessPage } from '~/features/business/console/business-page';
 import { NewArticlePage } from '~/features/publishing/console/article-form';
 import { ArticlePage } from '~/features/publishing/console/article-page';
 import { SuppressionsPage } from './suppressions';
@@ -257,6 +259,8 @@ function CurrentPage({
       return <SubscribersPage />;
     case 'articles':
       return <ArticlesPage />;
+    case 'business':
+      return <BusinessPage />;
     case 'visits':
       return <VisitsPage />;
     case 'suppressions':
@@ -299,6 +303,7 @@ function routeOfPage(subPath: string): RouteSpec {
     newsletter: issueRoutes.list,
     subscribers: subscriberRoutes.list,
     articles: articleRoutes.list,
+    business: businessRoutes.view,
     visits: analyticsRoutes.summary,
     suppressions: suppressionRoutes.page,
     people: peopleRoutes.find,

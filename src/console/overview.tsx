@@ -163,6 +163,13 @@ export function OverviewPage() {
                 </p>
               </Banner>
               <Banner heading={copy.configWarningsHeading} items={data.configWarnings} />
+              <Banner heading={copy.setupWarningsHeading} items={data.setupWarnings}>
+                <p className="mt-2">
+                  <Link to={page('business')} className="text-link">
+                    {copy.openBusiness}
+                  </Link>
+                </p>
+              </Banner>
               <Banner
                 heading={copy.datedArticlesHeading}
                 items={data.datedArticles.map((article) => copy.datedArticle(article.title, article.taxYear))}

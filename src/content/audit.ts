@@ -12,6 +12,7 @@ export const AUDIT_KINDS = {
   events: { label: 'Masterclasses', areas: ['event'] },
   newsletter: { label: 'The newsletter', areas: ['newsletter'] },
   articles: { label: 'Articles', areas: ['article'] },
+  business: { label: 'Business details', areas: ['business'] },
   emails: { label: 'E-mails', areas: ['delivery', 'digest', 'analytics'] },
   exports: { label: 'Exports', areas: ['export'] },
   people: { label: 'People and the suppression list', areas: ['person', 'suppression'] },
@@ -120,6 +121,11 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'newsletter.resume': (t) => `resumed newsletter issue ${shortId(t)}`,
   'newsletter.cancel': (t) => `cancelled newsletter issue ${shortId(t)}`,
   'article.create': (t) => `wrote article ${shortId(t)}`,
+  'business.set': () => 'set the business’s details',
+  'business.save': (_, d) =>
+    `saved the business’s details${counted(numberIn(d, 'shown'), 'testimonial shown', 'testimonials shown')}`,
+  'business.photo': () => 'uploaded the founder’s photo',
+  'business.photo-remove': () => 'removed the founder’s photo',
   'article.save': (t, d) => `saved article ${shortId(t)}${versionOf(d)}`,
   'article.publish': (t, d) =>
     d?.scheduled === true

@@ -25,7 +25,13 @@ export const contactInfo = {
   phoneLabel: 'Phone',
   phoneHours: 'Monday to Friday, 9am-5pm',
   officeLabel: 'UK office',
+  /** Said until the owner sets the business's details (no stand-in address is ever shown). */
+  useForm: 'Please use the form to reach us; we reply within 1-2 business days.',
 };
+
+/** A mailto link to the business's contact e-mail with a subject; the form when none is set. */
+export const mailtoOr = (email: string | undefined, subject: string) =>
+  email ? `mailto:${email}?subject=${encodeURIComponent(subject)}` : '#message-title';
 
 export const discoveryCall = {
   title: 'Schedule a Discovery Call',
@@ -33,7 +39,7 @@ export const discoveryCall = {
   text: 'A short call to see how we can help you or your team, with no obligation. E-mail us two or three times that suit you and we will confirm one.',
   cta: {
     label: 'Book a Call',
-    href: `mailto:${site.email}?subject=${encodeURIComponent('Discovery call request')}`,
+    subject: 'Discovery call request',
   },
 };
 
@@ -42,7 +48,7 @@ export const partnerships = {
   text: 'We work with wealth advisory firms, IFA networks, wealth platforms, CPD providers and educational institutions on training programmes, events and co-created content.',
   cta: {
     label: 'Discuss Partnerships',
-    href: `mailto:${site.partnershipsEmail}?subject=${encodeURIComponent('Partnership enquiry')}`,
+    subject: 'Partnership enquiry',
   },
 };
 

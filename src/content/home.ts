@@ -1,6 +1,6 @@
 import { prices } from './prices';
 import { site } from './site';
-import type { CallToAction, Feature, PlanCard, Seo, Testimonial } from './types';
+import type { CallToAction, Feature, PlanCard, Seo } from './types';
 
 export const homeSeo: Seo = {
   title: `${site.brand}: Bitcoin education and coaching for UK professionals`,
@@ -59,38 +59,15 @@ export const pillars = [
   },
 ] as const satisfies readonly Feature[];
 
+/**
+ * The testimonials' section: shown only when the owner has recorded real clients' words with their
+ * permission (Business details in the console); until then the home page has no such section, as
+ * invented reviews are unlawful under the Digital Markets, Competition and Consumers Act 2024.
+ */
 export const testimonialsSection = {
   eyebrow: 'In their words',
   title: 'Trusted by professionals who value clear thinking',
-  /** Says plainly what the cards are until genuine client words replace them (see below). */
-  note: "Illustrative examples: our clients' own words replace them as they give consent to publish.",
 };
-
-/**
- * OWNER TO REPLACE BEFORE LAUNCH: these are sample testimonials written to show the layout.
- * Publish only genuine client words, with each client's written consent; invented reviews are
- * unlawful under the Digital Markets, Competition and Consumers Act 2024.
- */
-export const testimonials: readonly Testimonial[] = [
-  {
-    quote:
-      'I had read about Bitcoin for years without knowing what to do with it. One session gave me a clear, written plan for a small allocation and, just as useful, the reasons not to go further.',
-    author: 'Priya S.',
-    title: 'Corporate Solicitor, London',
-  },
-  {
-    quote:
-      'Clients had started asking me about Bitcoin and I was deflecting. The training and the AI practice sessions mean I can now hold that conversation properly and document it.',
-    author: 'James M.',
-    title: 'Chartered Financial Planner, Manchester',
-  },
-  {
-    quote:
-      'We booked team training for our advisers. Balanced, well prepared and firmly grounded in the UK regulatory picture: exactly what a compliance-minded firm needs.',
-    author: 'Helen R.',
-    title: 'Head of Adviser Development, Leeds',
-  },
-];
 
 export const plansSection = {
   eyebrow: 'Your next step',

@@ -5,6 +5,7 @@
  * left out is one the build's prerendered pages already show as they should.
  */
 import type { ArticleDoc } from './articles';
+import type { BusinessDetails } from './business';
 
 /**
  * A masterclass as its page shows it when it is rendered: what changes only when the owner
@@ -27,6 +28,8 @@ export type PublishedMasterclass = {
 export type Published = {
   /** The published articles, newest first, their Markdown rendered safely by the server. */
   readonly articles: readonly ArticleDoc[];
+  /** The business's own details (footer, Contact, About, Home); none until the owner sets them. */
+  readonly business?: BusinessDetails | null;
   /**
    * The published masterclasses (cancelled ones too), soonest first; left out, the build's
    * pages (no masterclass) stand.

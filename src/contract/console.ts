@@ -63,6 +63,11 @@ export type Overview = {
   calendarWarnings: string[];
   configWarnings: string[];
   /**
+   * What the site needs set up and lacks: the business's own details (the site shows no contact
+   * details until they are saved), the voice simulator's keys (its button would only fail).
+   */
+  setupWarnings: string[];
+  /**
    * Published or scheduled articles whose figures are of a UK tax year before the current one
    * (decision 047): each to check, and its page in the console (`articles/<id>`).
    */

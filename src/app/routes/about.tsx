@@ -6,6 +6,8 @@ import { PageHero } from '~/components/sections/page-hero';
 import { SectionHeader } from '~/components/sections/section-header';
 import type { IconSet } from '~/components/ui/icon';
 import { pageMeta } from '~/lib/seo';
+import { useRouteLoaderData } from 'react-router';
+import type { BusinessDetails } from '~/content/business';
 
 export const meta = () => pageMeta({ path: '/about', ...aboutSeo });
 
@@ -23,6 +25,22 @@ const VALUE_ICONS: IconSet<(typeof values)[number]['icon']> = {
 };
 
 export default function About() {
+  // The founder as the owner set them in Business details (decision 047); the build's words until then.
+  const set = useRouteLoaderData<{ business: BusinessDetails | null }>('root')?.business?.founder;
+  const shown =
+    set && set.name
+      ? {
+          name: set.name,
+          photo: set.photo,
+          initials: set.name
+            .split(/\s+/)
+            .map((word) => word[0])
+            .join('')
+            .slice(0, 2)
+            .toUpperCase(),
+          bio: set.bio.split(/\n\s*\n/).filter(Boolean),
+        }
+      : { ...founder, photo: null };
   return (
     <>
       <PageHero eyebrow={aboutHero.eyebrow} title={aboutHero.title} intro={aboutHero.intro} />
@@ -30,12 +48,22 @@ export default function About() {
       <section aria-labelledby="founder-title" className="section">
         <div className="grid gap-10 lg:grid-cols-[auto_1fr] lg:gap-16">
           <div className="flex flex-col items-start gap-4">
-            <div
-              aria-hidden="true"
-              className="flex size-40 items-center justify-center rounded-3xl bg-gradient-to-br from-brand-500 to-brand-800 text-5xl font-bold text-white shadow-lg"
-            >
-              {founder.initials}
-            </div>
+            {shown.photo ? (
+              <img
+                src={shown.photo}
+                alt={shown.name}
+                width={160}
+                height={160}
+                className="size-40 rounded-3xl object-cover shadow-lg"
+              />
+            ) : (
+              <div
+                aria-hidden="true"
+                className="flex size-40 items-center justify-center rounded-3xl bg-gradient-to-br from-brand-500 to-brand-800 text-5xl font-bold text-white shadow-lg"
+              >
+                {shown.initials}
+              </div>
+            )}
           </div>
           <div>
             <p className="eyebrow">{founder.eyebrow}</p>
@@ -43,11 +71,11 @@ export default function About() {
               id="founder-title"
               className="mt-2 text-3xl font-bold tracking-tight text-ink-900 sm:text-4xl"
             >
-              {founder.name}
+              {shown.name}
             </h2>
             <p className="mt-1 text-lg font-medium text-ink-700">{founder.role}</p>
             <div className="mt-6 grid max-w-3xl gap-4 text-lg leading-relaxed text-ink-700">
-              {founder.bio.map((paragraph) => (
+              {shown.bio.map((paragraph) => (
                 <p key={paragraph}>{paragraph}</p>
               ))}
             </div>

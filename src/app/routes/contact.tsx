@@ -4,10 +4,12 @@ import {
   contactInfo,
   contactSeo,
   discoveryCall,
+  mailtoOr,
   messageSection,
   partnerships,
 } from '~/content/contact';
-import { site } from '~/content/site';
+import { useRouteLoaderData } from 'react-router';
+import { phoneHref, type BusinessDetails } from '~/content/business';
 import { PageHero } from '~/components/sections/page-hero';
 import { ContactForm } from '~/features/contact/contact-form';
 import { pageMeta } from '~/lib/seo';
@@ -15,6 +17,8 @@ import { pageMeta } from '~/lib/seo';
 export const meta = () => pageMeta({ path: '/contact', ...contactSeo });
 
 export default function Contact() {
+  // The business's own details (the root's, decision 047); none set: the card says so, no stand-ins.
+  const business = useRouteLoaderData<{ business: BusinessDetails | null }>('root')?.business;
   return (
     <>
       <PageHero eyebrow={contactHero.eyebrow} title={contactHero.title} intro={contactHero.intro} />
@@ -37,49 +41,58 @@ export default function Contact() {
             <h2 id="info-title" className="text-xl font-bold">
               {contactInfo.title}
             </h2>
-            <dl className="mt-6 grid gap-5">
-              <div>
-                <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
-                  <Mail aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
-                  {contactInfo.emailLabel}
-                </dt>
-                <dd className="mt-1 pl-8">
-                  <a
-                    href={`mailto:${site.email}`}
-                    className="break-all text-white underline hover:text-brand-100"
-                  >
-                    {site.email}
-                  </a>
-                </dd>
-              </div>
-              <div>
-                <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
-                  <Phone aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
-                  {contactInfo.phoneLabel}
-                </dt>
-                <dd className="mt-1 pl-8">
-                  <a href={site.phoneHref} className="text-white underline hover:text-brand-100">
-                    {site.phone}
-                  </a>
-                  <span className="block text-sm text-ink-200">{contactInfo.phoneHours}</span>
-                </dd>
-              </div>
-              <div>
-                <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
-                  <MapPin aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
-                  {contactInfo.officeLabel}
-                </dt>
-                <dd className="mt-1 pl-8">
-                  <address className="not-italic">
-                    {site.office.lines.map((line) => (
-                      <span key={line} className="block">
-                        {line}
-                      </span>
-                    ))}
-                  </address>
-                </dd>
-              </div>
-            </dl>
+            {business ? (
+              <dl className="mt-6 grid gap-5">
+                <div>
+                  <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
+                    <Mail aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
+                    {contactInfo.emailLabel}
+                  </dt>
+                  <dd className="mt-1 pl-8">
+                    <a
+                      href={`mailto:${business.email}`}
+                      className="break-all text-white underline hover:text-brand-100"
+                    >
+                      {business.email}
+                    </a>
+                  </dd>
+                </div>
+                {business.phone && (
+                  <div>
+                    <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
+                      <Phone aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
+                      {contactInfo.phoneLabel}
+                    </dt>
+                    <dd className="mt-1 pl-8">
+                      <a
+                        href={phoneHref(business.phone)}
+                        className="text-white underline hover:text-brand-100"
+                      >
+                        {business.phone}
+                      </a>
+                      <span className="block text-sm text-ink-200">{contactInfo.phoneHours}</span>
+                    </dd>
+                  </div>
+                )}
+                <div>
+                  <dt className="flex items-center gap-3 text-sm font-semibold text-ink-200">
+                    <MapPin aria-hidden="true" className="size-5 shrink-0 text-brand-200" />
+                    {contactInfo.officeLabel}
+                  </dt>
+                  <dd className="mt-1 pl-8">
+                    <address className="not-italic">
+                      {[business.name, ...business.address].map((line) => (
+                        <span key={line} className="block">
+                          {line}
+                        </span>
+                      ))}
+                    </address>
+                  </dd>
+                </div>
+              </dl>
+            ) : (
+              <p className="mt-6 text-ink-200">{contactInfo.useForm}</p>
+            )}
           </section>
 
           <section aria-labelledby="discovery-title" className="card">
@@ -91,7 +104,7 @@ export default function Contact() {
             </h2>
             <p className="mt-1 text-sm font-semibold text-success-700">{discoveryCall.badge}</p>
             <p className="mt-3 leading-relaxed text-ink-700">{discoveryCall.text}</p>
-            <a href={discoveryCall.cta.href} className="btn btn-secondary mt-5">
+            <a href={mailtoOr(business?.email, discoveryCall.cta.subject)} className="btn btn-secondary mt-5">
               {discoveryCall.cta.label}
             </a>
           </section>
@@ -104,7 +117,7 @@ export default function Contact() {
               {partnerships.title}
             </h2>
             <p className="mt-3 leading-relaxed text-ink-700">{partnerships.text}</p>
-            <a href={partnerships.cta.href} className="btn btn-dark mt-5">
+            <a href={mailtoOr(business?.email, partnerships.cta.subject)} className="btn btn-dark mt-5">
               {partnerships.cta.label}
             </a>
           </section>

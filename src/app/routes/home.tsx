@@ -1,5 +1,5 @@
 import { ArrowRight, Bot, Check, Clock, Compass, GraduationCap, Mail, Users, Video } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link, useRouteLoaderData } from 'react-router';
 import {
   guideSection,
   homeCta,
@@ -10,9 +10,9 @@ import {
   planCards,
   plansSection,
   realityCheck,
-  testimonials,
   testimonialsSection,
 } from '~/content/home';
+import type { BusinessDetails } from '~/content/business';
 import { sessionCard } from '~/content/session';
 import { site } from '~/content/site';
 import { CtaBanner } from '~/components/sections/cta-banner';
@@ -26,8 +26,12 @@ import { Icon, type IconSet } from '~/components/ui/icon';
 import { GuideSection } from '~/features/guide/guide-section';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 
-export const meta = () =>
-  pageMeta({
+type RootData = { business: BusinessDetails | null } | undefined;
+
+/** The business as search engines read it: its contact details only once the owner has set them. */
+export const meta = ({ matches }: { matches: readonly ({ loaderData?: unknown } | undefined)[] }) => {
+  const business = (matches[0]?.loaderData as RootData)?.business;
+  return pageMeta({
     path: '/',
     ...homeSeo,
     jsonLd: [
@@ -38,18 +42,21 @@ export const meta = () =>
         url: absoluteUrl('/'),
         logo: absoluteUrl('/favicon.svg'),
         description: site.tagline,
-        email: site.email,
-        telephone: site.phone,
-        address: {
-          '@type': 'PostalAddress',
-          streetAddress: site.office.lines[1],
-          addressLocality: site.office.lines[2],
-          postalCode: site.office.lines[3],
-          addressCountry: 'GB',
-        },
+        ...(business && {
+          legalName: business.name,
+          email: business.email,
+          ...(business.phone && { telephone: business.phone }),
+          address: {
+            '@type': 'PostalAddress',
+            streetAddress: business.address.slice(0, -1).join(', '),
+            postalCode: business.address.at(-1),
+            addressCountry: 'GB',
+          },
+        }),
       },
     ],
   });
+};
 
 const FACT_ICONS: IconSet<(typeof sessionCard.facts)[number]['icon']> = {
   clock: Clock,
@@ -91,6 +98,8 @@ function SessionPreview() {
 }
 
 export default function Home() {
+  // Real clients' words with their permission recorded (Business details); none: no section.
+  const testimonials = useRouteLoaderData<RootData & object>('root')?.business?.testimonials ?? [];
   return (
     <>
       <PageHero
@@ -162,21 +171,22 @@ export default function Home() {
         </div>
       </section>
 
-      <section aria-labelledby="testimonials-title" className="section">
-        <SectionHeader
-          id="testimonials-title"
-          eyebrow={testimonialsSection.eyebrow}
-          title={testimonialsSection.title}
-        />
-        <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {testimonials.map((t) => (
-            <li key={t.author}>
-              <TestimonialCard testimonial={t} />
-            </li>
-          ))}
-        </ul>
-        <p className="mt-6 text-center text-sm text-ink-600">{testimonialsSection.note}</p>
-      </section>
+      {testimonials.length > 0 && (
+        <section aria-labelledby="testimonials-title" className="section">
+          <SectionHeader
+            id="testimonials-title"
+            eyebrow={testimonialsSection.eyebrow}
+            title={testimonialsSection.title}
+          />
+          <ul className="mt-12 grid gap-6 md:grid-cols-3">
+            {testimonials.map((t) => (
+              <li key={t.author + t.quote}>
+                <TestimonialCard testimonial={{ ...t, title: [t.role, t.city].filter(Boolean).join(', ') }} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <section aria-labelledby="plans-title" className="bg-ink-50">
         <div className="section">

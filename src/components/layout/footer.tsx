@@ -1,8 +1,10 @@
-import { Link } from 'react-router';
+import { Link, useRouteLoaderData } from 'react-router';
+import type { BusinessDetails } from '~/content/business';
 import { footerLinks, legalLinks, site } from '~/content/site';
 import { BrandMark } from './brand-mark';
 
 export function Footer() {
+  const business = useRouteLoaderData<{ business: BusinessDetails | null }>('root')?.business;
   return (
     <footer className="bg-ink-900 text-ink-200">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 md:grid-cols-3">
@@ -12,11 +14,13 @@ export function Footer() {
             {site.brand}
           </p>
           <p className="mt-2 text-sm">{site.tagline}</p>
-          <p className="mt-4 text-sm">
-            <a className="underline hover:text-white" href={`mailto:${site.email}`}>
-              {site.email}
-            </a>
-          </p>
+          {business && (
+            <p className="mt-4 text-sm">
+              <a className="underline hover:text-white" href={`mailto:${business.email}`}>
+                {business.email}
+              </a>
+            </p>
+          )}
         </div>
         <nav aria-label="Footer">
           <h2 className="text-sm font-semibold text-white">Explore</h2>
@@ -47,7 +51,8 @@ export function Footer() {
         <div className="mx-auto max-w-6xl px-4 py-6 text-xs leading-relaxed">
           <p data-testid="disclaimer">{site.disclaimer}</p>
           <p className="mt-2">
-            &copy; {site.copyrightYear} {site.brand}. All rights reserved.
+            &copy; {site.copyrightYear} {business?.name ?? site.brand}. All rights reserved.
+            {business?.companyNumber && ` Company number ${business.companyNumber}.`}
           </p>
         </div>
       </div>

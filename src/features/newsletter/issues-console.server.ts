@@ -28,6 +28,7 @@ import {
 /** What the issues need, from the console's services. */
 export function issueDeps(
   services: Pick<ConsoleServices, 'config' | 'db' | 'links' | 'wakeOutbox'>,
+  businessAddress?: IssueDeps['businessAddress'],
 ): IssueDeps {
   const { config, db, links, wakeOutbox } = services;
   const bounceDomain = config.bounce?.domain;
@@ -39,6 +40,7 @@ export function issueDeps(
       : undefined,
     publicUrl: config.publicUrl,
     postalAddress: config.newsletter.postalAddress,
+    businessAddress,
     // The owners' own addresses: a helper does not run the newsletter (decision 032).
     testAddresses: config.consoleUsers.filter((user) => user.role === 'owner').map((user) => user.email),
     wakeOutbox,
@@ -55,47 +57,54 @@ async function answering<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** The newsletter's issues; `articles` reads the published articles an issue may start from. */
-export const issuesArea = (articles: ArticleTexts): ConsoleArea => (routes, services) => {
-  const { db, clock } = services;
-  const deps = issueDeps(services);
-  const recorder =
-    (actor: string, action: string) =>
-    (target: string): RecordAction =>
-    (tx: Queryable, detail?: Record<string, number>) =>
-      audit(tx, actor, `newsletter.${action}`, target, detail);
+/**
+ * The newsletter's issues; `articles` reads the published articles an issue may start from,
+ * `businessAddress` the business's address for the footer (when NEWSLETTER_POSTAL_ADDRESS is not set).
+ */
+export const issuesArea =
+  (articles: ArticleTexts, businessAddress?: IssueDeps['businessAddress']): ConsoleArea =>
+  (routes, services) => {
+    const { db, clock } = services;
+    const deps = issueDeps(services, businessAddress);
+    const recorder =
+      (actor: string, action: string) =>
+      (target: string): RecordAction =>
+      (tx: Queryable, detail?: Record<string, number>) =>
+        audit(tx, actor, `newsletter.${action}`, target, detail);
 
-  routes.on(issueRoutes.list, async () => ({ items: await listIssues(db) }));
-  routes.on(issueRoutes.detail, ({ params }) => answering(issueDetail(db, params.id)));
-  routes.on(issueRoutes.create, ({ body, owner }) => createIssue(db, body, recorder(owner.email, 'create')));
-  routes.on(issueRoutes.update, ({ params, body, owner }) =>
-    answering(updateIssue(db, params.id, body, recorder(owner.email, 'update')(params.id))),
-  );
-  routes.on(issueRoutes.articles, async () => ({ items: articleChoices(await articles(db)) }));
-  routes.on(issueRoutes.fromArticle, async ({ body, owner }) => {
-    const filled = issueFromArticle(await articles(db), body.slug, services.config.publicUrl);
-    if (!filled) throw new Refusal(404, { error: 'There is no such article.' });
-    return createIssue(db, filled, recorder(owner.email, 'create'));
-  });
-  routes.on(issueRoutes.preview, ({ params }) => answering(previewIssue(deps, params.id)));
-  routes.on(issueRoutes.test, async ({ params, owner }) => ({
-    sentTo: await answering(sendTest(deps, params.id, recorder(owner.email, 'test')(params.id))),
-  }));
-  routes.on(issueRoutes.send, ({ params, body, owner }) =>
-    answering(
-      sendIssue(deps, params.id, body.at, (action) => recorder(owner.email, action)(params.id), clock()),
-    ),
-  );
-  routes.on(issueRoutes.unschedule, ({ params, owner }) =>
-    answering(unscheduleIssue(db, params.id, recorder(owner.email, 'unschedule')(params.id))),
-  );
-  routes.on(issueRoutes.pause, ({ params, owner }) =>
-    answering(pauseIssue(db, params.id, recorder(owner.email, 'pause')(params.id))),
-  );
-  routes.on(issueRoutes.resume, ({ params, owner }) =>
-    answering(resumeIssue(deps, params.id, recorder(owner.email, 'resume')(params.id))),
-  );
-  routes.on(issueRoutes.cancel, ({ params, owner }) =>
-    answering(cancelIssue(db, params.id, recorder(owner.email, 'cancel')(params.id))),
-  );
-};
+    routes.on(issueRoutes.list, async () => ({ items: await listIssues(db) }));
+    routes.on(issueRoutes.detail, ({ params }) => answering(issueDetail(db, params.id)));
+    routes.on(issueRoutes.create, ({ body, owner }) =>
+      createIssue(db, body, recorder(owner.email, 'create')),
+    );
+    routes.on(issueRoutes.update, ({ params, body, owner }) =>
+      answering(updateIssue(db, params.id, body, recorder(owner.email, 'update')(params.id))),
+    );
+    routes.on(issueRoutes.articles, async () => ({ items: articleChoices(await articles(db)) }));
+    routes.on(issueRoutes.fromArticle, async ({ body, owner }) => {
+      const filled = issueFromArticle(await articles(db), body.slug, services.config.publicUrl);
+      if (!filled) throw new Refusal(404, { error: 'There is no such article.' });
+      return createIssue(db, filled, recorder(owner.email, 'create'));
+    });
+    routes.on(issueRoutes.preview, ({ params }) => answering(previewIssue(deps, params.id)));
+    routes.on(issueRoutes.test, async ({ params, owner }) => ({
+      sentTo: await answering(sendTest(deps, params.id, recorder(owner.email, 'test')(params.id))),
+    }));
+    routes.on(issueRoutes.send, ({ params, body, owner }) =>
+      answering(
+        sendIssue(deps, params.id, body.at, (action) => recorder(owner.email, action)(params.id), clock()),
+      ),
+    );
+    routes.on(issueRoutes.unschedule, ({ params, owner }) =>
+      answering(unscheduleIssue(db, params.id, recorder(owner.email, 'unschedule')(params.id))),
+    );
+    routes.on(issueRoutes.pause, ({ params, owner }) =>
+      answering(pauseIssue(db, params.id, recorder(owner.email, 'pause')(params.id))),
+    );
+    routes.on(issueRoutes.resume, ({ params, owner }) =>
+      answering(resumeIssue(deps, params.id, recorder(owner.email, 'resume')(params.id))),
+    );
+    routes.on(issueRoutes.cancel, ({ params, owner }) =>
+      answering(cancelIssue(db, params.id, recorder(owner.email, 'cancel')(params.id))),
+    );
+  };

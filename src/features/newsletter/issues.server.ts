@@ -28,6 +28,8 @@ export type IssueDeps = {
   publicUrl: string;
   /** The footer's postal address (NEWSLETTER_POSTAL_ADDRESS). */
   postalAddress: readonly string[];
+  /** The business's name and office address (Business details), when NEWSLETTER_POSTAL_ADDRESS is not set. */
+  businessAddress?: (db: Queryable) => Promise<readonly string[] | null>;
   /**
    * The mailto of a reader's List-Unsubscribe, when the bounce listener can receive it
    * (BOUNCE_DOMAIN); absent: the https address alone.
@@ -174,14 +176,24 @@ export async function updateIssue(
   return detailOf(db, issue);
 }
 
-export function footerOf(deps: Pick<IssueDeps, 'publicUrl' | 'postalAddress'>) {
-  return { postalAddress: deps.postalAddress, siteUrl: deps.publicUrl };
+/**
+ * The footer's address: NEWSLETTER_POSTAL_ADDRESS when it is set, otherwise the business's name and
+ * office address as the owner set them (Business details), read with `db` (the caller's transaction).
+ */
+export async function footerOf(
+  deps: Pick<IssueDeps, 'publicUrl' | 'postalAddress' | 'businessAddress' | 'db'>,
+  db: Queryable = deps.db,
+) {
+  const postalAddress = deps.postalAddress.length
+    ? deps.postalAddress
+    : ((await deps.businessAddress?.(db)) ?? []);
+  return { postalAddress, siteUrl: deps.publicUrl };
 }
 
 /** The issue's e-mail exactly as a subscriber receives it, with an example unsubscribe link. */
 export async function previewIssue(deps: IssueDeps, id: string): Promise<IssuePreview> {
   const issue = await find(deps.db, id);
-  const rendered = renderIssueEmail(issue, footerOf(deps));
+  const rendered = renderIssueEmail(issue, await footerOf(deps));
   const example = deps.links.absolute('/newsletter/unsubscribe?token=example');
   return { subject: issue.subject, preheader: issue.preheader, ...fillUnsubscribe(rendered, example) };
 }

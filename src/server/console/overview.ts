@@ -9,6 +9,8 @@
  * in Deliveries). A connection, sign-in or time-out failure, a refused sender, a refused message or
  * any 4xx raises it, with its cause in words (src/content/delivery-errors.ts).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { isRecipientRefusal, lastSendFailedWarning } from '~/content/delivery-errors';
 import {
@@ -29,12 +31,42 @@ import { leadsByWeek } from './leads';
 import { bookingsAwaitingAnswer } from '~/features/booking/booking-counts.server';
 import { calendarWarnings } from '~/features/booking/calendar-feed.server';
 import { articlesWithDatedFigures } from '~/features/publishing/article-editing.server';
+import { businessWarnings } from '~/features/business/business.server';
+import { businessWarningWords } from '~/content/business-console';
 import type { Config } from '../kit/config';
 import type { Queryable } from '../kit/db/client';
 import { outbox, spamIs, submissions } from '../kit/db/schema';
 import type { ConsoleArea } from '../kit/http/owner-routes';
 
 export const WAITING_MINUTES = 15;
+
+/** Whether the build was made with the voice simulator's keys (build-stamp.json), read once per build folder. */
+const voiceKeyed = new Map<string, boolean>();
+export function voiceSimulatorKeyed(buildDir: string): boolean {
+  let keyed = voiceKeyed.get(buildDir);
+  if (keyed === undefined) {
+    try {
+      const stamp = JSON.parse(readFileSync(join(buildDir, 'build-stamp.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      keyed = !!stamp.vapiPublicKey && !!stamp.vapiAssistantId;
+    } catch {
+      // No stamp (a test without a build): nothing to say of the build.
+      keyed = true;
+    }
+    voiceKeyed.set(buildDir, keyed);
+  }
+  return keyed;
+}
+
+/** The business's details not set; the voice simulator built without keys. */
+export async function setupWarnings(db: Queryable, config: Pick<Config, 'buildDir'>): Promise<string[]> {
+  return [
+    ...(await businessWarnings(db)),
+    ...(voiceSimulatorKeyed(config.buildDir) ? [] : [businessWarningWords.voiceNoKeys]),
+  ];
+}
 
 const ESSENTIAL_WARNINGS: Record<string, string> = {
   SMTP_URL: 'SMTP_URL is not set: e-mails are being written to files, not sent.',
@@ -150,6 +182,7 @@ export async function overview(
       ...config,
       essentialsAtDefault: config.essentialsAtDefault.filter((n) => n !== 'SMTP_URL'),
     }),
+    setupWarnings: await setupWarnings(db, config),
     datedArticles: await articlesWithDatedFigures(db, now),
     latestLeads: await latestLeads(db, LATEST_LEADS),
     nextUp: await nextUp(db, diary, now),

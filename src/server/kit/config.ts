@@ -8,7 +8,6 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ConsoleRole } from '~/contract/roles';
 import { ConfigError, loadOrCreateDkimKey, loadOrCreateSecret } from './data-dir-files';
-import { site } from '~/content/site';
 
 export { ConfigError, DKIM_KEY_FILE, ensurePrivateDir, isDataDirEntry } from './data-dir-files';
 
@@ -455,7 +454,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? e.NEWSLETTER_POSTAL_ADDRESS.split(',')
             .map((line) => line.trim())
             .filter(Boolean)
-        : site.office.lines,
+        : // None set: the business's own address (Business details), read when an issue is rendered.
+          [],
     },
     staticFastPath: e.STATIC_FAST_PATH,
     publishPollMs: e.DATABASE_URL ? e.PUBLISH_POLL_MS : 0,

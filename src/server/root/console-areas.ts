@@ -17,6 +17,8 @@ import { subscribersArea } from '~/features/newsletter/newsletter-console.server
 import { issuesArea } from '~/features/newsletter/issues-console.server';
 import { publishedArticleTexts } from '~/features/publishing/articles.server';
 import { articlesArea } from '~/features/publishing/articles-console.server';
+import { businessArea } from '~/features/business/business-console.server';
+import { businessPostalAddress } from '~/features/business/business.server';
 import { inboxArea } from '../console/inbox';
 import { leadsArea } from '../console/leads';
 import { spamArea, type FormHandlers } from '../console/spam';
@@ -55,9 +57,11 @@ export function consoleAreas(deps: {
     deliveriesArea,
     suppressionsArea,
     subscribersArea,
-    // An issue may start from a published article (the publishing feature's).
-    issuesArea(publishedArticleTexts),
+    // An issue may start from a published article (the publishing feature's); its footer names the
+    // business's address (the business feature's).
+    issuesArea(publishedArticleTexts, businessPostalAddress),
     articlesArea(deps.onPublished),
+    businessArea(deps.onPublished),
     inboxArea(deps.handlers),
     leadsArea,
     spamArea(deps.handlers),

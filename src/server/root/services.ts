@@ -56,6 +56,9 @@ import {
   publishedArticles,
 } from '~/features/publishing/articles.server';
 import { publicationVersion } from '../kit/publication';
+import { businessPostalAddress, publishedBusiness } from '~/features/business/business.server';
+import { registerFounderPhoto } from '~/features/business/photo-route.server';
+import type { MailBusiness } from '../kit/mail/layout';
 import {
   startCalendarFeed,
   type CalendarFeedDeps,
@@ -156,6 +159,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   // Two workers over one outbox (decision 046): the `mail` lane (every e-mail of forms and the
   // owner's actions) and the `bulk` lane (newsletter issues), each with its own connections to the
   // relay, so a lead's e-mail never waits behind a campaign. The bulk lane keeps the newsletter's rate.
+  const mailBusiness: { current: MailBusiness | null } = { current: null };
   const outboxOptions = {
     db: database.db,
     log: app.log,
@@ -168,6 +172,9 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     visitorHourlyCap: config.visitorMailHourlyCap,
     dkim,
     bounceDomain: config.bounce?.domain,
+    // The business's name and address (Business details) for every e-mail's footer: set by each
+    // read of what is published, at start and at every publication, on every instance.
+    business: mailBusiness,
   } satisfies Omit<OutboxWorkerOptions, 'transport'>;
   const mailTransport = () =>
     config.smtpUrl
@@ -190,7 +197,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   };
   // The newsletter's issues (decision 046): scheduled issues started on time, finished ones marked.
   const issueChores = startIssueChores({
-    ...issueDeps({ config, db: database.db, links, wakeOutbox: wakeBothLanes }),
+    ...issueDeps({ config, db: database.db, links, wakeOutbox: wakeBothLanes }, businessPostalAddress),
     log: app.log,
   });
   const retentionRuns = createRetentionRunner({
@@ -239,12 +246,14 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     read: async () => {
       // The counter first: a change made while the rest is read is rendered again at the next look.
       const version = await publicationVersion(database.db);
-      const [articles, redirects, masterclasses] = await Promise.all([
+      const [articles, redirects, business, masterclasses] = await Promise.all([
         publishedArticles(database.db),
         articleRedirectList(database.db),
+        publishedBusiness(database.db),
         publishedMasterclasses(database.db),
       ]);
-      return { version, published: { articles, masterclasses }, redirects };
+      mailBusiness.current = business && { name: business.name, address: business.address };
+      return { version, published: { articles, business, masterclasses }, redirects };
     },
     version: () => publicationVersion(database.db),
     pollMs: config.publishPollMs,
@@ -345,6 +354,9 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     await limiter.close();
     await database.close();
   });
+
+  // The founder's photo, as the business's details name it (decision 048).
+  registerFounderPhoto(app, database.db);
 
   app.get('/readyz', async (_request, reply) => {
     try {

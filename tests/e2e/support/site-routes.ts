@@ -80,8 +80,8 @@ export const SITE_ROUTES: readonly RouteCheck[] = [
     h1: 'Contact Us',
     copy: [
       'Send Us a Message',
-      'hello@example.com',
-      '+44 20 7946 0321',
+      // No business details set: no stand-in e-mail, phone or address, the form instead.
+      'Please use the form to reach us',
       'Schedule a Discovery Call',
       'Complimentary, 15 minutes',
       'Partnership Opportunities',

@@ -126,8 +126,22 @@ export function emailFrame(parts: {
   );
 }
 
-export function renderEmail(content: EmailContent): { html: string; text: string } {
-  const footer = [...(content.footer ?? []), { type: 'small', text: site.disclaimer } as const];
+/** Who sends the e-mails, as their footer names them: the business's name and postal address. */
+export type MailBusiness = { readonly name: string; readonly address: readonly string[] };
+
+/**
+ * Renders an e-mail. `business`: the business's own details as the owner set them (read at send
+ * time); none, and the footer names no postal address (never a stand-in).
+ */
+export function renderEmail(
+  content: EmailContent,
+  business?: MailBusiness | null,
+): { html: string; text: string } {
+  const footer = [
+    ...(content.footer ?? []),
+    { type: 'small', text: site.disclaimer } as const,
+    ...(business ? [{ type: 'small', text: [business.name, ...business.address].join(', ') } as const] : []),
+  ];
   const html = emailFrame({
     heading: content.heading,
     preheader: content.preheader,

@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import { withoutBidiControls } from '~/lib/bidi';
-import { renderEmail } from './layout';
+import { renderEmail, type MailBusiness } from './layout';
 import type { ClaimedRow } from './outbox';
 import { filledBody, isMailingMessage } from './mailing';
 import { verpSender } from './verp';
@@ -25,6 +25,8 @@ export type SenderIdentity = {
    * bounce listener (./bounce-listener.ts) receives what relays send back. Absent: MAIL_FROM.
    */
   bounceDomain?: string;
+  /** The business's name and postal address for the footer, as last read (the site's publication). */
+  business?: { readonly current: MailBusiness | null };
 };
 
 /** The Message-ID of an outbox row: derived from its id, so a repeat is recognisable; signed. */
@@ -54,9 +56,9 @@ export function verpEnvelope(row: ClaimedRow, identity: SenderIdentity): Mail.En
  * A row's HTML and text parts: rendered now from its stored content, or a mailing's shared body
  * with the recipient's values in place (read when the row was claimed: ./mailing.ts).
  */
-function partsOf(row: ClaimedRow): { html: string; text: string } {
+function partsOf(row: ClaimedRow, identity: SenderIdentity): { html: string; text: string } {
   const { message } = row;
-  if ('content' in message) return renderEmail(message.content);
+  if ('content' in message) return renderEmail(message.content, identity.business?.current);
   if (isMailingMessage(message)) {
     if (!row.body) throw Object.assign(new Error('mailing body missing'), { code: 'ENOBODY' });
     return filledBody(row.body, message.fill);
@@ -68,7 +70,7 @@ function partsOf(row: ClaimedRow): { html: string; text: string } {
 export function toMail(row: ClaimedRow, identity: SenderIdentity): Mail.Options {
   const id = Number(row.id);
   const { message } = row;
-  const { html, text } = partsOf(row);
+  const { html, text } = partsOf(row, identity);
   const envelope = verpEnvelope(row, identity);
   return {
     ...(envelope ? { envelope } : {}),

@@ -23,6 +23,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Db } from '../db/client';
 import type { DkimSigner } from './dkim';
 import type { SenderIdentity } from './outbox-message';
+import type { MailBusiness } from './layout';
 import { DEFAULT_VISITOR_HOURLY_CAP, type VisitorLimits } from './outbox-limits';
 import {
   claimDue,
@@ -92,6 +93,8 @@ export type OutboxWorkerOptions = {
   dkim?: DkimSigner;
   /** BOUNCE_DOMAIN: visitor e-mails leave with a VERP envelope sender there (decision 045). */
   bounceDomain?: string;
+  /** The business's name and postal address for the e-mails' footers, kept current by the site. */
+  business?: { readonly current: MailBusiness | null };
   /**
    * The rows this worker sends (decision 046): `mail` (the default: every e-mail of forms and the
    * owner's actions) or `bulk` (mailings, by a worker of their own, so that a lead's e-mail never
@@ -172,6 +175,7 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
       domain: options.mailFrom.split('@')[1] ?? 'localhost',
       secret: options.secret,
       bounceDomain: options.bounceDomain,
+      business: options.business,
     },
     dkim: options.dkim,
     suppression: {

@@ -4,7 +4,14 @@
  */
 import { ARTICLES_PATH, articlePath } from '~/content/articles';
 import type { Published } from '~/content/published';
-import { ARTICLES_PAGE, MASTERCLASSES_PAGE, masterclassPath, type PublicPath } from '~/content/routes';
+import {
+  ARTICLES_PAGE,
+  MASTERCLASSES_PAGE,
+  CONSOLE_PATH,
+  PRERENDER_PATHS,
+  masterclassPath,
+  type PublicPath,
+} from '~/content/routes';
 
 export type RenderJob = {
   /** The app's server build, `<build>/render/index.js`. */
@@ -23,7 +30,8 @@ export type RenderedFile = {
   scriptHashes?: string[];
 };
 
-export type RenderResult = { files: RenderedFile[]; error?: undefined } | { error: string; files?: undefined };
+export type RenderResult =
+  { files: RenderedFile[]; error?: undefined } | { error: string; files?: undefined };
 
 /** The Resources page (it shows the newest articles). */
 const RESOURCES_PATH: PublicPath = '/resources';
@@ -38,6 +46,14 @@ export function publishedPagePaths(published: Published): string[] {
   const masterclasses = published.masterclasses ?? [];
   if (masterclasses.length > 0)
     paths.push(MASTERCLASSES_PAGE.path, ...masterclasses.map((m) => masterclassPath(m.slug)));
+  // The business's details are in every page's footer: once set, every page but the console's
+  // (client-rendered) is rendered with them. Until then the build's pages are right as they are
+  // (they show no contact details).
+  if (published.business) {
+    for (const path of PRERENDER_PATHS) {
+      if (path !== CONSOLE_PATH && !paths.includes(path)) paths.push(path);
+    }
+  }
   return paths;
 }
 

@@ -341,7 +341,8 @@ export function loadStaticSite(opts: SiteOptions): StaticSite {
       return true;
     },
     serveNotFound(req, res) {
-      send(req, res, notFoundEntry);
+      // The published not-found page once there is one (its footer names the business's details).
+      send(req, res, published.get(NOT_FOUND_PATH) ?? notFoundEntry);
     },
     rawResponse({ head, target, acceptEncoding, ifNoneMatch, close }) {
       const entry = lookup(target);
@@ -370,7 +371,8 @@ export function loadStaticSite(opts: SiteOptions): StaticSite {
     },
     paths: () => {
       const own = [...entries.keys()].filter((path) => !publishedPrefixes.some((prefix) => path.startsWith(prefix)));
-      return [...new Set([...own, ...published.keys()])];
+      const publishedPaths = [...published.keys()].filter((path) => !path.startsWith(NOT_FOUND_PATH));
+      return [...new Set([...own, ...publishedPaths])];
     },
     publish({ files, redirects, prefixes }) {
       const next = new Map<string, Entry>();

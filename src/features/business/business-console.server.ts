@@ -1,0 +1,42 @@
+/**
+ * The business's own details in the owner's console (./business-console-contract.ts): each save
+ * written to the audit log and the publication counter raised in its own transaction
+ * (./business.server.ts); after the commit `onPublished` is called, so this instance renders the
+ * public pages again at once (the others see the counter move).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ConsoleArea } from '~/server/kit/http/owner-routes';
+import { Refusal } from '~/server/kit/http/request-checks';
+import { businessRoutes } from './business-console-contract';
+import { businessAnswer, removeFounderPhoto, saveBusiness, saveFounderPhoto } from './business.server';
+import { PhotoRefusal } from './photo.server';
+
+export const businessArea =
+  (onPublished: () => void = () => {}): ConsoleArea =>
+  (routes, { db }) => {
+    const told = <T>(answer: T, request: FastifyRequest): T => {
+      try {
+        onPublished();
+      } catch (error) {
+        request.log.warn({ errorName: (error as Error).name }, 'the site was not told of a publication');
+      }
+      return answer;
+    };
+
+    routes.on(businessRoutes.view, () => businessAnswer(db));
+    routes.on(businessRoutes.save, async ({ body, owner, request }) =>
+      told(await saveBusiness(db, body, owner.email), request),
+    );
+    routes.on(businessRoutes.photo, async ({ body, owner, request }) => {
+      const bytes = new Uint8Array(Buffer.from(body.data, 'base64'));
+      try {
+        return told(await saveFounderPhoto(db, bytes, owner.email), request);
+      } catch (error) {
+        if (error instanceof PhotoRefusal) throw new Refusal(400, { error: error.message });
+        throw error;
+      }
+    });
+    routes.on(businessRoutes.removePhoto, async ({ owner, request }) =>
+      told(await removeFounderPhoto(db, owner.email), request),
+    );
+  };
