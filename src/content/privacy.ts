@@ -16,8 +16,6 @@ export const privacyHero = {
   updated: '2026-11-28',
 };
 
-const address = site.office.lines.join(', ');
-
 /**
  * OWNER TO CONFIRM before launch: the company details, the providers named here and the
  * retention periods must match how the business actually runs.
@@ -29,7 +27,7 @@ export const privacySections: readonly LegalSection[] = [
     blocks: [
       {
         kind: 'p',
-        text: `${site.office.lines[0]} ("${site.brand}", "we", "us") runs this website and is the controller of the personal data described here. Our address is ${address}. You can reach us about anything in this notice at ${site.email}.`,
+        text: `${site.brand} ("we", "us") runs this website and is the controller of the personal data described here. Our company details, postal address and contact e-mail are on our Contact page; you can reach us there about anything in this notice.`,
       },
     ],
   },
@@ -146,7 +144,7 @@ export const privacySections: readonly LegalSection[] = [
       },
       {
         kind: 'p',
-        text: `To use any of these rights, e-mail ${site.email} or write to us at ${address}. It is free, and we will reply within one month. We may ask you to confirm your identity first.`,
+        text: `To use any of these rights, e-mail or write to us at the addresses on our Contact page, or send us a message with its form. It is free, and we will reply within one month. We may ask you to confirm your identity first.`,
       },
     ],
   },

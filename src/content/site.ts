@@ -1,18 +1,11 @@
 /**
- * The brand and the business's contact details, set once. The spec leaves them as
- * placeholders ({product}, {email}, {phone}); these are safe stand-ins until the owner
- * supplies the real ones: an example.com address and a number from Ofcom's drama range.
+ * The brand, set once. The business's own contact details (the spec's {email} and {phone}, the
+ * office address) are the owner's, set in the console (Business details) and published with the
+ * pages (src/content/business.ts); there is no stand-in for them here.
  */
 export const site = {
   brand: 'Sterling Sats',
   tagline: 'Bitcoin education and coaching for UK professionals',
-  email: 'hello@example.com',
-  partnershipsEmail: 'partners@example.com',
-  phone: '+44 20 7946 0321',
-  phoneHref: 'tel:+442079460321',
-  office: {
-    lines: ['Sterling Sats Ltd', '1 Example Court', 'London', 'EC1A 1AA', 'United Kingdom'],
-  },
   copyrightYear: 2026,
   /** Shown in the footer of every page. */
   disclaimer:

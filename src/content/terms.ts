@@ -37,7 +37,7 @@ export const termsSections: readonly LegalSection[] = [
     blocks: [
       {
         kind: 'p',
-        text: `This website is run by ${site.office.lines[0]}, ${site.office.lines.slice(1).join(', ')}. Contact: ${site.email}.`,
+        text: `This website is run by ${site.brand}. Our company details, office address and contact e-mail are on our Contact page.`,
       },
     ],
   },

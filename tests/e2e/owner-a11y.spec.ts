@@ -29,6 +29,7 @@ const PAGES = [
   ['/owner/newsletter/new', 'New issue'],
   ['/owner/articles', 'Articles'],
   ['/owner/articles/new', 'New article'],
+  ['/owner/business', 'Business details'],
   ['/owner/subscribers', 'Subscribers'],
   ['/owner/suppressions', 'Suppression list'],
   ['/owner/people', 'People'],

@@ -96,7 +96,7 @@ describe.each(drivers)('business details on $name', (driver) => {
     expect(overview.json<{ setupWarnings: string[] }>().setupWarnings.join(' ')).toContain(
       'The business’s own details are not set',
     );
-    for (const path of ['/', '/contact']) {
+    for (const path of ['/', '/contact', '/privacy', '/terms', '/about']) {
       const page = await get(path);
       expect(page.body).not.toContain('example.com');
       expect(page.body).not.toContain('Example Court');
