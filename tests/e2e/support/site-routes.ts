@@ -1,5 +1,6 @@
 import { readArticleFiles } from '../../../scripts/articles';
 import { articlePath, ARTICLES_PATH } from '../../../src/content/articles';
+import { MASTERCLASSES_PAGE } from '../../../src/content/routes';
 
 /** The articles as their Markdown files hold them, newest first. */
 export const ARTICLES = readArticleFiles();
@@ -106,8 +107,19 @@ export const SITE_ROUTES: readonly RouteCheck[] = [
   ...ARTICLES.map((a) => ({
     path: articlePath(a.slug),
     h1: a.title,
-    copy: [`${a.readingMinutes} min read`, 'not regulated financial advice', 'All articles'],
+    copy: [
+      `${a.readingMinutes} min read`,
+      'not regulated financial advice',
+      'All articles',
+      'Want to talk it through?',
+    ],
   })),
+  {
+    // With no masterclass published on this server: the list says so and offers the newsletter.
+    path: MASTERCLASSES_PAGE.path,
+    h1: 'Masterclasses',
+    copy: ['Upcoming', 'No masterclass is scheduled at the moment', 'Tell me about the next one'],
+  },
 ];
 
 /** The 404 page's wording; the console error it logs names the missing path. */
