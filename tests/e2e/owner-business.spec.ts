@@ -64,6 +64,14 @@ test('setting the business e-mail changes the footer and the Contact page', asyn
   await expect(card.getByRole('link', { name: email })).toHaveAttribute('href', `mailto:${email}`);
   await expect(card.getByRole('link', { name: '020 7946 0999' })).toHaveAttribute('href', 'tel:02079460999');
   await expect(card.getByText('12 Test Street')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Book a Call' })).toHaveAttribute(
+    'href',
+    `mailto:${email}?subject=Discovery%20call%20request`,
+  );
+  await expect(page.getByRole('link', { name: 'Discuss Partnerships' })).toHaveAttribute(
+    'href',
+    `mailto:${email}?subject=Partnership%20enquiry`,
+  );
 
   // Loaded afresh, as a visitor arriving at it.
   await gotoHydrated(page, '/contact');
