@@ -7,6 +7,7 @@
  */
 import type { APIRequestContext } from '@playwright/test';
 import ICAL from 'ical.js';
+import { readFileSync } from 'node:fs';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
 import {
@@ -20,6 +21,21 @@ import {
   uniqueTag,
   waitForMailsTo,
 } from './owner-support';
+
+/**
+ * A working day (not a weekend, not a bank holiday of England) `days` or more from now, as
+ * YYYY-MM-DD: a day the owner's default weekly hours keep open, whatever day the test runs.
+ */
+function openWeekdayFrom(days: number): string {
+  const file = JSON.parse(readFileSync('src/content/bank-holidays.json', 'utf8')) as { days: { date: string }[] };
+  const closed = new Set(file.days.map((d) => d.date));
+  const at = new Date(Date.now() + days * 24 * 3600_000);
+  for (;;) {
+    const date = at.toISOString().slice(0, 10);
+    if (at.getUTCDay() !== 0 && at.getUTCDay() !== 6 && !closed.has(date)) return date;
+    at.setUTCDate(at.getUTCDate() + 1);
+  }
+}
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
 
@@ -219,7 +235,7 @@ test('a booking is confirmed, then rescheduled: the applicant gets the invite mo
   await page.getByRole('link', { name: 'Confirmed' }).click();
   await expect(page).toHaveURL(/view=confirmed/);
   const booked = page.getByRole('article', { name: new RegExp(reference) });
-  const target = new Date(Date.now() + 20 * 24 * 3600_000).toISOString().slice(0, 10);
+  const target = openWeekdayFrom(20);
   await booked.getByLabel('New date').fill(target);
   await booked.getByLabel('New start time').selectOption('10:00');
   await booked.getByRole('button', { name: 'Reschedule and tell the applicant' }).click();
