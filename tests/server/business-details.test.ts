@@ -7,6 +7,8 @@
  * size, dimensions) and served with its type and a long cache; the e-mails' footers name the
  * business's address.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusinessAnswer } from '../../src/features/business/business-console-contract';
 import { renderEmail } from '../../src/server/kit/mail/layout';
@@ -93,9 +95,17 @@ describe.each(drivers)('business details on $name', (driver) => {
     expect(view.statusCode).toBe(200);
     expect(view.json<BusinessAnswer>().details).toBeNull();
     const overview = await owner('GET', '/api/owner/overview');
-    expect(overview.json<{ setupWarnings: string[] }>().setupWarnings.join(' ')).toContain(
-      'The business’s own details are not set',
-    );
+    const warnings = overview.json<{ setupWarnings: string[] }>().setupWarnings.join(' ');
+    expect(warnings).toContain('The business’s own details are not set');
+    // The voice simulator's keys are baked into the build: without them its button would only fail.
+    const stamp = JSON.parse(
+      readFileSync(join(process.env.BUILD_DIR ?? 'build', 'build-stamp.json'), 'utf8'),
+    ) as {
+      vapiPublicKey?: string;
+      vapiAssistantId?: string;
+    };
+    const keyed = !!stamp.vapiPublicKey && !!stamp.vapiAssistantId;
+    expect(warnings.includes('The voice simulator has no keys')).toBe(!keyed);
     for (const path of ['/', '/contact', '/privacy', '/terms', '/about']) {
       const page = await get(path);
       expect(page.body).not.toContain('example.com');
