@@ -224,7 +224,21 @@ describe.each(drivers)('business details on $name', (driver) => {
     const notBase64 = await owner('POST', '/api/owner/business/photo', { body: { data: 'not base64!' } });
     expect(notBase64.statusCode).toBe(400);
 
-    const ok = await send(jpeg(640, 480));
+    // A header that passes but an image that does not decode.
+    const broken = await send(jpeg(640, 480));
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error).toBe(
+      'That photo could not be read. Please choose another, or save it again as a JPEG or PNG.',
+    );
+
+    // A phone's photo: where it was taken travels in its EXIF, and must not reach the page.
+    const sharp = (await import('sharp')).default;
+    const fromPhone = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a6d3b' } })
+      .jpeg()
+      .withExif({ IFD0: { Copyright: 'Taken at 51.5007N 0.1246W', Make: 'PhoneMaker' } })
+      .toBuffer();
+    expect(fromPhone.includes('51.5007N')).toBe(true);
+    const ok = await send(fromPhone);
     expect(ok.statusCode, ok.body).toBe(200);
     const photo = ok.json<BusinessAnswer>().photo!;
     expect(photo).toMatchObject({ type: 'image/jpeg', width: 640, height: 480 });
@@ -233,12 +247,20 @@ describe.each(drivers)('business details on $name', (driver) => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/jpeg');
     expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(served.rawPayload.equals(jpeg(640, 480))).toBe(true);
+    expect(served.rawPayload.includes('51.5007N')).toBe(false);
+    expect(served.rawPayload.includes('PhoneMaker')).toBe(false);
+    const read = await sharp(served.rawPayload).metadata();
+    expect(read).toMatchObject({ format: 'jpeg', width: 640, height: 480 });
+    expect(read.exif).toBeUndefined();
 
     await t.app.services.publisher.republish();
     expect((await get('/about')).body).toContain(`src="${photo.path}"`);
 
-    const replaced = await send(png(300, 300));
+    const replaced = await send(
+      await sharp({ create: { width: 300, height: 300, channels: 3, background: '#ffffff' } })
+        .png()
+        .toBuffer(),
+    );
     const next = replaced.json<BusinessAnswer>().photo!;
     expect(next.path).toMatch(/\.png$/);
     expect((await get(photo.path)).statusCode).toBe(404);

@@ -12,7 +12,7 @@ import { audit } from '~/server/kit/audit';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import { raisePublicationVersion } from '~/server/kit/publication';
 import { photoPath, type BusinessAnswer, type BusinessFields } from './business-console-contract';
-import { checkPhoto } from './photo.server';
+import { checkPhoto, cleanPhoto } from './photo.server';
 import { businessDetails, businessPhoto } from './tables.server';
 
 /** The one row of each table. */
@@ -77,8 +77,9 @@ export async function saveBusiness(db: Db, fields: BusinessFields, actor: string
 }
 
 /** Stores the founder's photo, checked by its bytes (a PhotoRefusal says why not). */
-export async function saveFounderPhoto(db: Db, bytes: Uint8Array, actor: string): Promise<BusinessAnswer> {
-  const facts = checkPhoto(bytes);
+export async function saveFounderPhoto(db: Db, upload: Uint8Array, actor: string): Promise<BusinessAnswer> {
+  // Checked by its header before anything decodes it, then written again without its metadata.
+  const { bytes, ...facts } = await cleanPhoto(upload, checkPhoto(upload));
   await db.transaction(async (tx) => {
     await tx
       .insert(businessPhoto)

@@ -1,8 +1,10 @@
 /**
  * The founder's photo checked by its own bytes (decision 048): its type by its magic bytes (JPEG,
  * PNG or WebP, whatever the file's name or the request says), its width and height from its
- * header, and the limits of the contract. No image library: nothing is decoded, and the stored
- * bytes are served as they came, with the type read here.
+ * header, and the limits of the contract, all before anything is decoded. Then `cleanPhoto`
+ * decodes it with a kept image library (sharp, loaded by the first upload) and writes it again in
+ * its own format: turned upright by its orientation, and without its metadata (a phone's photo
+ * carries where and when it was taken, which a public page must not give away).
  */
 import { PHOTO_LIMITS, type PhotoType } from './business-console-contract';
 
@@ -79,4 +81,28 @@ export function checkPhoto(bytes: Uint8Array): PhotoFacts {
     );
   }
   return facts;
+}
+
+/**
+ * The photo written again by sharp in its own format, upright, with no metadata (EXIF with its
+ * GPS position, XMP, IPTC); its size as written. A file whose header passed `checkPhoto` but whose
+ * image cannot be decoded is refused with a sentence.
+ */
+export async function cleanPhoto(bytes: Uint8Array, facts: PhotoFacts): Promise<{ bytes: Buffer } & PhotoFacts> {
+  const { default: sharp } = await import('sharp');
+  try {
+    const image = sharp(bytes, { failOn: 'error' }).rotate();
+    const written =
+      facts.type === 'image/png'
+        ? image.png()
+        : facts.type === 'image/webp'
+          ? image.webp({ quality: 85 })
+          : image.jpeg({ quality: 85 });
+    const { data, info } = await written.toBuffer({ resolveWithObject: true });
+    return { bytes: data, type: facts.type, width: info.width, height: info.height };
+  } catch {
+    throw new PhotoRefusal(
+      'That photo could not be read. Please choose another, or save it again as a JPEG or PNG.',
+    );
+  }
 }
