@@ -255,6 +255,10 @@ describe.each(drivers)('business details on $name', (driver) => {
 
     await t.app.services.publisher.republish();
     expect((await get('/about')).body).toContain(`src="${photo.path}"`);
+    // An article's byline: the founder as set, with the photo.
+    const article = (await get('/resources/articles/sizing-a-bitcoin-allocation')).body;
+    expect(article).toContain(`src="${photo.path}"`);
+    expect(article).toContain('Sam Founder');
 
     const replaced = await send(
       await sharp({ create: { width: 300, height: 300, channels: 3, background: '#ffffff' } })

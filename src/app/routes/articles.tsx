@@ -20,6 +20,16 @@ import { formatLongDate } from '~/lib/uk-dates';
 import { PageHero } from '~/components/sections/page-hero';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 
+/** Up to two capitals of a name, for the tile shown where there is no photo. */
+function initialsOf(name: string): string {
+  return name
+    .split(/\s+/)
+    .map((word) => word[0] ?? '')
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+}
+
 /** How many other articles an article offers at its end. */
 const RELATED_COUNT = 3;
 
@@ -36,7 +46,11 @@ export function loader({ params, context }: Route.LoaderArgs) {
     .map(metaOf);
   // The author's name, role and initials travel in the page's data: the route's code imports no
   // About page words, which would make a chunk shared with the About page (decision 006).
-  const author = { name: founder.name, role: founder.role, initials: founder.initials };
+  // The founder as the owner set them in Business details, with their photo; the build's until then.
+  const set = context.get(publishedContext)?.business?.founder;
+  const author = set?.name
+    ? { name: set.name, role: founder.role, initials: initialsOf(set.name), photo: set.photo }
+    : { name: founder.name, role: founder.role, initials: founder.initials, photo: null };
   return { kind: 'article' as const, article, related, author };
 }
 
@@ -109,12 +123,23 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
         intro={article.summary}
       >
         <div className="mt-6 flex items-center gap-3">
-          <span
-            aria-hidden="true"
-            className="grid size-11 shrink-0 place-items-center rounded-full bg-brand-700 text-sm font-bold text-white"
-          >
-            {author.initials}
-          </span>
+          {author.photo ? (
+            // The name beside it says who it is.
+            <img
+              src={author.photo}
+              alt=""
+              width={44}
+              height={44}
+              className="size-11 shrink-0 rounded-full object-cover"
+            />
+          ) : (
+            <span
+              aria-hidden="true"
+              className="grid size-11 shrink-0 place-items-center rounded-full bg-brand-700 text-sm font-bold text-white"
+            >
+              {author.initials}
+            </span>
+          )}
           <div className="text-sm">
             <p className="font-semibold text-ink-900">
               {author.name}, <span className="font-normal text-ink-700">{author.role}</span>
@@ -144,7 +169,10 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
           // every raw HTML tag shown as text at publish time (decision 047).
           dangerouslySetInnerHTML={{ __html: article.html }}
         />
-        <aside aria-labelledby="article-closing" className="mt-14 rounded-2xl border border-ink-100 bg-ink-50 p-6">
+        <aside
+          aria-labelledby="article-closing"
+          className="mt-14 rounded-2xl border border-ink-100 bg-ink-50 p-6"
+        >
           <h2 id="article-closing" className="text-xl font-semibold text-ink-900">
             {articlePage.closing.title}
           </h2>
