@@ -5,12 +5,12 @@
  * as the e-mails' footers name the business (`mailIdentity`), and as the overview warns while they
  * are not set (`businessWarnings`).
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { BusinessDetails } from '~/content/business';
 import { businessWarningWords } from '~/content/business-console';
 import { audit } from '~/server/kit/audit';
 import type { Db, Queryable } from '~/server/kit/db/client';
-import { raisePublicationVersion } from '~/server/kit/publication';
+import { publicationVersion, raisePublicationVersion } from '~/server/kit/publication';
 import { photoPath, type BusinessAnswer, type BusinessFields } from './business-console-contract';
 import { checkPhoto, cleanPhoto } from './photo.server';
 import { businessDetails, businessPhoto } from './tables.server';
@@ -81,12 +81,21 @@ export async function saveFounderPhoto(db: Db, upload: Uint8Array, actor: string
   // Checked by its header before anything decodes it, then written again without its metadata.
   const { bytes, ...facts } = await cleanPhoto(upload, checkPhoto(upload));
   await db.transaction(async (tx) => {
+    // The photo's version (its address) comes from the publication counter, which never goes
+    // back: a photo uploaded after a removal never takes the address a browser cached for a year.
+    await raisePublicationVersion(tx);
+    const counter = await publicationVersion(tx);
     await tx
       .insert(businessPhoto)
-      .values({ id: ROW, bytes, ...facts })
+      .values({ id: ROW, bytes, ...facts, version: counter })
       .onConflictDoUpdate({
         target: businessPhoto.id,
-        set: { bytes, ...facts, version: sql`${businessPhoto.version} + 1`, updatedAt: sql`now()` },
+        set: {
+          bytes,
+          ...facts,
+          version: sql`greatest(${businessPhoto.version} + 1, ${counter})`,
+          updatedAt: sql`now()`,
+        },
       });
     await audit(tx, actor, 'business.photo', undefined, {
       type: facts.type,
@@ -94,7 +103,6 @@ export async function saveFounderPhoto(db: Db, upload: Uint8Array, actor: string
       height: facts.height,
       bytes: bytes.length,
     });
-    await raisePublicationVersion(tx);
   });
   return businessAnswer(db);
 }
@@ -117,11 +125,12 @@ export async function founderPhoto(
   db: Queryable,
   version: number,
 ): Promise<{ type: string; bytes: Uint8Array } | null> {
+  // The version in the query: an address that names no photo reads no bytes.
   const [row] = await db
-    .select({ type: businessPhoto.type, bytes: businessPhoto.bytes, version: businessPhoto.version })
+    .select({ type: businessPhoto.type, bytes: businessPhoto.bytes })
     .from(businessPhoto)
-    .where(eq(businessPhoto.id, ROW));
-  return row && row.version === version ? { type: row.type, bytes: row.bytes } : null;
+    .where(and(eq(businessPhoto.id, ROW), eq(businessPhoto.version, version)));
+  return row ? { type: row.type, bytes: row.bytes } : null;
 }
 
 /** A testimonial the site shows: the owner marked it a real client's words, with the permission dated. */

@@ -262,9 +262,13 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   });
   try {
     await importArticles(database.db, await readRepositoryArticles());
+  } catch (error) {
+    app.log.error({ err: safeError(error) }, 'the repository articles could not be imported');
+  }
+  try {
     await publishDueArticles(database.db);
   } catch (error) {
-    app.log.error({ err: safeError(error) }, 'the articles could not be imported or published on time');
+    app.log.error({ err: safeError(error) }, 'scheduled articles could not be published');
   }
   await publisher.start();
   // Scheduled articles go live on time, on whichever instance looks first.

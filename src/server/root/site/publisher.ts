@@ -55,6 +55,8 @@ export type PublisherOptions = {
   onServed?: () => void;
   /** How long the render thread waits for the next publication (default `RENDER_THREAD_IDLE_MS`). */
   renderThreadIdleMs?: number;
+  /** After a failed render, the pause before the poll tries again (default `RENDER_RETRY_MS`). */
+  renderRetryMs?: number;
 };
 
 export type Publisher = {
@@ -78,6 +80,9 @@ function startRenderThread(): Worker {
     eval: true,
   });
 }
+
+/** After a failed render, how long the poll waits before it tries the same publication again. */
+export const RENDER_RETRY_MS = 30_000;
 
 /** How long the render thread is kept after a render, for the next publication to find it warm. */
 export const RENDER_THREAD_IDLE_MS = 60_000;
@@ -163,12 +168,17 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const renderBuild = join(options.buildDir, 'render', 'index.js');
   const thread = renderThread(options.renderThreadIdleMs ?? RENDER_THREAD_IDLE_MS);
   let served: number | undefined;
+  /** The counter of the last publication read, rendered or not: what the poll compares with. */
+  let attempted: number | undefined;
+  /** When the last render failed (the poll tries the same publication again after a pause). */
+  let failedAt: number | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
 
   async function publishOnce(): Promise<void> {
     const publication = await options.read();
+    attempted = publication.version;
     const files = await thread.render({
       renderBuild,
       publicUrl: options.publicUrl,
@@ -181,6 +191,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       prefixes: PUBLISHED_PREFIXES,
     });
     served = publication.version;
+    failedAt = undefined;
     options.onServed?.();
     options.log.info(
       { version: publication.version, articles: publication.published.articles.length, files: files.length },
@@ -194,7 +205,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
       try {
         await publishOnce();
       } catch (error) {
-        // The pages served stay as they were; the next change or poll tries again.
+        // The pages served stay as they were; the next change tries again, or the poll after a pause.
+        failedAt = Date.now();
         options.log.error({ err: safeError(error) }, 'the published pages could not be rendered');
       }
     } while (again && !stopped);
@@ -223,7 +235,16 @@ export function createPublisher(options: PublisherOptions): Publisher {
         poll = runEvery(
           async () => {
             try {
-              if ((await options.version()) !== served) await republish();
+              // A newer publication than the last one read (one being rendered is not asked for
+              // twice); a failed one again only after a pause, not at every look.
+              const version = await options.version();
+              const newer = attempted === undefined || version > attempted;
+              const due =
+                failedAt === undefined
+                  ? newer
+                  : (newer && attempted !== undefined) ||
+                    Date.now() - failedAt >= (options.renderRetryMs ?? RENDER_RETRY_MS);
+              if (due) await republish();
             } catch (error) {
               options.log.warn({ err: safeError(error) }, 'the publication counter could not be read');
             }

@@ -246,7 +246,8 @@ function fileEntry(
 function redirectEntry(security: SecurityHeaders, location: string): Entry {
   const headers = flatten([
     ['Location', location],
-    ['Cache-Control', 'public, max-age=3600'],
+    // Asked again each time: an address renamed back would otherwise loop in a cache.
+    ['Cache-Control', 'no-cache'],
     ...security.subresource,
     ['Content-Length', '0'],
   ]);
