@@ -197,6 +197,8 @@ describe.each(drivers)('business details on $name', (driver) => {
     expect(again.statusCode).toBe(200);
     await t.app.services.publisher.republish();
     expect((await get('/contact')).body).toContain('mailto:office@sterling-sats.test');
+    // The home page's data (followed inside the app) is the publication's too, by React Router's name.
+    expect((await get('/_.data')).body).toContain('office@sterling-sats.test');
     const last = await t.query<{ action: string; actor: string }>(
       `select action, actor from audit_log where action like 'business.%' order by id desc limit 1`,
     );

@@ -45,10 +45,12 @@ async function render(job: RenderJob): Promise<RenderedFile[]> {
   const context = () => entry.publishedLoadContext(job.published) as Parameters<typeof handler>[1];
 
   for (const path of paths) {
-    const dataResponse = await handler(new Request(`http://localhost${path}.data`), context());
+    // React Router's name for a page's data: `/about.data`, and `/_.data` for the home page.
+    const dataPath = path === '/' ? '/_.data' : `${path}.data`;
+    const dataResponse = await handler(new Request(`http://localhost${dataPath}`), context());
     const data = await dataResponse.text();
-    if (dataResponse.status !== 200) throw new Error(`${path}.data answered ${dataResponse.status}`);
-    add(`${path}.data`, data);
+    if (dataResponse.status !== 200) throw new Error(`${dataPath} answered ${dataResponse.status}`);
+    add(dataPath, data);
     const htmlResponse = await handler(
       new Request(`http://localhost${path}`, { headers: { 'X-React-Router-Prerender-Data': encodeURI(data) } }),
       context(),
