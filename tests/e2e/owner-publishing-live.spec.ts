@@ -46,7 +46,8 @@ test('a published article is live on its page, the list, Resources, the feed and
   const main = page.getByRole('main');
   await expect(main).toContainText(`The words of ${tag}.`);
   await expect(main).toContainText('Figures for the 2026-27 tax year');
-  await expect(main).toContainText('Alex Morgan');
+  // The author's line: the founder (as Business details name them, when another test has set them).
+  await expect(main).toContainText('Founder and Lead Educator');
   // The Markdown's raw HTML is text on the page, and ran nothing.
   await expect(main).toContainText('<script>window.leaked = true</script>');
   expect(await page.evaluate(() => (window as { leaked?: boolean }).leaked)).toBeUndefined();
