@@ -306,6 +306,13 @@ describe.each(drivers)('articles in the console on $name', (driver) => {
     expect(await refused('tomorrow')).toBe('Please correct the highlighted fields.');
 
     const at = daysAhead(3);
+    // Nothing to read (marks, no words) is refused now, as publishing it now is.
+    const empty = await create(owner, { ...input('schedule-empty'), body: '***' });
+    const emptyRefused = await act(owner, empty.id, 'schedule', { at, version: 1 });
+    expect(emptyRefused.statusCode).toBe(409);
+    expect(emptyRefused.json().error).toBe('This article has no words to publish yet. Please write it and save it first.');
+    expect((await act(owner, empty.id, 'publish', { version: 1 })).statusCode).toBe(409);
+
     const scheduled = await act(owner, article.id, 'schedule', { at, version: 1 });
     expect(scheduled.statusCode, scheduled.body).toBe(200);
     expect(scheduled.json<ArticleDetail>()).toMatchObject({ status: 'scheduled', publishAtLocal: at });

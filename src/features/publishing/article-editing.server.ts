@@ -309,6 +309,9 @@ const CAN_GO_LIVE: readonly ArticleStatus[] = ['draft', 'scheduled', 'unpublishe
 const ALREADY_PUBLISHED = 'This article is already published.';
 
 /** Live now, as saved at `version`. */
+/** Publishing (now or at a time) an article whose text has no words. */
+const NO_WORDS = 'This article has no words to publish yet. Please write it and save it first.';
+
 export async function publishArticle(
   db: Db,
   id: string,
@@ -319,11 +322,7 @@ export async function publishArticle(
   return db.transaction(async (tx) => {
     const row = await locked(tx, id, version);
     if (!CAN_GO_LIVE.includes(row.status as ArticleStatus)) throw new ArticleRefusal(ALREADY_PUBLISHED);
-    if (renderArticleMarkdown(row.body).words === 0) {
-      throw new ArticleRefusal(
-        'This article has no words to publish yet. Please write it and save it first.',
-      );
-    }
+    if (renderArticleMarkdown(row.body).words === 0) throw new ArticleRefusal(NO_WORDS);
     const [published] = await tx
       .update(articles)
       .set({
@@ -364,6 +363,8 @@ export async function scheduleArticle(
     if (!CAN_GO_LIVE.includes(row.status as ArticleStatus)) {
       throw new ArticleRefusal('This article is published. Unpublish it first to publish it again later.');
     }
+    // Refused now, as publishing now is: at its time it would go live with nothing to read.
+    if (renderArticleMarkdown(row.body).words === 0) throw new ArticleRefusal(NO_WORDS);
     const [scheduled] = await tx
       .update(articles)
       .set({ status: 'scheduled', publishAt: when, updatedAt: now })
