@@ -16,8 +16,7 @@ import { outbox, submissions } from '~/server/kit/db/schema';
 import type { Links } from '~/server/kit/http/links';
 import { Refusal } from '~/server/kit/http/request-checks';
 import { enqueueEmails, type OutgoingEmail } from '~/server/kit/mail/outbox';
-import type { PublishedMasterclass } from '~/content/published';
-import { REGISTRATION_CANCEL_PATH, type PublicEvent, eventCalendarPath } from './events-api';
+import { REGISTRATION_CANCEL_PATH } from './events-api';
 import {
   attendeeMessageEmail,
   eventCancelledEmail,
@@ -351,75 +350,6 @@ export async function cancelByLink(
     const promoted = current.status === 'registered' ? await promoteFromWaitlist(tx, ctx, event, now) : 0;
     return { registrationId: reg.id, was: current.status as Registrant['status'], promoted, queued };
   });
-}
-
-// --- The public page's answer -------------------------------------------------------------------
-
-/** The soonest published event that has not ended (a scheduled one before a cancelled one). */
-export async function nextEvent(q: Queryable, now: Date): Promise<PublicEvent | null> {
-  const [event] = await q
-    .select()
-    .from(events)
-    .where(
-      and(inArray(events.status, ['published', 'cancelled']), sql`${events.endsAt} > ${now.toISOString()}`),
-    )
-    .orderBy(sql`${events.status} = 'cancelled'`, asc(events.startsAt))
-    .limit(1);
-  return event ? publicEventOf(q, event, now) : null;
-}
-
-/** A published (or cancelled) event by its id, as its own page asks after hydration; never a draft. */
-export async function publicEvent(q: Queryable, id: string, now: Date): Promise<PublicEvent | null> {
-  const [event] = await q
-    .select()
-    .from(events)
-    .where(and(eq(events.id, id), inArray(events.status, ['published', 'cancelled'])));
-  return event ? publicEventOf(q, event, now) : null;
-}
-
-/**
- * Every published and cancelled masterclass, soonest first: what their pages and the list are
- * rendered from (decision 047). Never a draft, never a joining link.
- */
-export async function publishedMasterclasses(q: Queryable): Promise<PublishedMasterclass[]> {
-  const rows = await q
-    .select()
-    .from(events)
-    .where(inArray(events.status, ['published', 'cancelled']))
-    .orderBy(asc(events.startsAt), asc(events.id));
-  return rows.map((event) => ({
-    id: event.id,
-    slug: event.slug,
-    title: event.title,
-    summary: event.summary,
-    startsAt: event.startsAt.toISOString(),
-    endsAt: event.endsAt.toISOString(),
-    mode: event.mode,
-    place: event.mode === 'in-person' ? event.place : null,
-    cancelled: event.status === 'cancelled',
-  }));
-}
-
-async function publicEventOf(q: Queryable, event: EventRow, now: Date): Promise<PublicEvent> {
-  const registered = await countRegistered(q, event.id);
-  const cancelled = event.status === 'cancelled';
-  return {
-    id: event.id,
-    title: event.title,
-    summary: event.summary,
-    startsAt: event.startsAt.toISOString(),
-    endsAt: event.endsAt.toISOString(),
-    mode: event.mode,
-    place: event.mode === 'in-person' ? event.place : null,
-    cancelled,
-    registration: {
-      opensAt: registrationOpensAt(event).toISOString(),
-      closesAt: registrationClosesAt(event).toISOString(),
-      open: registrationRefusal(event, now) === undefined,
-      placesLeft: Math.max(0, event.capacity - registered),
-    },
-    calendarPath: cancelled ? null : eventCalendarPath(event.id),
-  };
 }
 
 // --- The owner's changes --------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { UUID_PATTERN } from '~/lib/patterns';
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
 import { jsonOnly, Refusal, sameOriginOnly, send } from '~/server/kit/http/request-checks';
 import { buildEventIcs } from './event-ics';
+import { nextEvent, publicEvent } from './events-public.server';
 import {
   EVENTS_API,
   NEXT_EVENT_API,
@@ -25,8 +26,6 @@ import {
 } from './events-api';
 import {
   cancelByLink,
-  nextEvent,
-  publicEvent,
   placeEmails,
   register,
   registrationOfLink,

@@ -38,7 +38,7 @@ import { registerCounting, type Counting } from '~/features/analytics/analytics.
 import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
 import { startWeeklyReport } from '~/features/analytics/weekly-report.server';
 import { startIssueChores } from '~/features/newsletter/issue-sending.server';
-import { publishedMasterclasses } from '~/features/events/events-actions.server';
+import { publishedMasterclasses } from '~/features/events/events-public.server';
 import { unsubscribeSubscriber } from '~/features/newsletter/newsletter.server';
 import { issueDeps } from '~/features/newsletter/issues-console.server';
 import { FUNNEL_ENDS } from './funnel-ends';
