@@ -46,9 +46,9 @@ function articleDocOf(
   };
 }
 
-/** Published articles (status 'published'), newest `date` first (then title), rendered to safe HTML. */
-export async function publishedArticles(db: Queryable): Promise<ArticleDoc[]> {
-  const rows = await db
+/** The published articles' rows (status 'published'), newest `date` first, then title. */
+function publishedRows(db: Queryable) {
+  return db
     .select({
       slug: articles.slug,
       title: articles.title,
@@ -60,24 +60,24 @@ export async function publishedArticles(db: Queryable): Promise<ArticleDoc[]> {
     .from(articles)
     .where(eq(articles.status, 'published'))
     .orderBy(desc(articles.date), asc(articles.title), asc(articles.slug));
-  return rows.map(articleDocOf);
+}
+
+/** Published articles, newest first, rendered to safe HTML. */
+export async function publishedArticles(db: Queryable): Promise<ArticleDoc[]> {
+  return (await publishedRows(db)).map(articleDocOf);
 }
 
 /** The published articles' own text (Markdown), newest first: what a newsletter issue may start from. */
 export async function publishedArticleTexts(
   db: Queryable,
 ): Promise<{ slug: string; title: string; summary: string; date: string; body: string }[]> {
-  return db
-    .select({
-      slug: articles.slug,
-      title: articles.title,
-      summary: articles.summary,
-      date: articles.date,
-      body: articles.body,
-    })
-    .from(articles)
-    .where(eq(articles.status, 'published'))
-    .orderBy(desc(articles.date), asc(articles.title), asc(articles.slug));
+  return (await publishedRows(db)).map(({ slug, title, summary, date, body }) => ({
+    slug,
+    title,
+    summary,
+    date,
+    body,
+  }));
 }
 
 /** Every old slug -> the current slug of a published article (redirects of unpublished ones are left out). */
