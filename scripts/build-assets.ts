@@ -6,6 +6,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { site } from '../src/content/site';
+import {
+  articlesDigest,
+  BUILT_ARTICLES_FILE,
+  readRepositoryArticles,
+} from '../src/server/kit/repository-articles';
 import { atomFeed, sitemapXml } from '../src/server/kit/site-files';
 import { readArticleFiles } from './articles';
 import { GUIDE_PDF_FILE, renderGuidePdf } from './guide-pdf';
@@ -40,3 +45,9 @@ for (const generate of generators) {
     await writeFile(target, file.body);
   }
 }
+
+// Beside the client build, not in it: the record of the articles the pages were prerendered from.
+await writeFile(
+  join(clientDir, '..', BUILT_ARTICLES_FILE),
+  JSON.stringify({ digest: articlesDigest(await readRepositoryArticles()) }, null, 2),
+);

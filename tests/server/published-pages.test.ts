@@ -8,16 +8,19 @@
  * on PostgreSQL a second instance serves what the first published.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtPublicUrl } from '../../src/server/root/site/publisher';
 import { ukLocalInput } from '../../src/lib/uk-dates';
-import { makeFormsApp, testDrivers, until, type FormsTestApp } from './forms-support';
+import { logCapture, makeFormsApp, testDrivers, until, type FormsTestApp } from './forms-support';
 import { asOwner, signInOwner } from './owner-session';
 
 const drivers = await testDrivers('published_pages');
 const TAX_ARTICLE = '/resources/articles/bitcoin-and-uk-tax-for-higher-rate-taxpayers';
 /** The address the build was made for, which its pages' canonical links carry: the feed's and the sitemap's too. */
-const SITE = builtPublicUrl(process.env.BUILD_DIR ?? 'build')!;
+const BUILD = process.env.BUILD_DIR ?? 'build';
+const SITE = builtPublicUrl(BUILD)!;
 
 async function get(t: FormsTestApp, url: string, headers: Record<string, string> = {}) {
   return t.app.inject({ method: 'GET', url, headers });
@@ -48,12 +51,14 @@ describe.each(drivers)('published pages on $name', (driver) => {
   let t: FormsTestApp;
   let drop: () => Promise<void>;
   let env: Record<string, string>;
+  let logs: ReturnType<typeof logCapture>;
 
   beforeAll(async () => {
     const made = await driver.env();
     drop = made.drop;
     env = { ...made.env, PUBLISH_POLL_MS: '100' };
-    t = await makeFormsApp(env);
+    logs = logCapture();
+    t = await makeFormsApp(env, { logger: logs.logger });
   }, 60_000);
 
   afterAll(async () => {
@@ -74,6 +79,11 @@ describe.each(drivers)('published pages on $name', (driver) => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('Figures for the 2025-26 tax year');
     expect(t.app.services.publisher.servedVersion()).toBeGreaterThan(0);
+    // Nothing was rendered at start (decision 049): the page served is the build's own file.
+    const built = readFileSync(join(BUILD, 'client', TAX_ARTICLE.slice(1), 'index.html'), 'utf8');
+    expect(res.body).toBe(built);
+    expect(logs.lines.some((line) => line.includes('nothing rendered'))).toBe(true);
+    expect(logs.lines.some((line) => line.includes('published pages served'))).toBe(false);
   });
 
   it('serves a newly published article on its page, the list, Resources, the feed and the sitemap', async () => {

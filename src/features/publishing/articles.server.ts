@@ -70,13 +70,14 @@ export async function publishedArticles(db: Queryable): Promise<ArticleDoc[]> {
 /** The published articles' own text (Markdown), newest first: what a newsletter issue may start from. */
 export async function publishedArticleTexts(
   db: Queryable,
-): Promise<{ slug: string; title: string; summary: string; date: string; body: string }[]> {
-  return (await publishedRows(db)).map(({ slug, title, summary, date, body }) => ({
+): Promise<{ slug: string; title: string; summary: string; date: string; body: string; taxYear?: string }[]> {
+  return (await publishedRows(db)).map(({ slug, title, summary, date, body, taxYear }) => ({
     slug,
     title,
     summary,
     date,
     body,
+    ...(taxYear ? { taxYear } : {}),
   }));
 }
 

@@ -5,6 +5,8 @@
  * nothing of `import.meta.glob`, so it reads them from the project directory (the server is
  * started from there, and the files are part of every checkout).
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,4 +65,30 @@ export async function readRepositoryArticles(): Promise<RepositoryArticle[]> {
     ...(taxYear ? { taxYear } : {}),
     body: matter(files[`${slug}.md`] ?? '').content.trim(),
   }));
+}
+
+/**
+ * The build's record of the articles its pages were prerendered from (written by
+ * scripts/build-assets.ts, beside the client build): while what is published is exactly these
+ * articles and nothing else, the build's pages are already the published pages, and the server's
+ * start renders nothing (decision 049).
+ */
+export const BUILT_ARTICLES_FILE = 'prerendered-articles.json';
+
+/** One digest of articles' own text, whatever their order: equal digests, the same articles. */
+export function articlesDigest(articles: readonly RepositoryArticle[]): string {
+  const canonical = [...articles]
+    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .map((a) => [a.slug, a.title, a.date, a.summary, a.taxYear ?? null, a.body.trim()]);
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/** The digest of the articles the build prerendered, or undefined when the build has no record. */
+export function builtArticlesDigest(buildDir: string): string | undefined {
+  try {
+    const record = JSON.parse(readFileSync(join(buildDir, BUILT_ARTICLES_FILE), 'utf8')) as { digest?: unknown };
+    return typeof record.digest === 'string' ? record.digest : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -46,7 +46,7 @@ import { currentSession } from '../console/sessions';
 import type { PeriodicJob } from '../kit/timer';
 import { isConsolePath } from './site/static-files';
 import { builtPublicUrl, createPublisher, type Publisher } from './site/publisher';
-import { readRepositoryArticles } from '../kit/repository-articles';
+import { articlesDigest, builtArticlesDigest, readRepositoryArticles } from '../kit/repository-articles';
 import { runEvery } from '../kit/timer';
 import { safeError } from '../kit/log-safe';
 import {
@@ -54,6 +54,7 @@ import {
   importArticles,
   publishDueArticles,
   publishedArticles,
+  publishedArticleTexts,
 } from '~/features/publishing/articles.server';
 import { publicationVersion } from '../kit/publication';
 import { businessPostalAddress, publishedBusiness } from '~/features/business/business.server';
@@ -256,6 +257,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       return { version, published: { articles, business, masterclasses }, redirects };
     },
     version: () => publicationVersion(database.db),
+    // The repository's articles and nothing else: the build's pages are these (decision 049).
+    asBuilt: async ({ published, redirects }) => {
+      if (published.business || (published.masterclasses?.length ?? 0) > 0 || redirects.length > 0) return false;
+      const built = builtArticlesDigest(config.buildDir);
+      return built !== undefined && articlesDigest(await publishedArticleTexts(database.db)) === built;
+    },
     pollMs: config.publishPollMs,
     // A new article's page is counted as a page of the site.
     onServed: () => (pages = sitePages()),

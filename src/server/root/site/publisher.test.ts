@@ -1,6 +1,7 @@
 /**
  * The publisher's poll (decision 047): a publication being rendered is not asked for twice, and a
- * render that failed is tried again after a pause, not at every look of the poll.
+ * render that failed is tried again after a pause, not at every look of the poll; and a start whose
+ * publication is what the build prerendered renders nothing (decision 049).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPublisher, type Publisher } from './publisher';
 import type { StaticSite } from './static-files';
+import { articlesDigest, type RepositoryArticle } from '../../kit/repository-articles';
 
 /** A build folder with a render build's file (never loaded: every read here fails first). */
 function buildDir(): string {
@@ -52,5 +54,60 @@ describe('the publisher’s poll', () => {
     expect(reads).toBe(2);
     expect(Date.now() - failed).toBeGreaterThanOrEqual(300);
     expect(publisher.servedVersion()).toBeUndefined();
+  });
+
+  it('renders nothing at start when the publication is the build’s, and renders every later one', async () => {
+    let reads = 0;
+    const asked: number[] = [];
+    const served: unknown[] = [];
+    publisher = createPublisher({
+      site: { publish: (files: unknown) => served.push(files) } as unknown as StaticSite,
+      buildDir: buildDir(),
+      publicUrl: 'https://www.example.com',
+      log: pino({ level: 'silent' }),
+      read: async () => {
+        reads += 1;
+        return { version: 3 + reads, published: { articles: [] }, redirects: [] };
+      },
+      version: async () => 4,
+      asBuilt: async ({ version }) => {
+        asked.push(version);
+        return true;
+      },
+      pollMs: 0,
+    });
+    await publisher.start();
+    expect(asked).toEqual([4]);
+    expect(served).toEqual([]);
+    expect(publisher.servedVersion()).toBe(4);
+    // A later publication is rendered whatever it holds (the empty render build here fails it):
+    // the build's pages are asked about once, at start.
+    await publisher.republish();
+    expect(reads).toBe(2);
+    expect(asked).toEqual([4]);
+    expect(publisher.servedVersion()).toBe(4);
+  });
+});
+
+describe('the digest of the articles the build prerendered', () => {
+  const article = (slug: string, extra: Partial<RepositoryArticle> = {}): RepositoryArticle => ({
+    slug,
+    title: `Title of ${slug}`,
+    date: '2025-06-15',
+    summary: 'A summary.',
+    body: 'Some words.',
+    ...extra,
+  });
+
+  it('is the same whatever the order, and changes with any field of any article', () => {
+    const both = articlesDigest([article('a'), article('b')]);
+    expect(articlesDigest([article('b'), article('a')])).toBe(both);
+    expect(articlesDigest([article('a'), article('b', { body: 'Some words!' })])).not.toBe(both);
+    expect(articlesDigest([article('a'), article('b', { title: 'Other' })])).not.toBe(both);
+    expect(articlesDigest([article('a'), article('b', { summary: 'Other.' })])).not.toBe(both);
+    expect(articlesDigest([article('a'), article('b', { date: '2025-06-16' })])).not.toBe(both);
+    expect(articlesDigest([article('a'), article('b', { taxYear: '2025-26' })])).not.toBe(both);
+    expect(articlesDigest([article('a')])).not.toBe(both);
+    expect(articlesDigest([article('a'), article('c')])).not.toBe(both);
   });
 });

@@ -5,6 +5,7 @@
  * renders its pages in a thread of their own (`render-worker.ts`: the app's own server build,
  * React's renderer; kept a minute after a render for the next one, then ended) and hands them
  * to the static site, which serves them as it serves the build's pages. Renders never overlap: a change during one is rendered once it ends.
+ * A start whose publication is what the build prerendered renders nothing (decision 049).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +52,12 @@ export type PublisherOptions = {
   version(): Promise<number>;
   /** How often another instance's publication is looked for; 0: never (one instance: PGlite). */
   pollMs: number;
+  /**
+   * Whether a publication is exactly what the build's pages were prerendered from (decision
+   * 049): asked of the first publication only; when it is, nothing is rendered and the build's
+   * pages stand, which spares the start a render thread and its memory.
+   */
+  asBuilt?(publication: Publication): Promise<boolean>;
   /** Called after each publication is served (the paths the site answers have changed). */
   onServed?: () => void;
   /** How long the render thread waits for the next publication (default `RENDER_THREAD_IDLE_MS`). */
@@ -179,6 +186,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
   async function publishOnce(): Promise<void> {
     const publication = await options.read();
     attempted = publication.version;
+    if (served === undefined && (await options.asBuilt?.(publication))) {
+      served = publication.version;
+      failedAt = undefined;
+      options.log.info({ version: publication.version }, 'the build’s pages are what is published: nothing rendered');
+      return;
+    }
     const files = await thread.render({
       renderBuild,
       publicUrl: options.publicUrl,
