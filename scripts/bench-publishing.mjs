@@ -16,11 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ownerApi } from './bench-newsletter.mjs';
-import { peakRssMb, stop, waitReady } from './bench-process.mjs';
+import { childrenPeakRssMb, peakRssMb, stop, waitReady } from './bench-process.mjs';
 
 export const PUBLISHING_TARGETS = { liveMs: 2000 };
 
-export const PUBLISHING_COLUMNS = ['db', 'instances', 'articles', 'ownLiveP50Ms', 'ownLiveMaxMs', 'allLiveP50Ms', 'allLiveMaxMs', 'peakRssMb'];
+export const PUBLISHING_COLUMNS = ['db', 'instances', 'articles', 'ownLiveP50Ms', 'ownLiveMaxMs', 'allLiveP50Ms', 'allLiveMaxMs', 'peakRssMb', 'renderPeakRssMb'];
 
 const ARTICLES = 5;
 
@@ -120,6 +120,8 @@ async function runOn(label, instances, databaseUrl, o) {
       allLiveP50Ms: p50(all),
       allLiveMaxMs: Math.round(Math.max(...all)),
       peakRssMb: Math.max(...servers.map((s) => peakRssMb(s.pid))),
+      // The render process's own (decision 049), still alive for its idle minute after the last render.
+      renderPeakRssMb: Math.max(...servers.map((s) => childrenPeakRssMb(s.pid))),
     };
   } finally {
     for (const server of servers) await stop(server);

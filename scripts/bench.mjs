@@ -67,6 +67,7 @@ import { readArticleFiles } from './articles.ts';
 import { contactHandler } from '../src/features/contact/contact.server.ts';
 import { CONSOLE_COLUMNS, consoleTargets, runConsole } from './bench-console.ts';
 import { runOutbox } from './bench-outbox.mjs';
+import { childrenPeakRssMb, peakRssMb } from './bench-process.mjs';
 import { NEWSLETTER_COLUMNS, newsletterTargets, runNewsletter } from './bench-newsletter.mjs';
 import { PUBLISHING_COLUMNS, publishingTargets, runPublishing } from './bench-publishing.mjs';
 import { ANALYTICS_COLUMNS, analyticsTargets, runAnalytics } from './bench-analytics.mjs';
@@ -203,13 +204,6 @@ async function stopServer(server) {
   const exited = new Promise((r) => server.child.once('exit', r));
   server.child.kill('SIGTERM');
   await Promise.race([exited, sleep(20_000).then(() => server.child.kill('SIGKILL'))]);
-}
-
-/** Peak resident set size of a process so far (the kernel's high-water mark), in MB. */
-function peakRssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round((kb / 1024) * 10) / 10;
 }
 
 /** The console's API as the owner, signed in with a link as `npm run owner:link` makes one: its `post`. */
@@ -765,6 +759,11 @@ async function main() {
   let server = null;
   let firstStartMs = null;
   let readyMs = null;
+  // The peak at readiness and after the bench masterclass's publication (its render), before load.
+  let readyRssMb = null;
+  let publishedRssMb = null;
+  // The render process's own peak (decision 049: it is a child process, alive a minute after a render).
+  let renderRssMb = null;
   if (siteParts) {
     console.log('Starting the server (first start initialises the database)...');
     const first = await startServer(env);
@@ -772,7 +771,10 @@ async function main() {
     await stopServer(first);
     server = await startServer(env);
     readyMs = server.readyMs;
+    readyRssMb = peakRssMb(server.child.pid);
     await scheduleBenchEvent(env);
+    publishedRssMb = peakRssMb(server.child.pid);
+    renderRssMb = childrenPeakRssMb(server.child.pid);
   }
 
   let lh = { rows: [], anchors: [] };
@@ -914,7 +916,7 @@ async function main() {
     console: consoleResult,
     availability: availabilityRows,
     analytics: analyticsResult,
-    memory: siteParts ? { peakRssMb: peak, readyMs, firstStartMs } : null,
+    memory: siteParts ? { peakRssMb: peak, readyRssMb, publishedRssMb, renderRssMb, readyMs, firstStartMs } : null,
     durationS: Math.round((Date.now() - started) / 1000),
   };
 
@@ -1024,7 +1026,7 @@ async function main() {
     analyticsResult?.dashboard ?? [],
     ANALYTICS_COLUMNS.dashboard,
   );
-  table('Memory and start', results.memory ? [results.memory] : [], ['peakRssMb', 'readyMs', 'firstStartMs']);
+  table('Memory and start', results.memory ? [results.memory] : [], ['peakRssMb', 'readyRssMb', 'publishedRssMb', 'renderRssMb', 'readyMs', 'firstStartMs']);
 
   const targets = checkTargets(results);
   table('Targets', targets, ['target', 'figure', 'met']);

@@ -3,7 +3,7 @@
  * ES module at `<build>/server/main.mjs`, with the npm packages left as imports. Running it needs
  * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory. The
  * embedded database's worker thread (`src/server/kit/db/pglite-worker.ts`) is a second entry,
- * `pglite-worker.mjs`, beside it, and the published pages' render thread
+ * `pglite-worker.mjs`, beside it, and the published pages' render process
  * (`src/server/root/site/render-worker.ts`) a third, `render-worker.mjs`.
  */
 import { join } from 'node:path';

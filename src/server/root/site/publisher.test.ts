@@ -3,7 +3,7 @@
  * render that failed is tried again after a pause, not at every look of the poll; and a start whose
  * publication is what the build prerendered renders nothing (decision 049).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -86,6 +86,64 @@ describe('the publisher’s poll', () => {
     expect(reads).toBe(2);
     expect(asked).toEqual([4]);
     expect(publisher.servedVersion()).toBe(4);
+  });
+});
+
+/** This process's children now alive (a render process among them while it lives). */
+function children(): number[] {
+  return readdirSync(`/proc/${process.pid}/task`).flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function gone(pids: number[]): Promise<boolean> {
+  const end = Date.now() + 10_000;
+  while (Date.now() < end) {
+    if (!pids.some((pid) => children().includes(pid))) return true;
+    await sleep(20);
+  }
+  return false;
+}
+
+describe('the render process', () => {
+  let publisher: Publisher | undefined;
+  afterEach(async () => {
+    await publisher?.stop();
+  });
+  const publisherFor = (renderIdleMs: number) =>
+    createPublisher({
+      site: {} as StaticSite,
+      buildDir: buildDir(),
+      publicUrl: 'https://www.example.com',
+      log: pino({ level: 'silent' }),
+      read: async () => ({ version: 1, published: { articles: [] }, redirects: [] }),
+      version: async () => 1,
+      pollMs: 0,
+      renderIdleMs,
+    });
+
+  it('is kept for the next publication, then ends on its own when none comes', async () => {
+    const before = children();
+    publisher = publisherFor(300);
+    await publisher.start();
+    const started = children().filter((pid) => !before.includes(pid));
+    expect(started).toHaveLength(1);
+    // Ended once idle, with the server still running.
+    expect(await gone(started)).toBe(true);
+  });
+
+  it('ends when the publisher stops', async () => {
+    const before = children();
+    publisher = publisherFor(60_000);
+    await publisher.start();
+    const started = children().filter((pid) => !before.includes(pid));
+    expect(started).toHaveLength(1);
+    await publisher.stop();
+    expect(await gone(started)).toBe(true);
   });
 });
 

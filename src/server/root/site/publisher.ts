@@ -2,14 +2,17 @@
  * The published pages, rendered at publication and served from memory (decision 047). At start,
  * and whenever what is published changes (the console's action on this instance, the counter
  * moved by another instance, a scheduled article's time), the publisher reads what is published,
- * renders its pages in a thread of their own (`render-worker.ts`: the app's own server build,
+ * renders its pages in a process of their own (`render-worker.ts`: the app's own server build,
  * React's renderer; kept a minute after a render for the next one, then ended) and hands them
- * to the static site, which serves them as it serves the build's pages. Renders never overlap: a change during one is rendered once it ends.
- * A start whose publication is what the build prerendered renders nothing (decision 049).
+ * to the static site, which serves them as it serves the build's pages. Renders never overlap: a
+ * change during one is rendered once it ends. A start whose publication is what the build
+ * prerendered renders nothing, and the render runs in a process rather than a thread, so the
+ * server keeps none of its memory (decision 049).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { articlePath } from '~/content/articles';
 import type { Published } from '~/content/published';
@@ -55,13 +58,13 @@ export type PublisherOptions = {
   /**
    * Whether a publication is exactly what the build's pages were prerendered from (decision
    * 049): asked of the first publication only; when it is, nothing is rendered and the build's
-   * pages stand, which spares the start a render thread and its memory.
+   * pages stand, which spares the start a render and its memory.
    */
   asBuilt?(publication: Publication): Promise<boolean>;
   /** Called after each publication is served (the paths the site answers have changed). */
   onServed?: () => void;
-  /** How long the render thread waits for the next publication (default `RENDER_THREAD_IDLE_MS`). */
-  renderThreadIdleMs?: number;
+  /** How long the render process waits for the next publication (default `RENDER_IDLE_MS`). */
+  renderIdleMs?: number;
   /** After a failed render, the pause before the poll tries again (default `RENDER_RETRY_MS`). */
   renderRetryMs?: number;
 };
@@ -77,31 +80,37 @@ export type Publisher = {
 };
 
 /**
- * The render thread next to this module: `render-worker.mjs` in the server bundle; when the
- * server runs from its TypeScript source (the tests), `render-worker.ts` through tsx's loader.
+ * The render process's program next to this module: `render-worker.mjs` in the server bundle;
+ * when the server runs from its TypeScript source (the tests), `render-worker.ts` through tsx.
  */
-function startRenderThread(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./render-worker.mjs', import.meta.url));
-  const source = JSON.stringify(new URL('./render-worker.ts', import.meta.url).href);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`, {
-    eval: true,
+function startRenderProcess(): ChildProcess {
+  const bundled = !import.meta.url.endsWith('.ts');
+  const program = fileURLToPath(new URL(bundled ? './render-worker.mjs' : './render-worker.ts', import.meta.url));
+  return fork(program, [], {
+    // V8 set for size, as the server is (decisions 009, 015): a render is short and seldom.
+    execArgv: ['--max-semi-space-size=4', '--optimize-for-size', ...(bundled ? [] : ['--import', 'tsx'])],
+    // Buffers cross as they are (structured clone), not as JSON.
+    serialization: 'advanced',
+    // Its errors reach the server's own error stream; it writes nothing else.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 }
 
 /** After a failed render, how long the poll waits before it tries the same publication again. */
 export const RENDER_RETRY_MS = 30_000;
 
-/** How long the render thread is kept after a render, for the next publication to find it warm. */
-export const RENDER_THREAD_IDLE_MS = 60_000;
+/** How long the render process is kept after a render, for the next publication to find it warm. */
+export const RENDER_IDLE_MS = 60_000;
 
-type RenderThread = { render(job: RenderJob): Promise<SiteFile[]>; stop(): Promise<void> };
+type Renderer = { render(job: RenderJob): Promise<SiteFile[]>; stop(): Promise<void> };
 
 /**
- * The render thread, started by a render and ended `idleMs` after the last one: a burst of
- * publications pays for loading the render build once, and the thread's memory is given back.
+ * The render process, started by a render and ended `idleMs` after the last one: a burst of
+ * publications pays for loading the render build once, and all its memory goes back to the
+ * system when it ends, which a thread's does not (decision 049).
  */
-function renderThread(idleMs: number): RenderThread {
-  let worker: Worker | undefined;
+function renderer(idleMs: number): Renderer {
+  let child: ChildProcess | undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
   let nextId = 1;
   const pending = new Map<number, { resolve(files: SiteFile[]): void; reject(error: Error): void }>();
@@ -109,12 +118,12 @@ function renderThread(idleMs: number): RenderThread {
   function fail(error: Error) {
     for (const call of pending.values()) call.reject(error);
     pending.clear();
-    worker = undefined;
+    child = undefined;
   }
 
-  function start(): Worker {
-    const thread = startRenderThread();
-    thread.on('message', ({ id, result }: { id: number; result: RenderResult }) => {
+  function start(): ChildProcess {
+    const started = startRenderProcess();
+    started.on('message', ({ id, result }: { id: number; result: RenderResult }) => {
       const call = pending.get(id);
       if (!call) return;
       pending.delete(id);
@@ -130,32 +139,45 @@ function renderThread(idleMs: number): RenderThread {
           })),
         );
     });
-    thread.once('error', (error) => {
-      if (worker === thread) fail(error);
+    started.once('error', (error) => {
+      if (child === started) fail(error);
     });
-    thread.once('exit', (code) => {
-      if (worker === thread) fail(new Error(`The render thread stopped (${code}) before it answered.`));
+    started.once('exit', (code, signal) => {
+      if (child === started) fail(new Error(`The render process stopped (${signal ?? code}) before it answered.`));
     });
-    // The thread alone never keeps the process alive.
-    thread.unref();
-    return thread;
+    // The render process alone never keeps the server alive.
+    started.unref();
+    started.channel?.unref();
+    return started;
+  }
+
+  function end(process: ChildProcess): Promise<void> {
+    if (process.exitCode !== null || process.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => process.once('exit', () => resolve()));
+    process.kill('SIGTERM');
+    return exited;
   }
 
   return {
     render(job) {
       clearTimeout(idle);
-      worker ??= start();
-      const thread = worker;
+      child ??= start();
+      const process = child;
       const id = nextId++;
       return new Promise<SiteFile[]>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        thread.postMessage({ id, job });
+        // A job is held while it waits: the channel keeps the server's loop until the answer.
+        process.channel?.ref();
+        process.send({ id, job }, (error) => {
+          if (error && pending.delete(id)) reject(error);
+        });
       }).finally(() => {
         if (pending.size > 0) return;
+        process.channel?.unref();
         idle = setTimeout(() => {
-          if (worker === thread && pending.size === 0) {
-            worker = undefined;
-            void thread.terminate();
+          if (child === process && pending.size === 0) {
+            child = undefined;
+            void end(process);
           }
         }, idleMs);
         idle.unref();
@@ -163,17 +185,16 @@ function renderThread(idleMs: number): RenderThread {
     },
     async stop() {
       clearTimeout(idle);
-      const thread = worker;
-      worker = undefined;
-      fail(new Error('The render thread was stopped.'));
-      await thread?.terminate();
+      const process = child;
+      fail(new Error('The render process was stopped.'));
+      if (process) await end(process);
     },
   };
 }
 
 export function createPublisher(options: PublisherOptions): Publisher {
   const renderBuild = join(options.buildDir, 'render', 'index.js');
-  const thread = renderThread(options.renderThreadIdleMs ?? RENDER_THREAD_IDLE_MS);
+  const render = renderer(options.renderIdleMs ?? RENDER_IDLE_MS);
   let served: number | undefined;
   /** The counter of the last publication read, rendered or not: what the poll compares with. */
   let attempted: number | undefined;
@@ -192,7 +213,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       options.log.info({ version: publication.version }, 'the build’s pages are what is published: nothing rendered');
       return;
     }
-    const files = await thread.render({
+    const files = await render.render({
       renderBuild,
       publicUrl: options.publicUrl,
       published: publication.published,
@@ -272,7 +293,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       stopped = true;
       await poll?.stop();
       await running?.catch(() => {});
-      await thread.stop();
+      await render.stop();
     },
   };
 }

@@ -1,13 +1,12 @@
 /**
- * The thread that renders the published pages (decision 047), started for a publication and
- * ended once none has come for a while (`publisher.ts`), so React's server renderer and the app's
- * routes never live in the main thread's heap. It runs the app's own server build (`<build>/render/index.js`, kept by
- * scripts/keep-render-build.ts) the way React Router's prerender does: each page's `.data`, then
+ * The process that renders the published pages (decisions 047, 049), started for a publication
+ * and ended once none has come for a while (`publisher.ts`), so React's server renderer and the
+ * app's routes never live in the server's memory. It runs the app's own server build
+ * (`<build>/render/index.js`, kept by scripts/keep-render-build.ts) the way React Router's prerender does: each page's `.data`, then
  * its HTML with that data, the loaders reading the published content from their context. Each
  * page is then finished as the build finishes its pages (scripts/page-finish.mjs) and compressed;
  * the feed and the sitemap are made from the same articles.
  */
-import { parentPort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import type { createRequestHandler as CreateRequestHandler, ServerBuild } from 'react-router';
 import { compressBody, COMPRESSIBLE, finishPage, MIN_COMPRESSED } from '../../../../scripts/page-finish.mjs';
@@ -65,22 +64,25 @@ async function render(job: RenderJob): Promise<RenderedFile[]> {
   return files;
 }
 
-const port = parentPort;
-if (port) {
-  // One job at a time (the publisher never overlaps two); each answer names its job.
-  port.on('message', (message: { id: number; job: RenderJob }) => {
-    render(message.job).then(
-      (files) => {
-        // Copied, not transferred: a small Buffer is a slice of a shared pool.
-        const result: RenderResult = { files };
-        port.postMessage({ id: message.id, result });
-      },
-      (error: unknown) => {
-        const result: RenderResult = {
-          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-        };
-        port.postMessage({ id: message.id, result });
-      },
-    );
-  });
+/** Answers one job; the publisher never sends two at once, and each answer names its job. */
+function answer(message: { id: number; job: RenderJob }, reply: (answer: { id: number; result: RenderResult }) => void) {
+  render(message.job).then(
+    (files) => reply({ id: message.id, result: { files } }),
+    (error: unknown) =>
+      reply({
+        id: message.id,
+        result: { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) },
+      }),
+  );
+}
+
+// A child process of the server (decision 049), its jobs and answers over the IPC channel; ended
+// by the server, or on its own once the server is gone (the channel closes).
+if (process.send) {
+  process.on('message', (message: { id: number; job: RenderJob }) =>
+    answer(message, (reply) => {
+      process.send?.(reply);
+    }),
+  );
+  process.once('disconnect', () => process.exit(0));
 }
