@@ -51,6 +51,13 @@ export const newsletterIssues = pgTable(
      * retention removes the readers themselves.
      */
     unsubscribed: integer('unsubscribed').notNull().default(0),
+    /**
+     * Its address on the site's archive, `/newsletter/<slug>` (made when it is first put on the
+     * site, then kept); null until then.
+     */
+    archiveSlug: text('archive_slug').unique(),
+    /** When it was put on the site's archive; null while it is not there (never, or taken off). */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
