@@ -11,7 +11,8 @@ import {
   BUILT_ARTICLES_FILE,
   readRepositoryArticles,
 } from '../src/server/kit/repository-articles';
-import { atomFeed, sitemapXml } from '../src/server/kit/site-files';
+import { NEWSLETTER_FEED_PATH } from '../src/content/routes';
+import { atomFeed, newsletterFeed, sitemapXml } from '../src/server/kit/site-files';
 import { readArticleFiles } from './articles';
 import { GUIDE_PDF_FILE, renderGuidePdf } from './guide-pdf';
 
@@ -33,8 +34,12 @@ const guide: Generator = async () => [
   { path: GUIDE_PDF_FILE, body: await renderGuidePdf({ brand: site.brand, siteUrl: publicUrl }) },
 ];
 
-/** The Atom feed of the articles (/feed.xml, linked from every page's head by scripts/build.mjs). */
-const feed: Generator = () => [{ path: 'feed.xml', body: atomFeed(publicUrl, articles) }];
+/** The articles' Atom feed (/feed.xml, linked from every page's head by scripts/build.mjs) and the newsletter archive's. */
+const feed: Generator = () => [
+  { path: 'feed.xml', body: atomFeed(publicUrl, articles) },
+  // The newsletter archive's, with no issue until the owner puts one on the site.
+  { path: NEWSLETTER_FEED_PATH.slice(1), body: newsletterFeed(publicUrl, []) },
+];
 
 const generators: Generator[] = [sitemap, guide, feed];
 

@@ -8,6 +8,7 @@ import {
   ARTICLES_PAGE,
   CONSOLE_PAGE,
   MASTERCLASSES_PAGE,
+  NEWSLETTER_ARCHIVE_PAGE,
   NOT_FOUND_PAGE,
   PUBLIC_PAGES,
   UTILITY_PAGES,
@@ -28,6 +29,8 @@ export default [
   route(`${ARTICLES_PAGE.path.slice(1)}/*`, file(ARTICLES_PAGE)),
   // The list of masterclasses and each published one (decision 047): one route.
   route(`${MASTERCLASSES_PAGE.path.slice(1)}/*`, file(MASTERCLASSES_PAGE)),
+  // The newsletter's archive and each issue on it (issue #26): one route.
+  route(`${NEWSLETTER_ARCHIVE_PAGE.path.slice(1)}/*`, file(NEWSLETTER_ARCHIVE_PAGE)),
   // The console's own pages are matched inside it (src/console).
   route(`${CONSOLE_PAGE.path.slice(1)}/*`, file(CONSOLE_PAGE)),
   route('*', file(NOT_FOUND_PAGE)),

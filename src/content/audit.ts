@@ -120,6 +120,8 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'newsletter.pause': (t) => `paused newsletter issue ${shortId(t)}`,
   'newsletter.resume': (t) => `resumed newsletter issue ${shortId(t)}`,
   'newsletter.cancel': (t) => `cancelled newsletter issue ${shortId(t)}`,
+  'newsletter.site': (t) => `put newsletter issue ${shortId(t)} on the site`,
+  'newsletter.site-remove': (t) => `took newsletter issue ${shortId(t)} off the site`,
   'article.create': (t) => `wrote article ${shortId(t)}`,
   'business.set': () => 'set the business’s details',
   'business.save': (_, d) =>

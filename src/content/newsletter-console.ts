@@ -182,4 +182,22 @@ export const newsletterIssuesCopy = {
   keepSending: 'Keep sending',
   cancelled: 'Sending is cancelled: nobody else will receive this issue.',
   finished: (sent: number) => `The issue has been sent: ${counted(sent, 'e-mail', 'e-mails')} went out.`,
+  siteHeading: 'On the site',
+  siteIntro:
+    'Put this issue on the site’s newsletter archive (/newsletter), where anyone can read it, in the sitemap and in the archive’s feed. Only its text goes there: no reader’s unsubscribe link.',
+  siteOn: 'This issue is on the site at',
+  putOnSite: 'Put on the site',
+  puttingOnSite: 'Putting on the site…',
+  putOnSiteTitle: 'Put this issue on the site?',
+  putOnSiteText:
+    'Anyone will be able to read it at its own address, listed on the newsletter archive. You can take it off again.',
+  putOnSiteDone: 'The issue is on the site.',
+  takeOffSite: 'Take off the site',
+  takingOffSite: 'Taking off the site…',
+  takeOffSiteTitle: 'Take this issue off the site?',
+  takeOffSiteText:
+    'Its page and its line of the archive go at once; a link to it will find nothing. Putting it back keeps its address.',
+  takeOffSiteDone: 'The issue is no longer on the site.',
+  keepOnSite: 'Keep it there',
+  notNow: 'Not now',
 };

@@ -25,6 +25,17 @@ export type PublishedMasterclass = {
   readonly cancelled: boolean;
 };
 
+/** A newsletter issue on the site's archive (`/newsletter/<slug>`): its own text, nothing personal. */
+export type PublishedIssue = {
+  readonly slug: string;
+  readonly subject: string;
+  readonly preheader: string;
+  /** The UK day it was sent, YYYY-MM-DD. */
+  readonly date: string;
+  /** Its Markdown rendered safely by the server, as an article's is. */
+  readonly html: string;
+};
+
 export type Published = {
   /** The published articles, newest first, their Markdown rendered safely by the server. */
   readonly articles: readonly ArticleDoc[];
@@ -35,4 +46,6 @@ export type Published = {
    * pages (no masterclass) stand.
    */
   readonly masterclasses?: readonly PublishedMasterclass[];
+  /** The newsletter's issues on the site, newest first; left out, the build's empty archive stands. */
+  readonly newsletter?: readonly PublishedIssue[];
 };

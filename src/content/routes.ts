@@ -49,6 +49,16 @@ export const MASTERCLASSES_PAGE = { path: '/masterclasses', module: 'masterclass
 export const masterclassPath = (slug: string) => `${MASTERCLASSES_PAGE.path}/${slug}`;
 
 /**
+ * The newsletter's archive (issue #26): one route for the list (`/newsletter`) and each issue the
+ * owner put on the site (`/newsletter/<slug>`), rendered by the server at each publication
+ * (decision 047); its Atom feed beside them. The e-mail links' pages under /newsletter/ (confirm,
+ * unsubscribe) are routes of their own, matched first.
+ */
+export const NEWSLETTER_ARCHIVE_PAGE = { path: '/newsletter', module: 'newsletter-archive' } as const satisfies Page;
+export const newsletterIssuePath = (slug: string) => `${NEWSLETTER_ARCHIVE_PAGE.path}/${slug}`;
+export const NEWSLETTER_FEED_PATH = '/newsletter/feed.xml';
+
+/**
  * The owner's console: one route for `/owner` and every path under it, client-rendered. Its
  * prerendered shell holds no personal data; the server answers every `/owner/...` path with it,
  * `noindex` and never cached. Not in the sitemap.
@@ -84,6 +94,7 @@ export const PRERENDER_PATHS = [
   ...PUBLIC_PATHS,
   ARTICLES_PAGE.path,
   MASTERCLASSES_PAGE.path,
+  NEWSLETTER_ARCHIVE_PAGE.path,
   ...UTILITY_PATHS,
   CONSOLE_PATH,
   NOT_FOUND_PATH,

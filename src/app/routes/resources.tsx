@@ -3,7 +3,8 @@ import type { Route } from './+types/resources';
 import { ARTICLES } from '~/app/articles.server';
 import { publishedContext } from '~/app/published';
 import { masterclassesPage } from '~/content/masterclasses';
-import { MASTERCLASSES_PAGE } from '~/content/routes';
+import { MASTERCLASSES_PAGE, NEWSLETTER_ARCHIVE_PAGE } from '~/content/routes';
+import { newsletterArchive } from '~/content/newsletter-archive';
 import { metaOf } from '~/content/articles.server';
 import {
   articlesSection,
@@ -43,6 +44,11 @@ export function loader({ context }: Route.LoaderArgs) {
     allMasterclasses:
       upcoming.length > 1
         ? { href: MASTERCLASSES_PAGE.path, label: masterclassesPage.allUpcoming(upcoming.length) }
+        : null,
+    // The newsletter's archive, once an issue is on it.
+    pastIssues:
+      (published?.newsletter?.length ?? 0) > 0
+        ? { href: NEWSLETTER_ARCHIVE_PAGE.path, label: newsletterArchive.resourcesLink }
         : null,
   };
 }
@@ -140,14 +146,27 @@ export default function Resources({ loaderData }: Route.ComponentProps) {
 
       <section id="newsletter" aria-labelledby="newsletter-title" className="section">
         <div className="cta-surface grid gap-10 rounded-3xl p-6 sm:p-10 lg:grid-cols-2 lg:gap-16">
-          <SectionHeader
-            id="newsletter-title"
-            align="left"
-            tone="dark"
-            eyebrow={newsletter.eyebrow}
-            title={newsletter.title}
-            intro={newsletter.intro}
-          />
+          <div>
+            <SectionHeader
+              id="newsletter-title"
+              align="left"
+              tone="dark"
+              eyebrow={newsletter.eyebrow}
+              title={newsletter.title}
+              intro={newsletter.intro}
+            />
+            {loaderData.pastIssues ? (
+              <p className="mt-6">
+                <a
+                  href={loaderData.pastIssues.href}
+                  className="inline-flex items-center gap-1.5 rounded font-semibold text-white underline underline-offset-4 hover:no-underline"
+                >
+                  {loaderData.pastIssues.label}
+                  <ArrowRight aria-hidden="true" className="size-4" />
+                </a>
+              </p>
+            ) : null}
+          </div>
           <div className="rounded-2xl bg-white p-6 text-ink-900">
             <NewsletterForm />
           </div>

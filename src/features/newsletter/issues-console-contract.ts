@@ -2,7 +2,8 @@
  * The newsletter's issues in the owner's console, as the browser and the server
  * (issues-console.server.ts) agree on them: write an issue (subject, preheader, Markdown body),
  * preview it exactly as sent, send a test to the console's own addresses, send it now or at a UK
- * time, pause, resume or cancel it while it goes out, and read its progress. Decision 046.
+ * time, pause, resume or cancel it while it goes out, and read its progress (decision 046); put a
+ * sent one on the site's archive, or take it off.
  */
 import { route } from '~/contract/route';
 import { UUID_PATTERN } from '~/lib/patterns';
@@ -93,6 +94,8 @@ export type IssueSummary = {
   updatedAt: string;
   /** From when sending began; null for a draft or a scheduled issue. */
   progress: IssueProgress | null;
+  /** Its page on the site's archive (`/newsletter/<slug>`) while it is there; null otherwise. */
+  sitePath: string | null;
 };
 
 /** GET /api/owner/newsletter/issues/:id */
@@ -164,4 +167,8 @@ export const issueRoutes = {
   resume: route<IssueDetail>()({ method: 'POST', path: '/newsletter/issues/:id/resume', ...issue }),
   /** A scheduled, sending or paused issue: nobody not yet sent it receives it. */
   cancel: route<IssueDetail>()({ method: 'POST', path: '/newsletter/issues/:id/cancel', ...issue }),
+  /** A sent issue onto the site's archive (409 for any other). */
+  putOnSite: route<IssueDetail>()({ method: 'POST', path: '/newsletter/issues/:id/site', ...issue }),
+  /** An issue on the site off it again. */
+  takeOffSite: route<IssueDetail>()({ method: 'POST', path: '/newsletter/issues/:id/site/remove', ...issue }),
 };

@@ -8,6 +8,7 @@ import type { ConsoleArea, ConsoleServices } from '~/server/kit/http/owner-route
 import { Refusal } from '~/server/kit/http/request-checks';
 import { unsubscribeAddress } from '~/server/kit/mail/verp';
 import { articleChoices, issueFromArticle, type ArticleTexts } from './issue-articles.server';
+import { putOnSite, takeOffSite } from './issue-archive.server';
 import { sendIssue, sendTest } from './issue-sending.server';
 import { issueRoutes } from './issues-console-contract';
 import {
@@ -59,10 +60,11 @@ async function answering<T>(work: Promise<T>): Promise<T> {
 
 /**
  * The newsletter's issues; `articles` reads the published articles an issue may start from,
- * `businessAddress` the business's address for the footer (when NEWSLETTER_POSTAL_ADDRESS is not set).
+ * `businessAddress` the business's address for the footer (when NEWSLETTER_POSTAL_ADDRESS is not
+ * set); `onPublished` is told after an issue is put on the site or taken off (the site renders again).
  */
 export const issuesArea =
-  (articles: ArticleTexts, businessAddress?: IssueDeps['businessAddress']): ConsoleArea =>
+  (articles: ArticleTexts, businessAddress?: IssueDeps['businessAddress'], onPublished?: () => void): ConsoleArea =>
   (routes, services) => {
     const { db, clock } = services;
     const deps = issueDeps(services, businessAddress);
@@ -107,4 +109,14 @@ export const issuesArea =
     routes.on(issueRoutes.cancel, ({ params, owner }) =>
       answering(cancelIssue(db, params.id, recorder(owner.email, 'cancel')(params.id))),
     );
+    routes.on(issueRoutes.putOnSite, async ({ params, owner }) => {
+      const detail = await answering(putOnSite(db, params.id, recorder(owner.email, 'site')(params.id)));
+      onPublished?.();
+      return detail;
+    });
+    routes.on(issueRoutes.takeOffSite, async ({ params, owner }) => {
+      const detail = await answering(takeOffSite(db, params.id, recorder(owner.email, 'site-remove')(params.id)));
+      onPublished?.();
+      return detail;
+    });
   };

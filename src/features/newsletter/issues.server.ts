@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { articlePath } from '~/content/articles';
+import { newsletterIssuePath } from '~/content/routes';
 import { ukLocalInput } from '~/lib/uk-dates';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import type { Links } from '~/server/kit/http/links';
@@ -87,6 +88,7 @@ function summaryOf(issue: IssueRow, counts: Counts): IssueSummary {
     createdAt: issue.createdAt.toISOString(),
     updatedAt: issue.updatedAt.toISOString(),
     progress: progressOf(issue, counts),
+    sitePath: issue.archivedAt && issue.archiveSlug ? newsletterIssuePath(issue.archiveSlug) : null,
   };
 }
 

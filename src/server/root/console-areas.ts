@@ -58,8 +58,8 @@ export function consoleAreas(deps: {
     suppressionsArea,
     subscribersArea,
     // An issue may start from a published article (the publishing feature's); its footer names the
-    // business's address (the business feature's).
-    issuesArea(publishedArticleTexts, businessPostalAddress),
+    // business's address (the business feature's); a sent one may be put on the site.
+    issuesArea(publishedArticleTexts, businessPostalAddress, deps.onPublished),
     articlesArea(deps.onPublished),
     businessArea(deps.onPublished),
     inboxArea(deps.handlers),

@@ -57,6 +57,8 @@ import {
   publishedArticleTexts,
 } from '~/features/publishing/articles.server';
 import { publicationVersion } from '../kit/publication';
+import { archivedIssueTexts } from '~/features/newsletter/issue-archive.server';
+import { renderArticleMarkdown } from '~/features/publishing/article-markdown.server';
 import { businessPostalAddress, publishedBusiness } from '~/features/business/business.server';
 import { registerFounderPhoto } from '~/features/business/photo-route.server';
 import type { MailBusiness } from '../kit/mail/layout';
@@ -247,19 +249,28 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     read: async () => {
       // The counter first: a change made while the rest is read is rendered again at the next look.
       const version = await publicationVersion(database.db);
-      const [articles, redirects, business, masterclasses] = await Promise.all([
+      const [articles, redirects, business, masterclasses, issues] = await Promise.all([
         publishedArticles(database.db),
         articleRedirectList(database.db),
         publishedBusiness(database.db),
         publishedMasterclasses(database.db),
+        archivedIssueTexts(database.db),
       ]);
       mailBusiness.current = business && { name: business.name, address: business.address };
-      return { version, published: { articles, business, masterclasses }, redirects };
+      // An issue's Markdown is the owner's, as an article's: rendered by the same safe renderer.
+      const newsletter = issues.map(({ body, ...issue }) => ({ ...issue, html: renderArticleMarkdown(body).html }));
+      return { version, published: { articles, business, masterclasses, newsletter }, redirects };
     },
     version: () => publicationVersion(database.db),
     // The repository's articles and nothing else: the build's pages are these (decision 049).
     asBuilt: async ({ published, redirects }) => {
-      if (published.business || (published.masterclasses?.length ?? 0) > 0 || redirects.length > 0) return false;
+      if (
+        published.business ||
+        (published.masterclasses?.length ?? 0) > 0 ||
+        (published.newsletter?.length ?? 0) > 0 ||
+        redirects.length > 0
+      )
+        return false;
       const built = builtArticlesDigest(config.buildDir);
       return built !== undefined && articlesDigest(await publishedArticleTexts(database.db)) === built;
     },

@@ -31,6 +31,7 @@ function issueOf(status: IssueStatus, more: Partial<IssueDetail> = {}): IssueDet
     updatedAt: '2030-02-21T10:00:00.000Z',
     articleSlug: null,
     articlePath: null,
+    sitePath: null,
     progress: going
       ? {
           recipients: 1200,

@@ -1,6 +1,7 @@
 /**
  * One issue's page (`/owner/newsletter/:id`): its status and UK times, its progress once it goes
- * out, the form (read-only once it goes out), the preview as sent, and the sending controls.
+ * out, the form (read-only once it goes out), once sent whether it is on the site's archive, the
+ * preview as sent, and the sending controls.
  * While it is sending or paused the page asks for it again every 2 s (a scheduled one every
  * 15 s, to see it start), and stops once it is sent or cancelled, or when the page is left.
  */
@@ -17,6 +18,7 @@ import { apiPath, isEditable, isGoingOut } from './issue-api';
 import { IssueForm, useIssueForm } from './issue-form';
 import { IssuePreviewSection } from './issue-preview';
 import { ProgressSection, SendSection } from './issue-sending';
+import { SiteSection } from './issue-site';
 import { IssueStatusBadge } from './newsletter-page';
 
 /** How often the page asks again: while the issue goes out, and while it waits for its time. */
@@ -136,6 +138,7 @@ export function IssueEditor({
         {editable ? null : <p className="mt-1 text-ink-700">{copy.readOnly[issue.status]}</p>}
         <IssueForm form={form} issue={issue} unsavedId={unsavedId} />
       </Section>
+      <SiteSection issue={issue} onChange={onChange} />
       <IssuePreviewSection issue={issue} />
       <SendSection
         issue={issue}

@@ -7,9 +7,11 @@ import type { Published } from '~/content/published';
 import {
   ARTICLES_PAGE,
   MASTERCLASSES_PAGE,
+  NEWSLETTER_ARCHIVE_PAGE,
   CONSOLE_PATH,
   PRERENDER_PATHS,
   masterclassPath,
+  newsletterIssuePath,
   type PublicPath,
 } from '~/content/routes';
 
@@ -37,7 +39,8 @@ export type RenderResult =
 const RESOURCES_PATH: PublicPath = '/resources';
 
 /**
- * The pages made from what is published: Resources, the list of articles, and each article. A
+ * The pages made from what is published: Resources, the list of articles, and each article, the
+ * masterclasses' and the newsletter archive's pages once there are any to show. A
  * page whose route's loader reads `publishedContext` is listed here, or it keeps the build's copy.
  */
 export function publishedPagePaths(published: Published): string[] {
@@ -46,6 +49,10 @@ export function publishedPagePaths(published: Published): string[] {
   const masterclasses = published.masterclasses ?? [];
   if (masterclasses.length > 0)
     paths.push(MASTERCLASSES_PAGE.path, ...masterclasses.map((m) => masterclassPath(m.slug)));
+  // The newsletter's archive and each issue on it (the build's list says none), whenever the
+  // publication says what is there: an issue taken off leaves the list too.
+  if (published.newsletter)
+    paths.push(NEWSLETTER_ARCHIVE_PAGE.path, ...published.newsletter.map((i) => newsletterIssuePath(i.slug)));
   // The business's details are in every page's footer: once set, every page but the console's
   // (client-rendered) is rendered with them. Until then the build's pages are right as they are
   // (they show no contact details).

@@ -10,7 +10,8 @@
 import { pathToFileURL } from 'node:url';
 import type { createRequestHandler as CreateRequestHandler, ServerBuild } from 'react-router';
 import { compressBody, COMPRESSIBLE, finishPage, MIN_COMPRESSED } from '../../../../scripts/page-finish.mjs';
-import { atomFeed, sitemapXml } from '../../kit/site-files';
+import { NEWSLETTER_FEED_PATH } from '~/content/routes';
+import { atomFeed, newsletterFeed, sitemapXml } from '../../kit/site-files';
 import type { RenderJob, RenderResult, RenderedFile } from './render-job';
 import { publishedPagePaths } from './render-job';
 
@@ -60,7 +61,11 @@ async function render(job: RenderJob): Promise<RenderedFile[]> {
     add(`${path === '/' ? '' : path}/index.html`, page.html, page.scriptHashes);
   }
   add('/feed.xml', atomFeed(job.publicUrl, job.published.articles));
-  add('/sitemap.xml', sitemapXml(job.publicUrl, job.published.articles, job.published.masterclasses));
+  add(
+    '/sitemap.xml',
+    sitemapXml(job.publicUrl, job.published.articles, job.published.masterclasses, job.published.newsletter),
+  );
+  if (job.published.newsletter) add(NEWSLETTER_FEED_PATH, newsletterFeed(job.publicUrl, job.published.newsletter));
   return files;
 }
 
