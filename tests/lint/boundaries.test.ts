@@ -124,7 +124,7 @@ describe('lint: a wrong import is reported by the rule that forbids it', { timeo
   it("the console in the browser never imports server code (a feature's either); the console API never imports the root", async () => {
     await expectOnlyZoneReport(
       'src/console/example.tsx',
-      '~/features/booking/booking-actions.server',
+      '~/features/booking/booking-decisions.server',
       messages.consoleBrowser,
     );
     await expectOnlyZoneReport('src/console/example.tsx', '~/server/console/inbox', messages.consoleBrowser);
@@ -221,7 +221,12 @@ describe('lint: the imports the arrows allow are not reported', { timeout: 60_00
     ['src/components/ui/example.tsx', ['~/contract/console']],
     [
       'src/server/console/example.ts',
-      ['~/features/booking/booking-actions.server', '../kit/config', '~/contract/console', '~/content/site'],
+      [
+        '~/features/booking/booking-decisions.server',
+        '../kit/config',
+        '~/contract/console',
+        '~/content/site',
+      ],
     ],
     ['src/server/kit/http/example.ts', ['~/contract/route']],
     [

@@ -11,13 +11,9 @@ import { audit, type AuditAction } from '~/server/kit/audit';
 import type { Queryable } from '~/server/kit/db/client';
 import { submissions } from '~/server/kit/db/schema';
 import type { ConsoleArea, OwnerIdentity } from '~/server/kit/http/owner-routes';
-import {
-  performOwnerAction,
-  rescheduleBooking,
-  slotWords,
-  type OwnerActed,
-  type OwnerActionHook,
-} from './booking-actions.server';
+import { slotWords, type OwnerActed, type OwnerActionHook } from './booking-action-checks.server';
+import { performOwnerAction } from './booking-decisions.server';
+import { rescheduleBooking } from './booking-moves.server';
 import {
   bookingRoutes,
   type BookingList,

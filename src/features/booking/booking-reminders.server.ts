@@ -1,7 +1,8 @@
 /**
  * A confirmed session's reminder (decision 038): an outbox row due REMINDER_HOURS_BEFORE the
  * start and not sent once REMINDER_GRACE_HOURS late; dropped when the session is cancelled,
- * queued anew when it moves (booking-actions.server.ts calls both in its transactions).
+ * queued anew when it moves (booking-decisions.server.ts and booking-moves.server.ts call both in
+ * their transactions).
  */
 import { and, eq } from 'drizzle-orm';
 import { REMINDER_GRACE_HOURS, REMINDER_HOURS_BEFORE } from '~/content/booking';

@@ -20,13 +20,9 @@ import {
 import { defineFormHandler, type ServerContext } from '~/server/kit/http/form-handler';
 import { jsonOnly, Refusal, sameOriginOnly, send } from '~/server/kit/http/request-checks';
 import type { Queryable, Tx } from '~/server/kit/db/client';
-import {
-  inspectLink,
-  lastPossibleDay,
-  linkUrl,
-  performLink,
-  type BookingClock,
-} from './booking-actions.server';
+import type { BookingClock } from './booking-action-checks.server';
+import { lastPossibleDay, linkUrl } from './booking-applicant-links.server';
+import { inspectLink, performLink } from './booking-link-actions.server';
 import { CANCEL_PATH, RESPOND_PATH } from './booking-paths';
 import { endOfUkDay, formatUkDate } from './booking-dates';
 import { ownerRequestEmail, requestReceivedEmail } from './booking-emails.server';
