@@ -278,6 +278,25 @@ describe.each(drivers)('published pages on $name', (driver) => {
     expect(sitemap).not.toContain('draft-class');
   });
 
+  it('moves a masterclass to the past once it ends, with nothing else changed', async () => {
+    await t.query(
+      `insert into events (id, slug, title, summary, starts_at, ends_at, mode, capacity, status, published_at)
+       values ('${randomUUID()}', 'ending-class-eeeeeeee', 'Ending Class', 'An evening that ends.', now() - interval '1 hour',
+               now() + interval '3 seconds', 'online', 20, 'published', now())`,
+    );
+    await raise(t);
+    await t.app.services.publisher.republish();
+    expect((await get(t, '/masterclasses')).body).toContain('href="/masterclasses/ending-class-eeeeeeee"');
+    expect(t.app.services.publisher.stale(Date.now())).toBe(false);
+    // Once it has ended the chores (every 5 s) render the pages again: listed below, as past.
+    await until(
+      async () => !(await get(t, '/masterclasses')).body.includes('href="/masterclasses/ending-class-eeeeeeee"'),
+      20_000,
+    );
+    expect((await get(t, '/masterclasses')).body).toContain('Ending Class');
+    expect(t.app.services.publisher.stale(Date.now())).toBe(false);
+  }, 30_000);
+
   it('renders a masterclass the owner publishes in the console, and its change, without a restart', async () => {
     const owner = asOwner(t.app, await signInOwner(t.app));
     const start = new Date(Date.now() + 40 * 24 * 3_600_000);

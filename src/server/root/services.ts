@@ -259,7 +259,11 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       mailBusiness.current = business && { name: business.name, address: business.address };
       // An issue's Markdown is the owner's, as an article's: rendered by the same safe renderer.
       const newsletter = issues.map(({ body, ...issue }) => ({ ...issue, html: renderArticleMarkdown(body).html }));
-      return { version, published: { articles, business, masterclasses, newsletter }, redirects };
+      // The lists of masterclasses tell upcoming from past when rendered: again once one ends.
+      const now = Date.now();
+      const ends = masterclasses.map((m) => Date.parse(m.endsAt)).filter((end) => end > now);
+      const staleAt = ends.length > 0 ? Math.min(...ends) : undefined;
+      return { version, published: { articles, business, masterclasses, newsletter }, redirects, staleAt };
     },
     version: () => publicationVersion(database.db),
     // The repository's articles and nothing else: the build's pages are these (decision 049).
@@ -289,11 +293,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     app.log.error({ err: safeError(error) }, 'scheduled articles could not be published');
   }
   await publisher.start();
-  // Scheduled articles go live on time, on whichever instance looks first.
+  // Scheduled articles go live on time, on whichever instance looks first; each instance renders
+  // its pages again once a masterclass they list as upcoming has ended.
   const publishingChores = runEvery(
     async () => {
       try {
-        if ((await publishDueArticles(database.db)) > 0) await publisher.republish();
+        if ((await publishDueArticles(database.db)) > 0 || publisher.stale(Date.now())) await publisher.republish();
       } catch (error) {
         app.log.error({ err: safeError(error) }, 'scheduled articles could not be published');
       }

@@ -42,6 +42,11 @@ export type Publication = {
   published: Published;
   /** An article's old slug -> its current slug. */
   redirects: { from: string; to: string }[];
+  /**
+   * When its pages go out of date with nothing changed (epoch ms): the soonest end of a
+   * masterclass the pages list as upcoming. Undefined: never.
+   */
+  staleAt?: number;
 };
 
 export type PublisherOptions = {
@@ -76,6 +81,8 @@ export type Publisher = {
   republish(): Promise<void>;
   /** The counter of the publication served, or undefined before the first. */
   servedVersion(): number | undefined;
+  /** Whether the pages served have gone out of date by `now` (a masterclass listed as upcoming has ended). */
+  stale(now: number): boolean;
   stop(): Promise<void>;
 };
 
@@ -196,6 +203,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const renderBuild = join(options.buildDir, 'render', 'index.js');
   const render = renderer(options.renderIdleMs ?? RENDER_IDLE_MS);
   let served: number | undefined;
+  /** When the pages served go out of date with nothing changed (`Publication.staleAt`). */
+  let staleAt: number | undefined;
   /** The counter of the last publication read, rendered or not: what the poll compares with. */
   let attempted: number | undefined;
   /** When the last render failed (the poll tries the same publication again after a pause). */
@@ -209,6 +218,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     attempted = publication.version;
     if (served === undefined && (await options.asBuilt?.(publication))) {
       served = publication.version;
+      staleAt = publication.staleAt;
       failedAt = undefined;
       options.log.info({ version: publication.version }, 'the build’s pages are what is published: nothing rendered');
       return;
@@ -225,6 +235,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       prefixes: PUBLISHED_PREFIXES,
     });
     served = publication.version;
+    staleAt = publication.staleAt;
     failedAt = undefined;
     options.onServed?.();
     options.log.info(
@@ -289,6 +300,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     },
     republish,
     servedVersion: () => served,
+    stale: (now) => staleAt !== undefined && now >= staleAt,
     async stop() {
       stopped = true;
       await poll?.stop();
