@@ -15,12 +15,13 @@ import { masterclassesPage as copy } from '~/content/masterclasses';
 import type { PublishedMasterclass } from '~/content/published';
 import { MASTERCLASSES_PAGE, masterclassPath } from '~/content/routes';
 import { PageHero } from '~/components/sections/page-hero';
+import { eventJsonLd } from '~/features/events/event-json-ld';
 import { eventApiPath } from '~/features/events/events-api';
 import { ukDayLabel, ukTimeRange } from '~/features/events/event-times';
 import { MasterclassCard } from '~/features/events/masterclass-card';
 import { NextEventProvider } from '~/features/events/next-event';
 import { RegistrationSection } from '~/features/events/registration-section';
-import { absoluteUrl, pageMeta } from '~/lib/seo';
+import { pageMeta } from '~/lib/seo';
 
 export function loader({ params, context }: Route.LoaderArgs) {
   const all = context.get(publishedContext)?.masterclasses ?? [];
@@ -39,30 +40,6 @@ export function loader({ params, context }: Route.LoaderArgs) {
   return { kind: 'masterclass' as const, masterclass };
 }
 
-/** The schema.org Event of a masterclass's own page (its places are not known when it is rendered). */
-function eventJsonLd(m: PublishedMasterclass) {
-  const url = absoluteUrl(masterclassPath(m.slug));
-  const schema = 'https://schema.org';
-  return {
-    '@context': schema,
-    '@type': 'Event',
-    name: m.title,
-    description: m.summary,
-    startDate: m.startsAt,
-    endDate: m.endsAt,
-    eventStatus: `${schema}/${m.cancelled ? 'EventCancelled' : 'EventScheduled'}`,
-    eventAttendanceMode: `${schema}/${m.mode === 'online' ? 'OnlineEventAttendanceMode' : 'OfflineEventAttendanceMode'}`,
-    location:
-      m.mode === 'online'
-        ? { '@type': 'VirtualLocation', url }
-        : { '@type': 'Place', name: m.place ?? '', address: m.place ?? '' },
-    image: absoluteUrl('/og-image.png'),
-    organizer: { '@type': 'Organization', url: absoluteUrl('/') },
-    offers: { '@type': 'Offer', price: 0, priceCurrency: 'GBP', url: `${url}#register` },
-    url,
-  };
-}
-
 export const meta = ({ loaderData }: Route.MetaArgs) => {
   if (!loaderData) return [];
   if (loaderData.kind === 'list') return pageMeta({ path: MASTERCLASSES_PAGE.path, ...copy.seo });
@@ -71,7 +48,8 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
     path: masterclassPath(masterclass.slug),
     title: masterclass.title,
     description: masterclass.summary,
-    jsonLd: [eventJsonLd(masterclass)],
+    // Its places are not known when it is rendered: asked after hydration.
+    jsonLd: [eventJsonLd(masterclass, masterclassPath(masterclass.slug))],
   });
 };
 

@@ -49,4 +49,16 @@ describe('the Event structured data', () => {
     expect(json).not.toContain('<');
     expect((JSON.parse(json) as { name: string }).name).toBe('</script><script>alert(1)</script>');
   });
+
+  it('on a masterclass’s own page: located there, with no availability it cannot know', () => {
+    const { registration: _known, ...facts } = event;
+    const data = eventJsonLd(facts, '/masterclasses/first-class-aaaaaaaa');
+    expect(data).toMatchObject({
+      location: { '@type': 'VirtualLocation', url: expect.stringMatching(/\/masterclasses\/first-class-aaaaaaaa$/) },
+      url: expect.stringMatching(/\/masterclasses\/first-class-aaaaaaaa$/),
+      offers: { url: expect.stringMatching(/\/masterclasses\/first-class-aaaaaaaa#register$/) },
+    });
+    expect(data.offers).not.toHaveProperty('availability');
+    expect(data.offers).not.toHaveProperty('validFrom');
+  });
 });

@@ -1,6 +1,8 @@
 /**
- * The schema.org Event of the next masterclass, for the Resources page's structured data. An
- * online event's location is the Resources page: the joining link is never public.
+ * The schema.org Event of a masterclass: on the Resources page for the next one (its card, with
+ * its places left once asked), and on its own page (`/masterclasses/<slug>`, rendered at
+ * publication, when its places are not known). An online event's location is the page that
+ * shows it: the joining link is never public.
  */
 import { site } from '~/content/site';
 import { absoluteUrl } from '~/lib/seo';
@@ -9,9 +11,17 @@ import type { PublicEvent } from './events-api';
 const SCHEMA = 'https://schema.org';
 export const EVENT_PAGE_PATH = '/resources';
 
-export function eventJsonLd(event: PublicEvent): Record<string, unknown> {
-  const page = absoluteUrl(EVENT_PAGE_PATH);
+/** What the structured data says of an event, whichever page shows it. */
+export type EventFacts = Pick<PublicEvent, 'title' | 'summary' | 'startsAt' | 'endsAt' | 'mode' | 'place' | 'cancelled'> & {
+  /** Its registration, when the page knows it (the card asks after hydration; a rendered page does not). */
+  registration?: Pick<PublicEvent['registration'], 'placesLeft' | 'opensAt'>;
+};
+
+/** The Event, shown on the page at `pagePath` (where its registration form is, `#register`). */
+export function eventJsonLd(event: EventFacts, pagePath: string = EVENT_PAGE_PATH): Record<string, unknown> {
+  const page = absoluteUrl(pagePath);
   const online = event.mode === 'online';
+  const registration = event.registration;
   return {
     '@context': SCHEMA,
     '@type': 'Event',
@@ -30,9 +40,13 @@ export function eventJsonLd(event: PublicEvent): Record<string, unknown> {
       '@type': 'Offer',
       price: 0,
       priceCurrency: 'GBP',
-      availability: `${SCHEMA}/${event.registration.placesLeft > 0 ? 'InStock' : 'SoldOut'}`,
-      validFrom: event.registration.opensAt,
-      url: absoluteUrl(`${EVENT_PAGE_PATH}#register`),
+      ...(registration
+        ? {
+            availability: `${SCHEMA}/${registration.placesLeft > 0 ? 'InStock' : 'SoldOut'}`,
+            validFrom: registration.opensAt,
+          }
+        : {}),
+      url: `${page}#register`,
     },
     url: page,
   };
