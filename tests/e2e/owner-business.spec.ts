@@ -7,9 +7,12 @@
  */
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
-import { EXPECTED_CONSOLE_ERRORS, test, uniqueTag } from './owner-support';
+import { EXPECTED_CONSOLE_ERRORS, sameOrigin, test, uniqueTag } from './owner-support';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
+// One after the other: each saves the one set of details, and a save made while the other's page
+// is open is (rightly) refused as stale.
+test.describe.configure({ mode: 'default' });
 
 test('setting the business e-mail changes the footer and the Contact page', async ({ ownerPage: page }) => {
   test.setTimeout(90_000);
@@ -79,4 +82,43 @@ test('setting the business e-mail changes the footer and the Contact page', asyn
   await expect(
     page.getByRole('region', { name: 'Contact Information' }).getByRole('link', { name: email }),
   ).toBeVisible();
+});
+
+test('a save made from details another tab has changed since is refused, and the text is kept', async ({
+  ownerPage: page,
+}) => {
+  test.setTimeout(60_000);
+  await page
+    .getByRole('navigation', { name: 'Console' })
+    .getByRole('link', { name: 'Business details', exact: true })
+    .click();
+  await expect(page.getByText('Loading…')).toHaveCount(0);
+  // Whatever another test left, this page now holds a saved version of the details.
+  const name = page.getByRole('textbox', { name: /^Business name/ });
+  await name.fill('Sterling Sats Ltd');
+  await page.getByRole('textbox', { name: /^Contact e-mail/ }).fill(`${uniqueTag('first')}@sterling-sats.test`);
+  await page.getByRole('textbox', { name: /^Office address/ }).fill('12 Test Street\nLondon\nEC1A 9ZZ');
+  await page.getByRole('button', { name: 'Save details' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /saved/i })).toBeVisible();
+
+  // Another tab saves from the same version.
+  const current = (await (await page.request.get('/api/owner/business')).json()) as {
+    details: Record<string, unknown>;
+    updatedAt: string;
+  };
+  const other = await page.request.post('/api/owner/business', {
+    headers: sameOrigin,
+    data: { ...current.details, name: 'Changed Elsewhere Ltd', basedOn: current.updatedAt },
+  });
+  expect(other.status(), await other.text()).toBe(200);
+
+  // This tab's save, made from the older version: refused, said, and the typed text still there.
+  await name.fill('Typed Here Ltd');
+  await page.getByRole('button', { name: 'Save details' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'These details were changed in another tab or window' }),
+  ).toBeVisible();
+  await expect(name).toHaveValue('Typed Here Ltd');
+  const stored = (await (await page.request.get('/api/owner/business')).json()) as { details: { name: string } };
+  expect(stored.details.name).toBe('Changed Elsewhere Ltd');
 });

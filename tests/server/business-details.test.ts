@@ -121,6 +121,7 @@ describe.each(drivers)('business details on $name', (driver) => {
     const bad = await owner('POST', '/api/owner/business', {
       body: {
         ...DETAILS,
+        basedOn: null,
         email: 'not an address',
         phone: 'call me',
         address: ['One line'],
@@ -137,7 +138,7 @@ describe.each(drivers)('business details on $name', (driver) => {
       testimonials: 'Please give the date as YYYY-MM-DD, as 2025-06-08.',
     });
     const early = await owner('POST', '/api/owner/business', {
-      body: { ...DETAILS, testimonials: [{ ...DETAILS.testimonials[0], permissionOn: '2026-04-01' }] },
+      body: { ...DETAILS, basedOn: null, testimonials: [{ ...DETAILS.testimonials[0], permissionOn: '2026-04-01' }] },
     });
     expect(early.statusCode).toBe(400);
     expect(early.json().fieldErrors.testimonials).toBe(
@@ -148,7 +149,7 @@ describe.each(drivers)('business details on $name', (driver) => {
 
   it('saves them audited, and renders every page again with them', async () => {
     const before = await publicationVersion(db());
-    const saved = await owner('POST', '/api/owner/business', { body: DETAILS });
+    const saved = await owner('POST', '/api/owner/business', { body: { ...DETAILS, basedOn: null } });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json<BusinessAnswer>().details).toMatchObject({
       email: DETAILS.email,
@@ -191,10 +192,26 @@ describe.each(drivers)('business details on $name', (driver) => {
       'The business’s own details are not set',
     );
 
+    const firstVersion = saved.json<BusinessAnswer>().updatedAt;
     const again = await owner('POST', '/api/owner/business', {
-      body: { ...DETAILS, email: 'office@sterling-sats.test' },
+      body: { ...DETAILS, email: 'office@sterling-sats.test', basedOn: firstVersion },
     });
     expect(again.statusCode).toBe(200);
+    // A second tab still holding the first version, or one that never saw them: refused, nothing changed.
+    const counter = await publicationVersion(db());
+    for (const basedOn of [firstVersion, null]) {
+      const stale = await owner('POST', '/api/owner/business', {
+        body: { ...DETAILS, email: 'stale@sterling-sats.test', basedOn },
+      });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json().error).toMatch(/^These details were changed in another tab or window since you opened them/);
+    }
+    const unnamed = await owner('POST', '/api/owner/business', { body: { ...DETAILS, email: 'stale@sterling-sats.test' } });
+    expect(unnamed.statusCode).toBe(400);
+    expect((await owner('GET', '/api/owner/business')).json<BusinessAnswer>().details?.email).toBe(
+      'office@sterling-sats.test',
+    );
+    expect(await publicationVersion(db())).toBe(counter);
     await t.app.services.publisher.republish();
     expect((await get('/contact')).body).toContain('mailto:office@sterling-sats.test');
     // The home page's data (followed inside the app) is the publication's too, by React Router's name.

@@ -132,6 +132,23 @@ export const BusinessInputSchema = z.object({
 export type BusinessInput = z.input<typeof BusinessInputSchema>;
 export type BusinessFields = z.output<typeof BusinessInputSchema>;
 
+/**
+ * A save: the fields, and the version of the details the form was filled from (their
+ * `updatedAt`, null before the first save). A save made from an older version is refused (409),
+ * so that two tabs or two owners never overwrite each other's details silently.
+ */
+export const BusinessSaveSchema = BusinessInputSchema.extend({
+  basedOn: z
+    .string({ error: 'The page did not say which version it was saving. Please reload it.' })
+    .max(40, 'The page did not say which version it was saving. Please reload it.')
+    .nullable(),
+});
+export type BusinessSave = z.output<typeof BusinessSaveSchema>;
+
+/** The answer to a stale save. */
+export const STALE_BUSINESS_SAVE =
+  'These details were changed in another tab or window since you opened them, so nothing was saved. Your text is still here: reload the page to see the newer details, then make your changes again.';
+
 export const PhotoUploadSchema = z.object({
   /** The file's bytes, base64. Its type is read from the bytes, never from this request. */
   data: z
@@ -159,10 +176,11 @@ export type BusinessAnswer = {
 /** The business's details are the owner's alone (decision 032). */
 export const businessRoutes = {
   view: route<BusinessAnswer>()({ method: 'GET', path: '/business' }),
+  /** Refused with 409 when the details changed since `basedOn`. */
   save: route<BusinessAnswer>()({
     method: 'POST',
     path: '/business',
-    body: BusinessInputSchema,
+    body: BusinessSaveSchema,
     invalid: 'Please correct the highlighted fields.',
     bodyLimit: 128 * 1024,
   }),

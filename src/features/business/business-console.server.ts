@@ -7,8 +7,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { ConsoleArea } from '~/server/kit/http/owner-routes';
 import { Refusal } from '~/server/kit/http/request-checks';
-import { businessRoutes } from './business-console-contract';
-import { businessAnswer, removeFounderPhoto, saveBusiness, saveFounderPhoto } from './business.server';
+import { businessRoutes, STALE_BUSINESS_SAVE } from './business-console-contract';
+import {
+  businessAnswer,
+  removeFounderPhoto,
+  saveBusiness,
+  saveFounderPhoto,
+  StaleBusinessSave,
+} from './business.server';
 import { PhotoRefusal } from './photo.server';
 
 export const businessArea =
@@ -24,9 +30,14 @@ export const businessArea =
     };
 
     routes.on(businessRoutes.view, () => businessAnswer(db));
-    routes.on(businessRoutes.save, async ({ body, owner, request }) =>
-      told(await saveBusiness(db, body, owner.email), request),
-    );
+    routes.on(businessRoutes.save, async ({ body, owner, request }) => {
+      try {
+        return told(await saveBusiness(db, body, owner.email), request);
+      } catch (error) {
+        if (error instanceof StaleBusinessSave) throw new Refusal(409, { error: STALE_BUSINESS_SAVE });
+        throw error;
+      }
+    });
     routes.on(businessRoutes.photo, async ({ body, owner, request }) => {
       const bytes = new Uint8Array(Buffer.from(body.data, 'base64'));
       try {

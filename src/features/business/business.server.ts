@@ -54,15 +54,28 @@ export async function businessAnswer(db: Queryable): Promise<BusinessAnswer> {
   };
 }
 
-/** Saves the details (audited, the site's pages rendered again on every instance). */
-export async function saveBusiness(db: Db, fields: BusinessFields, actor: string): Promise<BusinessAnswer> {
+/** A save made from details older than those stored (another tab or owner saved since). */
+export class StaleBusinessSave extends Error {}
+
+/**
+ * Saves the details (audited, the site's pages rendered again on every instance), if they are
+ * still the version `basedOn` names (their `updatedAt` as the console read it; null before the
+ * first save); otherwise throws StaleBusinessSave and changes nothing.
+ */
+export async function saveBusiness(
+  db: Db,
+  { basedOn, ...fields }: BusinessFields & { basedOn: string | null },
+  actor: string,
+): Promise<BusinessAnswer> {
   await db.transaction(async (tx) => {
     const values = { ...fields, updatedBy: actor, updatedAt: sql`now()` };
     const [before] = await tx
-      .select({ id: businessDetails.id })
+      .select({ id: businessDetails.id, updatedAt: businessDetails.updatedAt })
       .from(businessDetails)
       .where(eq(businessDetails.id, ROW))
       .for('update');
+    // Compared as the console was given it: to the millisecond.
+    if ((before ? before.updatedAt.toISOString() : null) !== basedOn) throw new StaleBusinessSave();
     await tx
       .insert(businessDetails)
       .values({ id: ROW, ...values })

@@ -120,7 +120,8 @@ function BusinessForm({ answer: loaded }: { answer: BusinessAnswer }) {
       return;
     }
     setSaving(true);
-    const result = await post<BusinessAnswer>(businessRoutes.save.path, input);
+    // The version the form was filled from: a save made from an older one is refused, text kept.
+    const result = await post<BusinessAnswer>(businessRoutes.save.path, { ...input, basedOn: answer.updatedAt });
     setSaving(false);
     if (!result.ok) {
       if (result.status === 401) return;
