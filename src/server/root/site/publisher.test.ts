@@ -109,6 +109,35 @@ async function gone(pids: number[]): Promise<boolean> {
   return false;
 }
 
+describe('a build without its render build', () => {
+  let publisher: Publisher | undefined;
+  afterEach(async () => {
+    await publisher?.stop();
+  });
+
+  it('still reads each publication (what depends on it stays current), and renders nothing', async () => {
+    const before = children();
+    let reads = 0;
+    publisher = createPublisher({
+      site: {} as StaticSite,
+      buildDir: mkdtempSync(join(tmpdir(), 'publisher-test-')),
+      publicUrl: 'https://www.example.com',
+      log: pino({ level: 'silent' }),
+      read: async () => {
+        reads += 1;
+        return { version: reads, published: { articles: [] }, redirects: [] };
+      },
+      version: async () => 1,
+      pollMs: 0,
+    });
+    await publisher.start();
+    await publisher.republish();
+    expect(reads).toBe(2);
+    expect(children().filter((pid) => !before.includes(pid))).toEqual([]);
+    expect(publisher.servedVersion()).toBeUndefined();
+  });
+});
+
 describe('the render process', () => {
   let publisher: Publisher | undefined;
   afterEach(async () => {

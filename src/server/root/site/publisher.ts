@@ -201,6 +201,7 @@ function renderer(idleMs: number): Renderer {
 
 export function createPublisher(options: PublisherOptions): Publisher {
   const renderBuild = join(options.buildDir, 'render', 'index.js');
+  const hasRenderBuild = existsSync(renderBuild);
   const render = renderer(options.renderIdleMs ?? RENDER_IDLE_MS);
   let served: number | undefined;
   /** When the pages served go out of date with nothing changed (`Publication.staleAt`). */
@@ -216,6 +217,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   async function publishOnce(): Promise<void> {
     const publication = await options.read();
     attempted = publication.version;
+    // Without a render build nothing can be rendered; the read alone still keeps what depends on
+    // it current (the e-mails' footers name the business from it).
+    if (!hasRenderBuild) return;
     if (served === undefined && (await options.asBuilt?.(publication))) {
       served = publication.version;
       staleAt = publication.staleAt;
@@ -271,9 +275,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   return {
     async start() {
-      if (!existsSync(renderBuild)) {
+      if (!hasRenderBuild) {
         options.log.error({ renderBuild }, 'the build has no render build: published pages are not served; run npm run build');
-        return;
       }
       await republish();
       if (options.pollMs > 0) {
