@@ -6,13 +6,12 @@
  * with the issue as it now stands, which the page shows; a control that an action removes hands
  * focus to its section's heading (`onDone`).
  */
-import { useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useId, type ReactNode, type RefObject } from 'react';
 import { newsletterIssuesCopy as copy } from '~/content/newsletter-console';
 import type { ApiResult } from '~/lib/api-client';
-import { formatDateTime } from '~/components/console/dates';
 import { ConfirmButton } from '~/components/console/dialog';
-import { Field } from '~/components/console/fields';
-import { useAction, useNotify } from '~/components/console/notices';
+import { useAction } from '~/components/console/notices';
+import { ScheduleForm, ukTime } from '~/components/console/schedule-form';
 import { DetailRow } from '~/components/console/page';
 import { issueRoutes, type IssueDetail, type IssueProgress } from '../issues-console-contract';
 import { isEditable, isGoingOut, postTo } from './issue-api';
@@ -42,9 +41,6 @@ function FocusSection({
     </section>
   );
 }
-
-const ukTime = (iso: string | null, local: string | null) =>
-  iso ? formatDateTime(iso) : (local ?? '').replace('T', ' ');
 
 // --- Before it goes out ---------------------------------------------------------------------------
 
@@ -132,93 +128,24 @@ export function SendSection({
           </button>
         ) : null}
       </div>
-      <ScheduleForm issue={issue} onChange={onChange} blocked={blocked} describedBy={describedBy} />
+      <ScheduleForm
+        initial={issue.scheduledForLocal ?? ''}
+        blocked={blocked}
+        describedBy={describedBy}
+        words={{
+          heading: copy.scheduleHeading,
+          label: copy.sendAt,
+          hint: copy.sendAtHint,
+          chooseTime: copy.chooseTime,
+          schedule: copy.schedule,
+          scheduling: copy.scheduling,
+          scheduled: copy.scheduled,
+        }}
+        submit={(at) => postTo(issueRoutes.send, issue.id, { at })}
+        whenOf={(done) => ukTime(done.scheduledFor, done.scheduledForLocal)}
+        onChange={onChange}
+      />
     </FocusSection>
-  );
-}
-
-/** A UK time to send the issue at (a scheduled issue's own, to change it). */
-function ScheduleForm({
-  issue,
-  onChange,
-  blocked,
-  describedBy,
-}: {
-  issue: IssueDetail;
-  onChange: Changed;
-  blocked: boolean;
-  describedBy: string | undefined;
-}) {
-  const notify = useNotify();
-  const [at, setAt] = useState(issue.scheduledForLocal ?? '');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-
-  async function schedule(e: FormEvent) {
-    e.preventDefault();
-    if (busy || blocked) return;
-    // Empty, the server would send it now: that is "Send now", which asks first.
-    if (!at.trim()) {
-      setError(copy.chooseTime);
-      input.current?.focus();
-      return;
-    }
-    setBusy(true);
-    const result = await postTo(issueRoutes.send, issue.id, { at });
-    setBusy(false);
-    if (!result.ok) {
-      // 401 has already sent the console back to the sign-in page.
-      if (result.status === 401) return;
-      const fieldError = result.fieldErrors?.at;
-      setError(fieldError ? String(fieldError) : undefined);
-      if (fieldError) input.current?.focus();
-      notify({ tone: 'error', text: result.error });
-      return;
-    }
-    setError(undefined);
-    onChange(result.data);
-    notify({
-      tone: 'success',
-      text: copy.scheduled(ukTime(result.data.scheduledFor, result.data.scheduledForLocal)),
-    });
-  }
-
-  return (
-    <form noValidate onSubmit={(e) => void schedule(e)} className="mt-6 border-t border-ink-100 pt-4">
-      <h3 className="font-semibold text-ink-900">{copy.scheduleHeading}</h3>
-      <div className="mt-2 flex flex-wrap items-end gap-x-4">
-        <Field
-          label={copy.sendAt}
-          hint={copy.sendAtHint}
-          error={error}
-          validated
-          className="min-w-0 basis-64"
-        >
-          {(control) => (
-            <input
-              {...control}
-              ref={input}
-              type="datetime-local"
-              name="at"
-              value={at}
-              onChange={(e) => setAt(e.target.value)}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <div className="mb-6">
-          <button
-            type="submit"
-            className="btn btn-secondary"
-            disabled={busy || blocked}
-            aria-describedby={describedBy}
-          >
-            {busy ? copy.scheduling : copy.schedule}
-          </button>
-        </div>
-      </div>
-    </form>
   );
 }
 

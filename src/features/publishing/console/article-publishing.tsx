@@ -6,20 +6,16 @@
  * form they wait (the line that says so describes them). Each answers with the article as it now
  * stands; a control that an action removes hands focus to the section's heading.
  */
-import { useRef, useState, type FormEvent, type RefObject } from 'react';
+import type { RefObject } from 'react';
 import { articlesCopy as copy } from '~/content/publishing-console';
 import type { ApiResult } from '~/lib/api-client';
-import { formatDateTime } from '~/components/console/dates';
 import { ConfirmButton } from '~/components/console/dialog';
-import { Field } from '~/components/console/fields';
-import { useAction, useNotify } from '~/components/console/notices';
+import { useAction } from '~/components/console/notices';
+import { ScheduleForm, ukTime } from '~/components/console/schedule-form';
 import { articleRoutes, type ArticleDetail } from '../articles-console-contract';
 import { postTo } from './article-api';
 
 type Changed = (article: ArticleDetail) => void;
-
-const ukTime = (iso: string | null, local: string | null) =>
-  iso ? formatDateTime(iso) : (local ?? '').replace('T', ' ');
 
 const canGoLive = (article: ArticleDetail) => article.status !== 'published';
 
@@ -119,96 +115,23 @@ export function PublishSection({
         <ScheduleForm
           // A new schedule's time, or the scheduled one, starts the field.
           key={article.publishAtLocal ?? ''}
-          article={article}
-          onChange={onChange}
+          initial={article.publishAtLocal ?? ''}
           blocked={blocked}
           describedBy={describedBy}
+          words={{
+            heading: copy.scheduleHeading,
+            label: copy.publishAt,
+            hint: copy.publishAtHint,
+            chooseTime: copy.chooseTime,
+            schedule: copy.schedule,
+            scheduling: copy.scheduling,
+            scheduled: copy.scheduled,
+          }}
+          submit={(at) => postTo(articleRoutes.schedule, { id: article.id }, { at, version: article.version })}
+          whenOf={(done) => ukTime(done.publishAt, done.publishAtLocal)}
+          onChange={onChange}
         />
       ) : null}
     </section>
-  );
-}
-
-/** A UK time to publish the article at (a scheduled article's own, to change it). */
-function ScheduleForm({
-  article,
-  onChange,
-  blocked,
-  describedBy,
-}: {
-  article: ArticleDetail;
-  onChange: Changed;
-  blocked: boolean;
-  describedBy: string | undefined;
-}) {
-  const notify = useNotify();
-  const [at, setAt] = useState(article.publishAtLocal ?? '');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-
-  async function schedule(e: FormEvent) {
-    e.preventDefault();
-    if (busy || blocked) return;
-    if (!at.trim()) {
-      setError(copy.chooseTime);
-      input.current?.focus();
-      return;
-    }
-    setBusy(true);
-    const result = await postTo(articleRoutes.schedule, { id: article.id }, { at, version: article.version });
-    setBusy(false);
-    if (!result.ok) {
-      // 401 has already sent the console back to the sign-in page.
-      if (result.status === 401) return;
-      const fieldError = result.fieldErrors?.at;
-      setError(fieldError ? String(fieldError) : undefined);
-      if (fieldError) input.current?.focus();
-      notify({ tone: 'error', text: result.error });
-      return;
-    }
-    setError(undefined);
-    onChange(result.data);
-    notify({
-      tone: 'success',
-      text: copy.scheduled(ukTime(result.data.publishAt, result.data.publishAtLocal)),
-    });
-  }
-
-  return (
-    <form noValidate onSubmit={(e) => void schedule(e)} className="mt-6 border-t border-ink-100 pt-4">
-      <h3 className="font-semibold text-ink-900">{copy.scheduleHeading}</h3>
-      <div className="mt-2 flex flex-wrap items-end gap-x-4">
-        <Field
-          label={copy.publishAt}
-          hint={copy.publishAtHint}
-          error={error}
-          validated
-          className="min-w-0 basis-64"
-        >
-          {(control) => (
-            <input
-              {...control}
-              ref={input}
-              type="datetime-local"
-              name="at"
-              value={at}
-              onChange={(e) => setAt(e.target.value)}
-              className="field-input"
-            />
-          )}
-        </Field>
-        <div className="mb-6">
-          <button
-            type="submit"
-            className="btn btn-secondary"
-            disabled={busy || blocked}
-            aria-describedby={describedBy}
-          >
-            {busy ? copy.scheduling : copy.schedule}
-          </button>
-        </div>
-      </div>
-    </form>
   );
 }
