@@ -7,6 +7,7 @@
  */
 import { route } from '~/contract/route';
 import { isIsoDate } from '~/lib/uk-dates';
+import { base64Length, imageData, type ImageLimits } from '~/lib/image-upload';
 import { email, optionalText, text } from '~/lib/validation';
 import { z } from '~/lib/zod';
 
@@ -26,12 +27,16 @@ export const BUSINESS_LIMITS = {
   city: 60,
 } as const;
 
-/** The founder's photo: the types the site takes, read from the file's own bytes (decision 048). */
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-export type PhotoType = (typeof PHOTO_TYPES)[number];
-export const PHOTO_LIMITS = { bytes: 2 * 1024 * 1024, maxSide: 4000, minSide: 200 } as const;
-/** The upload travels as base64 in JSON: four characters for three bytes, and some room. */
-export const PHOTO_REQUEST_BYTES = Math.ceil((PHOTO_LIMITS.bytes * 4) / 3) + 4096;
+/**
+ * The founder's photo: JPEG, PNG or WebP, read from the file's own bytes (decision 048), checked by
+ * the one checker of uploaded images (src/lib/image-upload.ts).
+ */
+export const PHOTO_LIMITS = {
+  bytes: 2 * 1024 * 1024,
+  maxSide: 4000,
+  minWidth: 200,
+  minHeight: 200,
+} as const satisfies ImageLimits;
 
 const DATE_MESSAGE = 'Please give the date as YYYY-MM-DD, as 2025-06-08.';
 const isoDate = (message: string) =>
@@ -151,11 +156,7 @@ export const STALE_BUSINESS_SAVE =
 
 export const PhotoUploadSchema = z.object({
   /** The file's bytes, base64. Its type is read from the bytes, never from this request. */
-  data: z
-    .string({ error: 'Please choose a photo.' })
-    .min(1, 'Please choose a photo.')
-    .max(PHOTO_REQUEST_BYTES, 'The photo can be at most 2 MB.')
-    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The photo did not arrive whole. Please choose it again.'),
+  data: imageData('photo', PHOTO_LIMITS),
 });
 
 // --- Answers --------------------------------------------------------------------------------------
@@ -190,7 +191,7 @@ export const businessRoutes = {
     path: '/business/photo',
     body: PhotoUploadSchema,
     fieldErrors: false,
-    bodyLimit: PHOTO_REQUEST_BYTES + 1024,
+    bodyLimit: base64Length(PHOTO_LIMITS.bytes) + 1024,
   }),
   removePhoto: route<BusinessAnswer>()({ method: 'POST', path: '/business/photo/remove' }),
 };

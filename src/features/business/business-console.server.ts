@@ -7,6 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ConsoleArea } from '~/server/kit/http/owner-routes';
 import { Refusal } from '~/server/kit/http/request-checks';
+import { ImageRefusal } from '~/server/kit/images';
 import { businessRoutes, STALE_BUSINESS_SAVE } from './business-console-contract';
 import {
   businessAnswer,
@@ -15,7 +16,6 @@ import {
   saveFounderPhoto,
   StaleBusinessSave,
 } from './business.server';
-import { PhotoRefusal } from './photo.server';
 
 export const businessArea =
   (onPublished: () => void = () => {}): ConsoleArea =>
@@ -43,7 +43,7 @@ export const businessArea =
       try {
         return told(await saveFounderPhoto(db, bytes, owner.email), request);
       } catch (error) {
-        if (error instanceof PhotoRefusal) throw new Refusal(400, { error: error.message });
+        if (error instanceof ImageRefusal) throw new Refusal(400, { error: error.message });
         throw error;
       }
     });

@@ -89,7 +89,7 @@ export async function saveBusiness(
   return businessAnswer(db);
 }
 
-/** Stores the founder's photo, checked by its bytes (a PhotoRefusal says why not). */
+/** Stores the founder's photo, checked by its bytes (an ImageRefusal says why not). */
 export async function saveFounderPhoto(db: Db, upload: Uint8Array, actor: string): Promise<BusinessAnswer> {
   // Checked by its header before anything decodes it, then written again without its metadata.
   const { bytes, ...facts } = await cleanPhoto(upload, checkPhoto(upload));

@@ -13,6 +13,7 @@ import { CheckboxField, Field, SubmitButton, TextField } from '~/components/cons
 import { post } from '~/components/console/http';
 import { useNotify } from '~/components/console/notices';
 import { PageHeading, Section } from '~/components/console/page';
+import { fileAsBase64, imageRefusals } from '~/lib/image-upload';
 import {
   BUSINESS_LIMITS,
   BusinessInputSchema,
@@ -357,15 +358,11 @@ function PhotoSection({
     e.target.value = '';
     if (!file || busy) return;
     if (file.size > PHOTO_LIMITS.bytes) {
-      setError('The photo can be at most 2 MB. Please choose a smaller one.');
+      setError(imageRefusals.tooHeavy('photo', PHOTO_LIMITS));
       return;
     }
     setBusy(true);
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let binary = '';
-    for (let i = 0; i < bytes.length; i += 0x8000)
-      binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    const result = await post<BusinessAnswer>(businessRoutes.photo.path, { data: btoa(binary) });
+    const result = await post<BusinessAnswer>(businessRoutes.photo.path, { data: await fileAsBase64(file) });
     setBusy(false);
     if (!result.ok) {
       if (result.status !== 401) setError(result.error);
