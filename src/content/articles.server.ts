@@ -88,7 +88,7 @@ export function readArticles(files: Record<string, string>): ArticleDoc[] {
     .sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 }
 
-/** What a list shows of an article: everything but its body. */
-export function metaOf({ html: _html, ...meta }: ArticleDoc): ArticleMeta {
+/** What a list shows of an article: everything but its body and its cover (the lists show none). */
+export function metaOf({ html: _html, cover: _cover, ...meta }: ArticleDoc): ArticleMeta {
   return meta;
 }

@@ -15,7 +15,19 @@ export type ArticleMeta = {
   readonly taxYear?: string;
 };
 
-export type ArticleDoc = ArticleMeta & { readonly html: string };
+/**
+ * An article's cover image (decision 050): its version (in its files' addresses), its alt text, and
+ * the size of its widest file (src/content/article-cover.ts names the files).
+ */
+export type ArticleCover = {
+  readonly version: number;
+  readonly alt: string;
+  readonly width: number;
+  readonly height: number;
+};
+
+/** An article as its page shows it: its text rendered, and its cover when it has one. */
+export type ArticleDoc = ArticleMeta & { readonly html: string; readonly cover?: ArticleCover };
 
 export const ARTICLES_PATH = '/resources/articles';
 export const articlePath = (slug: string) => `${ARTICLES_PATH}/${slug}`;

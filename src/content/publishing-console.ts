@@ -1,6 +1,7 @@
 /**
  * The words of the console's Articles pages (decision 047): the list, the editor with its live
- * preview, publishing now or at a UK time, unpublishing, and the saved versions.
+ * preview, the cover image (decision 050), publishing now or at a UK time, unpublishing, and the
+ * saved versions.
  */
 
 const number = (n: number) => n.toLocaleString('en-GB');
@@ -122,6 +123,30 @@ export const articlesCopy = {
   unpublishing: 'Unpublishing…',
   unpublished: 'Unpublished: the site no longer shows it.',
 
+  // The cover image (decision 050).
+  coverHeading: 'Cover image',
+  coverIntro:
+    'Shown at the top of the article’s page, and by the link when the article is shared. The site makes the smaller copies phones need, in modern formats, itself.',
+  noCover: 'No cover yet.',
+  coverSize: (width: number, height: number) => `Its largest copy: ${width} × ${height} pixels.`,
+  coverFileLabel: 'Image',
+  coverReplaceLabel: 'New image (optional)',
+  coverAltLabel: 'Description (alt text)',
+  coverAltHint: (max: number) =>
+    `what the image shows, for readers who cannot see it; required with a cover; up to ${number(max)} characters`,
+  uploadCover: 'Upload cover',
+  saveCover: 'Save cover',
+  savingCover: 'Saving the cover…',
+  coverSaved: 'The cover is saved.',
+  coverSavedLive: 'The cover is saved. The article’s page shows it now.',
+  removeCover: 'Remove cover',
+  removeCoverTitle: 'Remove the cover?',
+  removeCoverText:
+    'The article goes on without a cover image; if it is published, its page shows none from now on. You can upload another at any time.',
+  keepCover: 'Keep it',
+  removingCover: 'Removing…',
+  coverRemoved: 'The cover is removed.',
+
   // The saved versions.
   revisionsHeading: 'Saved versions',
   revisionsIntro:
@@ -142,7 +167,7 @@ export const articlesCopy = {
   restoreLabel: (version: number) => `Restore version ${version}`,
   restoreTitle: (version: number) => `Restore version ${version}?`,
   restoreText:
-    'Its title, summary, address, date, tax year and text are saved as a new version. The current version stays in the list, so you can come back to it.',
+    'Its title, summary, address, date, tax year and text are saved as a new version; the cover image stays as it is. The current version stays in the list, so you can come back to it.',
   restoring: 'Restoring…',
   restored: (from: number, to: number) => `Version ${from} restored as version ${to}.`,
   revisionHeading: (version: number) => `Version ${version}`,

@@ -10,6 +10,8 @@ export type PageSeo = {
   jsonLd?: readonly object[];
   /** Pages that must not be indexed (404, e-mail landing pages). */
   noindex?: boolean;
+  /** The image a shared link shows (an article's cover): its path, size and alt text; the site's own otherwise. */
+  image?: { path: string; width: number; height: number; alt: string };
 };
 
 export function absoluteUrl(path: string): string {
@@ -31,7 +33,14 @@ export function pageMeta(seo: PageSeo) {
     { property: 'og:title', content: title },
     { property: 'og:description', content: seo.description },
     { property: 'og:url', content: url },
-    { property: 'og:image', content: absoluteUrl('/og-image.png') },
+    ...(seo.image
+      ? [
+          { property: 'og:image', content: absoluteUrl(seo.image.path) },
+          { property: 'og:image:width', content: String(seo.image.width) },
+          { property: 'og:image:height', content: String(seo.image.height) },
+          { property: 'og:image:alt', content: seo.image.alt },
+        ]
+      : [{ property: 'og:image', content: absoluteUrl('/og-image.png') }]),
     { property: 'og:locale', content: 'en_GB' },
     { name: 'twitter:card', content: 'summary_large_image' },
     ...(seo.jsonLd ?? []).map((data) => ({ 'script:ld+json': data })),

@@ -10,7 +10,8 @@ import { data } from 'react-router';
 import type { Route } from './+types/articles';
 import { ARTICLES } from '~/app/articles.server';
 import { publishedContext } from '~/app/published';
-import { ARTICLES_PATH, articlePath } from '~/content/articles';
+import { ARTICLES_PATH, articlePath, type ArticleCover } from '~/content/articles';
+import { COVER_SIZES, coverSources } from '~/content/article-cover';
 import { metaOf } from '~/content/articles.server';
 import { articlesPage } from '~/content/resources';
 import { founder } from '~/content/about';
@@ -59,10 +60,13 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
   if (loaderData.kind === 'list') return pageMeta({ path: ARTICLES_PATH, ...articlesPage.seo });
   const { article, author } = loaderData;
   const path = articlePath(article.slug);
+  // The cover's widest JPEG is what a shared link shows, and the article's image for search engines.
+  const cover = article.cover ? { path: coverSources(article.cover).shared, ...article.cover } : null;
   return pageMeta({
     path,
     title: article.title,
     description: article.summary,
+    ...(cover ? { image: cover } : {}),
     jsonLd: [
       {
         '@context': 'https://schema.org',
@@ -75,13 +79,38 @@ export const meta = ({ loaderData }: Route.MetaArgs) => {
         inLanguage: 'en-GB',
         mainEntityOfPage: absoluteUrl(path),
         url: absoluteUrl(path),
-        image: absoluteUrl('/og-image.png'),
+        image: absoluteUrl(cover ? cover.path : '/og-image.png'),
         author: { '@type': 'Person', name: author.name, jobTitle: author.role, url: absoluteUrl('/about') },
         publisher: { '@type': 'Organization', name: site.brand, url: absoluteUrl('/') },
       },
     ],
   });
 };
+
+/**
+ * The article's cover (decision 050): AVIF, then WebP, then the JPEG, each in its widths for the
+ * column's width. It is the page's largest paint: asked for first, never lazily, and its size
+ * given so that nothing moves when it arrives.
+ */
+function Cover({ cover }: { cover: ArticleCover }) {
+  const sources = coverSources(cover);
+  return (
+    <picture>
+      <source type="image/avif" srcSet={sources.avif} sizes={COVER_SIZES} />
+      <source type="image/webp" srcSet={sources.webp} sizes={COVER_SIZES} />
+      <img
+        src={sources.src}
+        srcSet={sources.jpeg}
+        sizes={COVER_SIZES}
+        width={cover.width}
+        height={cover.height}
+        alt={cover.alt}
+        fetchPriority="high"
+        className="mb-10 h-auto w-full rounded-2xl bg-ink-50"
+      />
+    </picture>
+  );
+}
 
 export default function Articles({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === 'list') {
@@ -159,6 +188,7 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
         </div>
       </PageHero>
       <div className="mx-auto max-w-3xl px-4 pb-20">
+        {article.cover ? <Cover cover={article.cover} /> : null}
         <p className="rounded-xl border border-ink-100 bg-ink-50 p-4 text-sm leading-relaxed text-ink-700">
           {site.disclaimer}
         </p>

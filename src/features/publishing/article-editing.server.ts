@@ -33,7 +33,7 @@ export class ArticleRefusal extends Error {
   constructor(
     message: string,
     readonly status: 400 | 404 | 409 = 409,
-    readonly field?: 'slug' | 'at',
+    readonly field?: 'slug' | 'at' | 'data',
   ) {
     super(message);
   }

@@ -1,12 +1,16 @@
 /**
- * The articles in the owner's console (./articles-console-contract.ts): the routes, each owner
- * action written to the audit log in its own transaction (./article-editing.server.ts). After the
+ * The articles in the owner's console (./articles-console-contract.ts) and their cover images
+ * (./article-covers-console-contract.ts): the routes, each owner action written to the audit log
+ * in its own transaction (./article-editing.server.ts, ./article-covers.server.ts). After the
  * commit of an action that changed what the public site shows (the publication counter raised),
  * `onPublished` is called: the composition root hands in what renders the site's pages again.
  */
 import type { FastifyRequest } from 'fastify';
 import type { ConsoleArea } from '~/server/kit/http/owner-routes';
 import { Refusal } from '~/server/kit/http/request-checks';
+import { ImageRefusal } from '~/server/kit/images';
+import { coverRoutes } from './article-covers-console-contract';
+import { coverAnswer, removeCover, saveCover, type CoverOutcome } from './article-covers.server';
 import {
   articleDetail,
   ArticleRefusal,
@@ -25,11 +29,17 @@ import {
 } from './article-editing.server';
 import { articleRoutes } from './articles-console-contract';
 
-/** An article's refusal as the console's answer (with the field it is about, for the form). */
+/**
+ * An article's refusal as the console's answer (with the field it is about, for the form); a cover's
+ * file refused by its bytes, with the sentence of why, by the file's field.
+ */
 async function answering<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
+    if (error instanceof ImageRefusal) {
+      throw new Refusal(400, { error: error.message, fieldErrors: { data: error.message } });
+    }
     if (error instanceof ArticleRefusal) {
       throw new Refusal(error.status, {
         error: error.message,
@@ -49,16 +59,23 @@ export const articlesArea =
      * site does with it is its own affair: a failure there is logged, and the action (committed)
      * still answers. Every instance sees the counter move anyway.
      */
+    const told = (raised: boolean, request: FastifyRequest) => {
+      if (!raised) return;
+      try {
+        onPublished();
+      } catch (error) {
+        request.log.warn({ errorName: (error as Error).name }, 'the site was not told of a publication');
+      }
+    };
     const settled = async (work: Promise<Outcome>, request: FastifyRequest) => {
       const { detail, raised } = await answering(work);
-      if (raised) {
-        try {
-          onPublished();
-        } catch (error) {
-          request.log.warn({ errorName: (error as Error).name }, 'the site was not told of a publication');
-        }
-      }
+      told(raised, request);
       return detail;
+    };
+    const covered = async (work: Promise<CoverOutcome>, request: FastifyRequest) => {
+      const { answer, raised } = await answering(work);
+      told(raised, request);
+      return answer;
     };
 
     routes.on(articleRoutes.list, async () => ({ items: await listArticles(db, clock()) }));
@@ -90,5 +107,13 @@ export const articlesArea =
     );
     routes.on(articleRoutes.restore, ({ params, body, owner, request }) =>
       settled(restoreRevision(db, params.id, params.revisionId, body.version, owner.email, clock()), request),
+    );
+    // The cover (decision 050): not part of the article's saves, so it names no version.
+    routes.on(coverRoutes.view, ({ params }) => answering(coverAnswer(db, params.id)));
+    routes.on(coverRoutes.save, ({ params, body, owner, request }) =>
+      covered(saveCover(db, params.id, body, owner.email, clock()), request),
+    );
+    routes.on(coverRoutes.remove, ({ params, owner, request }) =>
+      covered(removeCover(db, params.id, owner.email), request),
     );
   };

@@ -16,7 +16,7 @@ import { audit } from '~/server/kit/audit';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import { readingMinutes, renderArticleMarkdown } from './article-markdown.server';
 import { PUBLICATION, raisePublicationVersion, sitePublication } from '~/server/kit/publication';
-import { articleRedirects, articleRevisions, articles } from './tables.server';
+import { articleCovers, articleRedirects, articleRevisions, articles } from './tables.server';
 
 /** Held while an article takes a slug: no two take the same one, nor one another's old slug. */
 export const ARTICLE_SLUG_LOCK = 727_047;
@@ -29,9 +29,13 @@ const IMPORT_AUTHOR = 'import';
 
 type ArticleRow = typeof articles.$inferSelect;
 
-/** A stored article as the site shows it: its Markdown rendered to safe HTML. */
+type CoverRow = Pick<typeof articleCovers.$inferSelect, 'version' | 'alt' | 'width' | 'height'>;
+
+/** A stored article as the site shows it: its Markdown rendered to safe HTML, its cover (decision 050). */
 function articleDocOf(
-  row: Pick<ArticleRow, 'slug' | 'title' | 'date' | 'summary' | 'body' | 'taxYear'>,
+  row: Pick<ArticleRow, 'slug' | 'title' | 'date' | 'summary' | 'body' | 'taxYear'> & {
+    cover: CoverRow | null;
+  },
 ): ArticleDoc {
   const { html, words } = renderArticleMarkdown(row.body);
   return {
@@ -43,10 +47,11 @@ function articleDocOf(
     readingMinutes: readingMinutes(words),
     ...(row.taxYear ? { taxYear: row.taxYear } : {}),
     html,
+    ...(row.cover ? { cover: row.cover } : {}),
   };
 }
 
-/** The published articles' rows (status 'published'), newest `date` first, then title. */
+/** The published articles' rows (status 'published') with their covers, newest `date` first, then title. */
 function publishedRows(db: Queryable) {
   return db
     .select({
@@ -56,8 +61,15 @@ function publishedRows(db: Queryable) {
       summary: articles.summary,
       body: articles.body,
       taxYear: articles.taxYear,
+      cover: {
+        version: articleCovers.version,
+        alt: articleCovers.alt,
+        width: articleCovers.width,
+        height: articleCovers.height,
+      },
     })
     .from(articles)
+    .leftJoin(articleCovers, eq(articleCovers.articleId, articles.id))
     .where(eq(articles.status, 'published'))
     .orderBy(desc(articles.date), asc(articles.title), asc(articles.slug));
 }

@@ -1,9 +1,12 @@
 /**
  * What the owner publishes from the console (decision 047): the articles, every saved revision of
- * each, and the old addresses of an article whose slug changed.
+ * each, the old addresses of an article whose slug changed, and each article's cover image with
+ * its resized files (decision 050).
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customType, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 export const articles = pgTable(
   'articles',
@@ -68,6 +71,41 @@ export const articleRedirects = pgTable('article_redirects', {
     .references(() => articles.id, { onDelete: 'cascade' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * An article's cover: at most one an article. Each upload is a new row (the old one and its files
+ * deleted), so its version, which its files' addresses name, is never an earlier cover's.
+ */
+export const articleCovers = pgTable('article_covers', {
+  version: integer('version').primaryKey().generatedAlwaysAsIdentity(),
+  articleId: uuid('article_id')
+    .notNull()
+    .unique()
+    .references(() => articles.id, { onDelete: 'cascade' }),
+  /** What the image shows, for a reader who cannot see it. */
+  alt: text('alt').notNull(),
+  /** The widest file's size, the image upright (at most 1600 pixels wide, never more than uploaded). */
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  /** The console person who uploaded it, or last changed its alt text, and when. */
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A cover's files: each width in AVIF, WebP and JPEG (src/content/article-cover.ts). */
+export const articleCoverFiles = pgTable(
+  'article_cover_files',
+  {
+    version: integer('version')
+      .notNull()
+      .references(() => articleCovers.version, { onDelete: 'cascade' }),
+    width: integer('width').notNull(),
+    /** avif | webp | jpeg */
+    format: text('format').notNull(),
+    bytes: bytea('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.version, t.width, t.format] })],
+);
 
 // The publication counter (site_publication) is the server kit's (src/server/kit/publication.ts):
 // every feature that publishes raises it.

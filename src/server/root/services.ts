@@ -61,6 +61,7 @@ import { archivedIssueTexts } from '~/features/newsletter/issue-archive.server';
 import { renderArticleMarkdown } from '~/features/publishing/article-markdown.server';
 import { businessPostalAddress, publishedBusiness } from '~/features/business/business.server';
 import { registerFounderPhoto } from '~/features/business/photo-route.server';
+import { registerArticleCovers } from '~/features/publishing/article-covers.server';
 import type { MailBusiness } from '../kit/mail/layout';
 import {
   startCalendarFeed,
@@ -238,7 +239,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   });
   // What the owner publishes (decision 047): the repository's articles imported once, then the
   // published pages rendered now and at each publication, here or on another instance.
-  const sitePages = () => new Set(app.site.paths().filter((path) => !path.includes('.') && !isConsolePath(path)));
+  const sitePages = () =>
+    new Set(app.site.paths().filter((path) => !path.includes('.') && !isConsolePath(path)));
   let pages = sitePages();
   const publisher = createPublisher({
     site: app.site,
@@ -275,6 +277,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
         redirects.length > 0
       )
         return false;
+      // A cover is the console's alone (decision 050): the build's pages show none.
+      if (published.articles.some((article) => article.cover)) return false;
       const built = builtArticlesDigest(config.buildDir);
       return built !== undefined && articlesDigest(await publishedArticleTexts(database.db)) === built;
     },
@@ -384,6 +388,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
 
   // The founder's photo, as the business's details name it (decision 048).
   registerFounderPhoto(app, database.db);
+  // The articles' cover images (decision 050); a draft's only to a console person (the editor).
+  registerArticleCovers(
+    app,
+    database.db,
+    async (request) => (await currentSession(database.db, config, request, new Date(), false)) !== undefined,
+  );
 
   app.get('/readyz', async (_request, reply) => {
     try {

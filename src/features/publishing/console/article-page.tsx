@@ -1,7 +1,7 @@
 /**
  * One article's page (`/owner/articles/:id`): where it stands (its status, its page on the site
  * when published, its UK times, a warning when its figures are of an earlier tax year), the form
- * beside its live preview, publishing, and its saved versions.
+ * beside its live preview, its cover image, publishing, and its saved versions.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { articlesCopy as copy } from '~/content/publishing-console';
@@ -12,6 +12,7 @@ import { page } from '~/components/console/paths';
 import { BackLink, DetailRow, PageHeading, Section } from '~/components/console/page';
 import { articleRoutes, type ArticleDetail } from '../articles-console-contract';
 import { apiPath } from './article-api';
+import { CoverSection } from './article-cover';
 import { useArticleForm, WriteAndPreview } from './article-form';
 import { PublishSection } from './article-publishing';
 import { ArticleStatusBadge, DatedBadge } from './articles-page';
@@ -85,6 +86,7 @@ export function ArticleEditor({
     <>
       <Details article={article} />
       <WriteAndPreview form={form} unsavedId={unsavedId} />
+      <CoverSection article={article} />
       <PublishSection
         article={article}
         onChange={onChange}
