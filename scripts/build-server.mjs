@@ -4,7 +4,8 @@
  * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory. The
  * embedded database's worker thread (`src/server/kit/db/pglite-worker.ts`) is a second entry,
  * `pglite-worker.mjs`, beside it, and the published pages' render process
- * (`src/server/root/site/render-worker.ts`) a third, `render-worker.mjs`.
+ * (`src/server/root/site/render-worker.ts`) a third, `render-worker.mjs`, and the image process
+ * (`src/server/root/image-worker.ts`) a fourth, `image-worker.mjs`.
  */
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -16,8 +17,10 @@ export async function buildServer(buildDir) {
     entryPoints: {
       main: 'src/server/root/main.ts',
       'pglite-worker': 'src/server/kit/db/pglite-worker.ts',
-      // The thread that renders the published pages (decision 047), found beside the bundle.
+      // The processes that render the published pages (decisions 047, 049) and make the owner's
+      // uploaded images (decision 050), found beside the bundle.
       'render-worker': 'src/server/root/site/render-worker.ts',
+      'image-worker': 'src/server/root/image-worker.ts',
     },
     outdir,
     outExtension: { '.js': '.mjs' },

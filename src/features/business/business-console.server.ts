@@ -16,9 +16,11 @@ import {
   saveFounderPhoto,
   StaleBusinessSave,
 } from './business.server';
+import { cleanUpload, type CleanUpload } from './photo.server';
 
+/** `clean`: checks and writes an uploaded photo again (the composition root runs it in a process of its own). */
 export const businessArea =
-  (onPublished: () => void = () => {}): ConsoleArea =>
+  (onPublished: () => void = () => {}, clean: CleanUpload = cleanUpload): ConsoleArea =>
   (routes, { db }) => {
     const told = <T>(answer: T, request: FastifyRequest): T => {
       try {
@@ -41,7 +43,7 @@ export const businessArea =
     routes.on(businessRoutes.photo, async ({ body, owner, request }) => {
       const bytes = new Uint8Array(Buffer.from(body.data, 'base64'));
       try {
-        return told(await saveFounderPhoto(db, bytes, owner.email), request);
+        return told(await saveFounderPhoto(db, bytes, owner.email, clean), request);
       } catch (error) {
         if (error instanceof ImageRefusal) throw new Refusal(400, { error: error.message });
         throw error;

@@ -12,7 +12,7 @@ import { audit } from '~/server/kit/audit';
 import type { Db, Queryable } from '~/server/kit/db/client';
 import { publicationVersion, raisePublicationVersion } from '~/server/kit/publication';
 import { photoPath, type BusinessAnswer, type BusinessFields } from './business-console-contract';
-import { checkPhoto, cleanPhoto } from './photo.server';
+import { cleanUpload, type CleanUpload } from './photo.server';
 import { businessDetails, businessPhoto } from './tables.server';
 
 /** The one row of each table. */
@@ -89,10 +89,17 @@ export async function saveBusiness(
   return businessAnswer(db);
 }
 
-/** Stores the founder's photo, checked by its bytes (an ImageRefusal says why not). */
-export async function saveFounderPhoto(db: Db, upload: Uint8Array, actor: string): Promise<BusinessAnswer> {
-  // Checked by its header before anything decodes it, then written again without its metadata.
-  const { bytes, ...facts } = await cleanPhoto(upload, checkPhoto(upload));
+/**
+ * Stores the founder's photo, checked by its bytes (an ImageRefusal says why not); `clean` does the
+ * checking and writing (the composition root runs it in a process of its own).
+ */
+export async function saveFounderPhoto(
+  db: Db,
+  upload: Uint8Array,
+  actor: string,
+  clean: CleanUpload = cleanUpload,
+): Promise<BusinessAnswer> {
+  const { bytes, ...facts } = await clean(upload);
   await db.transaction(async (tx) => {
     // The photo's version (its address) comes from the publication counter, which never goes
     // back: a photo uploaded after a removal never takes the address a browser cached for a year.

@@ -33,3 +33,7 @@ export async function cleanPhoto(
     return { bytes: data, type: facts.type, width: info.width, height: info.height };
   });
 }
+
+/** The photo checked by its header before anything decodes it, then written again without its metadata. */
+export type CleanUpload = (upload: Uint8Array) => Promise<{ bytes: Uint8Array } & ImageFacts>;
+export const cleanUpload: CleanUpload = (upload) => cleanPhoto(upload, checkPhoto(upload));

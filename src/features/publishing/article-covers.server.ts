@@ -16,7 +16,7 @@ import type { Db, Queryable, Tx } from '~/server/kit/db/client';
 import { raisePublicationVersion } from '~/server/kit/publication';
 import { COVER_NO_FILE, type CoverAnswer } from './article-covers-console-contract';
 import { ArticleRefusal, NOT_FOUND } from './article-editing.server';
-import { makeCoverFiles } from './cover-images.server';
+import { makeCoverFiles, type MakeCover } from './cover-images.server';
 import { articleCoverFiles, articleCovers, articles } from './tables.server';
 
 /** The result of an action: the cover as it now stands, and whether the public site changed. */
@@ -75,12 +75,13 @@ export async function saveCover(
   input: { alt: string; data?: string | undefined },
   actor: string,
   now: Date,
+  make: MakeCover = makeCoverFiles,
 ): Promise<CoverOutcome> {
   if (input.data === undefined) return describeCover(db, articleId, input.alt, actor, now);
   const upload = new Uint8Array(Buffer.from(input.data, 'base64'));
   // The files are made before the transaction: no row is held while sharp works.
   await coverAnswer(db, articleId);
-  const made = await makeCoverFiles(upload);
+  const made = await make(upload);
   const raised = await db.transaction(async (tx) => {
     const { published, cover } = await lockedArticle(tx, articleId);
     if (cover !== null) await tx.delete(articleCovers).where(eq(articleCovers.version, cover));

@@ -11,6 +11,7 @@ import { Refusal } from '~/server/kit/http/request-checks';
 import { ImageRefusal } from '~/server/kit/images';
 import { coverRoutes } from './article-covers-console-contract';
 import { coverAnswer, removeCover, saveCover, type CoverOutcome } from './article-covers.server';
+import { makeCoverFiles, type MakeCover } from './cover-images.server';
 import {
   articleDetail,
   ArticleRefusal,
@@ -50,9 +51,12 @@ async function answering<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** `onPublished`: called after the commit of every action that raised the publication counter. */
+/**
+ * `onPublished`: called after the commit of every action that raised the publication counter;
+ * `makeCover`: makes a cover's files (the composition root runs it in a process of its own).
+ */
 export const articlesArea =
-  (onPublished: () => void = () => {}): ConsoleArea =>
+  (onPublished: () => void = () => {}, makeCover: MakeCover = makeCoverFiles): ConsoleArea =>
   (routes, { db, clock }) => {
     /**
      * The article as it now stands; the site is told after the commit when it changed. What the
@@ -111,7 +115,7 @@ export const articlesArea =
     // The cover (decision 050): not part of the article's saves, so it names no version.
     routes.on(coverRoutes.view, ({ params }) => answering(coverAnswer(db, params.id)));
     routes.on(coverRoutes.save, ({ params, body, owner, request }) =>
-      covered(saveCover(db, params.id, body, owner.email, clock()), request),
+      covered(saveCover(db, params.id, body, owner.email, clock(), makeCover), request),
     );
     routes.on(coverRoutes.remove, ({ params, owner, request }) =>
       covered(removeCover(db, params.id, owner.email), request),

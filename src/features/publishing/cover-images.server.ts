@@ -10,8 +10,11 @@ import { COVER_FORMATS, COVER_MAX_WIDTH, coverWidths, type CoverFormat } from '~
 import { checkDimensions, checkImage, decodeImage } from '~/server/kit/images';
 import { COVER_LIMITS } from './article-covers-console-contract';
 
-export type CoverFile = { width: number; format: CoverFormat; bytes: Buffer };
+export type CoverFile = { width: number; format: CoverFormat; bytes: Uint8Array };
 export type CoverFiles = { width: number; height: number; files: CoverFile[] };
+
+/** Makes a cover's files from an upload (`makeCoverFiles`, here or in another process). */
+export type MakeCover = (upload: Uint8Array) => Promise<CoverFiles>;
 
 /**
  * The qualities: AVIF at 50 and WebP at 75 look alike and weigh little (the cover is the article

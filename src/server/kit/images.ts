@@ -13,7 +13,17 @@ import { imageRefusals, type ImageLimits, type ImageNoun, type ImageType } from 
 export type ImageFacts = { type: ImageType; width: number; height: number };
 
 /** Why an upload was refused, in words the owner can act on (the console answers 400 with them). */
-export class ImageRefusal extends Error {}
+export class ImageRefusal extends Error {
+  // Its name crosses a process boundary with its message (the image process: decision 050).
+  override name = 'ImageRefusal';
+}
+
+/** An ImageRefusal that came back from another process as a plain Error of that name, as it was. */
+export function asImageRefusal(error: unknown): unknown {
+  return error instanceof Error && !(error instanceof ImageRefusal) && error.name === 'ImageRefusal'
+    ? new ImageRefusal(error.message)
+    : error;
+}
 
 const be16 = (b: Uint8Array, i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
 const be32 = (b: Uint8Array, i: number) => ((be16(b, i) << 16) | be16(b, i + 2)) >>> 0;

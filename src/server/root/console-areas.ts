@@ -31,6 +31,7 @@ import type { CalendarFeedJob } from '~/features/booking/calendar-feed.server';
 import { pushArea, type PushSender } from '../console/push';
 import { analyticsArea } from '~/features/analytics/analytics-console.server';
 import { FUNNEL_ENDS } from './funnel-ends';
+import type { ImageProcess } from './images';
 
 export function consoleAreas(deps: {
   personalData: PersonalDataRegistry;
@@ -46,6 +47,8 @@ export function consoleAreas(deps: {
    * publication counter raised): the site renders its pages again. None: nothing is told.
    */
   onPublished?: () => void;
+  /** Makes the owner's uploaded images out of the server's process; none: in it (decision 050). */
+  images?: Pick<ImageProcess, 'cover' | 'photo'>;
 }): ConsoleArea[] {
   return [
     peopleArea(deps.personalData),
@@ -60,8 +63,8 @@ export function consoleAreas(deps: {
     // An issue may start from a published article (the publishing feature's); its footer names the
     // business's address (the business feature's); a sent one may be put on the site.
     issuesArea(publishedArticleTexts, businessPostalAddress, deps.onPublished),
-    articlesArea(deps.onPublished),
-    businessArea(deps.onPublished),
+    articlesArea(deps.onPublished, deps.images?.cover),
+    businessArea(deps.onPublished, deps.images?.photo),
     inboxArea(deps.handlers),
     leadsArea,
     spamArea(deps.handlers),

@@ -46,6 +46,7 @@ import { currentSession } from '../console/sessions';
 import type { PeriodicJob } from '../kit/timer';
 import { isConsolePath } from './site/static-files';
 import { builtPublicUrl, createPublisher, type Publisher } from './site/publisher';
+import { imageProcess } from './images';
 import { articlesDigest, builtArticlesDigest, readRepositoryArticles } from '../kit/repository-articles';
 import { runEvery } from '../kit/timer';
 import { safeError } from '../kit/log-safe';
@@ -242,6 +243,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const sitePages = () =>
     new Set(app.site.paths().filter((path) => !path.includes('.') && !isConsolePath(path)));
   let pages = sitePages();
+  // The owner's uploaded images are made in a process of their own (decision 050).
+  const images = imageProcess();
   const publisher = createPublisher({
     site: app.site,
     buildDir: config.buildDir,
@@ -379,6 +382,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       issueChores.stop(),
       publishingChores.stop(),
       publisher.stop(),
+      images.stop(),
       bounces?.close(),
     ]);
     await Promise.all([outbox.stop(), bulkOutbox.stop()]);
@@ -426,6 +430,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       calendarFeed,
       pushSender,
       onPublished: () => void publisher.republish(),
+      images,
     }),
     links,
     limiter,

@@ -11,14 +11,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { articlePath } from '~/content/articles';
 import type { Published } from '~/content/published';
 import { safeError } from '../../kit/log-safe';
 import { runEvery, type PeriodicJob } from '../../kit/timer';
-import { PUBLISHED_PREFIXES, type RenderJob, type RenderResult } from './render-job';
+import { programBeside, workerProcess } from '../../kit/worker-process';
+import { PUBLISHED_PREFIXES, type RenderJob, type RenderedFile } from './render-job';
 import type { SiteFile, StaticSite } from './static-files';
 
 /**
@@ -86,23 +85,6 @@ export type Publisher = {
   stop(): Promise<void>;
 };
 
-/**
- * The render process's program next to this module: `render-worker.mjs` in the server bundle;
- * when the server runs from its TypeScript source (the tests), `render-worker.ts` through tsx.
- */
-function startRenderProcess(): ChildProcess {
-  const bundled = !import.meta.url.endsWith('.ts');
-  const program = fileURLToPath(new URL(bundled ? './render-worker.mjs' : './render-worker.ts', import.meta.url));
-  return fork(program, [], {
-    // V8 set for size, as the server is (decisions 009, 015): a render is short and seldom.
-    execArgv: ['--max-semi-space-size=4', '--optimize-for-size', ...(bundled ? [] : ['--import', 'tsx'])],
-    // Buffers cross as they are (structured clone), not as JSON.
-    serialization: 'advanced',
-    // Its errors reach the server's own error stream; it writes nothing else.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-}
-
 /** After a failed render, how long the poll waits before it tries the same publication again. */
 export const RENDER_RETRY_MS = 30_000;
 
@@ -112,90 +94,24 @@ export const RENDER_IDLE_MS = 60_000;
 type Renderer = { render(job: RenderJob): Promise<SiteFile[]>; stop(): Promise<void> };
 
 /**
- * The render process, started by a render and ended `idleMs` after the last one: a burst of
- * publications pays for loading the render build once, and all its memory goes back to the
- * system when it ends, which a thread's does not (decision 049).
+ * The render process (`render-worker.mjs` beside the server bundle), started by a render and
+ * ended `idleMs` after the last one: a burst of publications pays for loading the render build
+ * once, and all its memory goes back to the system when it ends (decision 049).
  */
 function renderer(idleMs: number): Renderer {
-  let child: ChildProcess | undefined;
-  let idle: ReturnType<typeof setTimeout> | undefined;
-  let nextId = 1;
-  const pending = new Map<number, { resolve(files: SiteFile[]): void; reject(error: Error): void }>();
-
-  function fail(error: Error) {
-    for (const call of pending.values()) call.reject(error);
-    pending.clear();
-    child = undefined;
-  }
-
-  function start(): ChildProcess {
-    const started = startRenderProcess();
-    started.on('message', ({ id, result }: { id: number; result: RenderResult }) => {
-      const call = pending.get(id);
-      if (!call) return;
-      pending.delete(id);
-      if (result.error !== undefined) call.reject(new Error(result.error));
-      else
-        call.resolve(
-          result.files.map((file) => ({
-            rel: file.rel,
-            body: Buffer.from(file.body),
-            br: file.br && Buffer.from(file.br),
-            gz: file.gz && Buffer.from(file.gz),
-            scriptHashes: file.scriptHashes,
-          })),
-        );
-    });
-    started.once('error', (error) => {
-      if (child === started) fail(error);
-    });
-    started.once('exit', (code, signal) => {
-      if (child === started) fail(new Error(`The render process stopped (${signal ?? code}) before it answered.`));
-    });
-    // The render process alone never keeps the server alive.
-    started.unref();
-    started.channel?.unref();
-    return started;
-  }
-
-  function end(process: ChildProcess): Promise<void> {
-    if (process.exitCode !== null || process.signalCode !== null) return Promise.resolve();
-    const exited = new Promise<void>((resolve) => process.once('exit', () => resolve()));
-    process.kill('SIGTERM');
-    return exited;
-  }
-
+  const work = workerProcess<RenderJob, RenderedFile[]>(programBeside(import.meta.url, 'render-worker'), 'render', idleMs);
   return {
-    render(job) {
-      clearTimeout(idle);
-      child ??= start();
-      const process = child;
-      const id = nextId++;
-      return new Promise<SiteFile[]>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        // A job is held while it waits: the channel keeps the server's loop until the answer.
-        process.channel?.ref();
-        process.send({ id, job }, (error) => {
-          if (error && pending.delete(id)) reject(error);
-        });
-      }).finally(() => {
-        if (pending.size > 0) return;
-        process.channel?.unref();
-        idle = setTimeout(() => {
-          if (child === process && pending.size === 0) {
-            child = undefined;
-            void end(process);
-          }
-        }, idleMs);
-        idle.unref();
-      });
+    async render(job) {
+      const files = await work.run(job);
+      return files.map((file) => ({
+        rel: file.rel,
+        body: Buffer.from(file.body),
+        br: file.br && Buffer.from(file.br),
+        gz: file.gz && Buffer.from(file.gz),
+        scriptHashes: file.scriptHashes,
+      }));
     },
-    async stop() {
-      clearTimeout(idle);
-      const process = child;
-      fail(new Error('The render process was stopped.'));
-      if (process) await end(process);
-    },
+    stop: () => work.stop(),
   };
 }
 

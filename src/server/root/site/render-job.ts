@@ -32,9 +32,6 @@ export type RenderedFile = {
   scriptHashes?: string[];
 };
 
-export type RenderResult =
-  { files: RenderedFile[]; error?: undefined } | { error: string; files?: undefined };
-
 /** The Resources page (it shows the newest articles). */
 const RESOURCES_PATH: PublicPath = '/resources';
 

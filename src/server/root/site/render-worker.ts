@@ -12,7 +12,8 @@ import type { createRequestHandler as CreateRequestHandler, ServerBuild } from '
 import { compressBody, COMPRESSIBLE, finishPage, MIN_COMPRESSED } from '../../../../scripts/page-finish.mjs';
 import { NEWSLETTER_FEED_PATH } from '~/content/routes';
 import { atomFeed, newsletterFeed, sitemapXml } from '../../kit/site-files';
-import type { RenderJob, RenderResult, RenderedFile } from './render-job';
+import { serveJobs } from '../../kit/worker-process';
+import type { RenderJob, RenderedFile } from './render-job';
 import { publishedPagePaths } from './render-job';
 
 /** The server entry's own exports (src/app/entry.server.tsx). */
@@ -69,25 +70,6 @@ async function render(job: RenderJob): Promise<RenderedFile[]> {
   return files;
 }
 
-/** Answers one job; the publisher never sends two at once, and each answer names its job. */
-function answer(message: { id: number; job: RenderJob }, reply: (answer: { id: number; result: RenderResult }) => void) {
-  render(message.job).then(
-    (files) => reply({ id: message.id, result: { files } }),
-    (error: unknown) =>
-      reply({
-        id: message.id,
-        result: { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) },
-      }),
-  );
-}
-
-// A child process of the server (decision 049), its jobs and answers over the IPC channel; ended
-// by the server, or on its own once the server is gone (the channel closes).
-if (process.send) {
-  process.on('message', (message: { id: number; job: RenderJob }) =>
-    answer(message, (reply) => {
-      process.send?.(reply);
-    }),
-  );
-  process.once('disconnect', () => process.exit(0));
-}
+// A child process of the server (decision 049): each job rendered in turn, answered over the IPC
+// channel; ended by the server, or on its own once the server is gone.
+serveJobs(render);
