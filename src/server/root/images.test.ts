@@ -3,23 +3,12 @@
  * back as the ImageRefusal it was, with its sentence; a photo comes back written again; the work
  * runs in a child process, which ends once idle.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childProcessIds } from '../kit/child-processes.fixture';
 import { ImageRefusal } from '../kit/images';
 import { imageProcess, type ImageProcess } from './images';
-
-/** This process's children now alive. */
-function children(): number[] {
-  return readdirSync(`/proc/${process.pid}/task`).flatMap((task) => {
-    try {
-      return readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  });
-}
 
 describe('the image process', () => {
   let images: ImageProcess | undefined;
@@ -35,16 +24,16 @@ describe('the image process', () => {
   });
 
   it('writes a photo again in a child process, which ends once idle', async () => {
-    const before = children();
+    const before = childProcessIds();
     images = imageProcess(300);
     const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#13315c' } }).png().toBuffer();
     const cleaned = await images.photo(new Uint8Array(png));
     expect(cleaned).toMatchObject({ type: 'image/png', width: 600, height: 600 });
     expect(cleaned.bytes.length).toBeGreaterThan(0);
-    const started = children().filter((pid) => !before.includes(pid));
+    const started = childProcessIds().filter((pid) => !before.includes(pid));
     expect(started).toHaveLength(1);
     const end = Date.now() + 10_000;
-    while (Date.now() < end && children().some((pid) => started.includes(pid))) await sleep(20);
-    expect(children().filter((pid) => started.includes(pid))).toEqual([]);
+    while (Date.now() < end && childProcessIds().some((pid) => started.includes(pid))) await sleep(20);
+    expect(childProcessIds().filter((pid) => started.includes(pid))).toEqual([]);
   });
 });

@@ -3,12 +3,13 @@
  * render that failed is tried again after a pause, not at every look of the poll; and a start whose
  * publication is what the build prerendered renders nothing (decision 049).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childProcessIds } from '../../kit/child-processes.fixture';
 import { createPublisher, type Publisher } from './publisher';
 import type { StaticSite } from './static-files';
 import { articlesDigest, type RepositoryArticle } from '../../kit/repository-articles';
@@ -89,21 +90,10 @@ describe('the publisher’s poll', () => {
   });
 });
 
-/** This process's children now alive (a render process among them while it lives). */
-function children(): number[] {
-  return readdirSync(`/proc/${process.pid}/task`).flatMap((task) => {
-    try {
-      return readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  });
-}
-
 async function gone(pids: number[]): Promise<boolean> {
   const end = Date.now() + 10_000;
   while (Date.now() < end) {
-    if (!pids.some((pid) => children().includes(pid))) return true;
+    if (!pids.some((pid) => childProcessIds().includes(pid))) return true;
     await sleep(20);
   }
   return false;
@@ -116,7 +106,7 @@ describe('a build without its render build', () => {
   });
 
   it('still reads each publication (what depends on it stays current), and renders nothing', async () => {
-    const before = children();
+    const before = childProcessIds();
     let reads = 0;
     publisher = createPublisher({
       site: {} as StaticSite,
@@ -133,7 +123,7 @@ describe('a build without its render build', () => {
     await publisher.start();
     await publisher.republish();
     expect(reads).toBe(2);
-    expect(children().filter((pid) => !before.includes(pid))).toEqual([]);
+    expect(childProcessIds().filter((pid) => !before.includes(pid))).toEqual([]);
     expect(publisher.servedVersion()).toBeUndefined();
   });
 });
@@ -156,20 +146,20 @@ describe('the render process', () => {
     });
 
   it('is kept for the next publication, then ends on its own when none comes', async () => {
-    const before = children();
+    const before = childProcessIds();
     publisher = publisherFor(300);
     await publisher.start();
-    const started = children().filter((pid) => !before.includes(pid));
+    const started = childProcessIds().filter((pid) => !before.includes(pid));
     expect(started).toHaveLength(1);
     // Ended once idle, with the server still running.
     expect(await gone(started)).toBe(true);
   });
 
   it('ends when the publisher stops', async () => {
-    const before = children();
+    const before = childProcessIds();
     publisher = publisherFor(60_000);
     await publisher.start();
-    const started = children().filter((pid) => !before.includes(pid));
+    const started = childProcessIds().filter((pid) => !before.includes(pid));
     expect(started).toHaveLength(1);
     await publisher.stop();
     expect(await gone(started)).toBe(true);
