@@ -279,6 +279,21 @@ describe.each(drivers)('business details on $name', (driver) => {
     expect(article).toContain(`src="${photo.path}"`);
     expect(article).toContain('Sam Founder');
 
+    // A camera's photo is written no larger than the pages show it (480 on its shorter side, its
+    // shape kept): a 3000 x 2000 photo is not sent to every reader of an article.
+    const camera = await sharp({
+      create: { width: 3000, height: 2000, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 4 } },
+    })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const large = await send(camera);
+    expect(large.statusCode, large.body).toBe(200);
+    const largePhoto = large.json<BusinessAnswer>().photo!;
+    expect(largePhoto).toMatchObject({ type: 'image/jpeg', width: 720, height: 480 });
+    const largeServed = await get(largePhoto.path);
+    expect(await sharp(largeServed.rawPayload).metadata()).toMatchObject({ width: 720, height: 480 });
+    expect(largeServed.rawPayload.length).toBeLessThan(camera.length / 5);
+
     const replaced = await send(
       await sharp({ create: { width: 300, height: 300, channels: 3, background: '#ffffff' } })
         .png()
@@ -302,6 +317,7 @@ describe.each(drivers)('business details on $name', (driver) => {
       `select action from audit_log where action like 'business.photo%' order by id`,
     );
     expect(actions.map((a) => a.action)).toEqual([
+      'business.photo',
       'business.photo',
       'business.photo',
       'business.photo-remove',

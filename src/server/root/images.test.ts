@@ -1,6 +1,6 @@
 /**
  * The owner's uploaded images are made in a process of their own (decision 050): a refusal comes
- * back as the ImageRefusal it was, with its sentence; a photo comes back written again; the work
+ * back as the ImageRefusal it was, with its sentence; a photo comes back written again at the pages' size; the work
  * runs in a child process, which ends once idle.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,7 +28,8 @@ describe('the image process', () => {
     images = imageProcess(300);
     const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#13315c' } }).png().toBuffer();
     const cleaned = await images.photo(new Uint8Array(png));
-    expect(cleaned).toMatchObject({ type: 'image/png', width: 600, height: 600 });
+    // Written again at the pages' size (PHOTO_SHORT_SIDE), in the child process.
+    expect(cleaned).toMatchObject({ type: 'image/png', width: 480, height: 480 });
     expect(cleaned.bytes.length).toBeGreaterThan(0);
     const started = childProcessIds().filter((pid) => !before.includes(pid));
     expect(started).toHaveLength(1);
