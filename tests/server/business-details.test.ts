@@ -282,7 +282,7 @@ describe.each(drivers)('business details on $name', (driver) => {
     // A camera's photo is written no larger than the pages show it (480 on its shorter side, its
     // shape kept): a 3000 x 2000 photo is not sent to every reader of an article.
     const camera = await sharp({
-      create: { width: 3000, height: 2000, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 4 } },
+      create: { width: 3000, height: 2000, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 4 } },
     })
       .jpeg({ quality: 90 })
       .toBuffer();
