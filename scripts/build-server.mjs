@@ -3,7 +3,8 @@
  * ES module at `<build>/server/main.mjs`, with the npm packages left as imports. Running it needs
  * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory. The
  * embedded database's worker thread (`src/server/kit/db/pglite-worker.ts`) is a second entry,
- * `pglite-worker.mjs`, beside it, and the published pages' render process
+ * `pglite-worker.mjs`, beside it, with `pglite-early.mjs`, which `npm start` runs first to start
+ * that thread while the server's code loads (decision 051), and the published pages' render process
  * (`src/server/root/site/render-worker.ts`) a third, `render-worker.mjs`, and the image process
  * (`src/server/root/image-worker.ts`) a fourth, `image-worker.mjs`.
  */
@@ -17,6 +18,7 @@ export async function buildServer(buildDir) {
     entryPoints: {
       main: 'src/server/root/main.ts',
       'pglite-worker': 'src/server/kit/db/pglite-worker.ts',
+      'pglite-early': 'src/server/kit/db/pglite-early.ts',
       // The processes that render the published pages (decisions 047, 049) and make the owner's
       // uploaded images (decision 050), found beside the bundle.
       'render-worker': 'src/server/root/site/render-worker.ts',

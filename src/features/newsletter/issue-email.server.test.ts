@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { site } from '~/content/site';
-import { fillUnsubscribe, renderIssueEmail, UNSUBSCRIBE_MARK } from './issue-email.server';
+import {
+  fillUnsubscribe,
+  renderIssueEmail,
+  UNSUBSCRIBE_MARK,
+  type RenderedIssue,
+} from './issue-email.server';
 
 const footer = {
   postalAddress: ['Sterling Sats Ltd', '1 Example Court', 'London EC1A 1AA'],
@@ -34,8 +39,8 @@ const body = [
 ].join('\n');
 
 describe('renderIssueEmail', () => {
-  it('never lets the body’s raw HTML through as markup', () => {
-    const { html } = renderIssueEmail(
+  it('never lets the body’s raw HTML through as markup', async () => {
+    const { html } = await renderIssueEmail(
       {
         subject: 'Hello',
         preheader: '',
@@ -50,8 +55,8 @@ describe('renderIssueEmail', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
-  it('neutralises links and images that are not http(s), mailto or https images', () => {
-    const { html, text } = renderIssueEmail(
+  it('neutralises links and images that are not http(s), mailto or https images', async () => {
+    const { html, text } = await renderIssueEmail(
       {
         subject: 'Links',
         preheader: '',
@@ -77,8 +82,8 @@ describe('renderIssueEmail', () => {
     expect(text).not.toMatch(/\((?:javascript|data):/i);
   });
 
-  it('inlines the stylesheet in the site’s colours', () => {
-    const { html } = renderIssueEmail({ subject: 'Look', preheader: 'Preview', body }, footer);
+  it('inlines the stylesheet in the site’s colours', async () => {
+    const { html } = await renderIssueEmail({ subject: 'Look', preheader: 'Preview', body }, footer);
     expect(html).toMatch(/<p style="[^"]*color: #0b1f3a/);
     expect(html).toMatch(/<h2 style="[^"]*font-size: 20px/);
     expect(html).toMatch(/<a href="https:\/\/www\.example\.com\/a\?b=1&amp;c=2" style="[^"]*color: #b9470b/);
@@ -90,15 +95,15 @@ describe('renderIssueEmail', () => {
     expect(html).toContain('name="viewport"');
   });
 
-  it('keeps the subject as the one top heading', () => {
-    const { html } = renderIssueEmail({ subject: 'The subject', preheader: '', body }, footer);
+  it('keeps the subject as the one top heading', async () => {
+    const { html } = await renderIssueEmail({ subject: 'The subject', preheader: '', body }, footer);
     expect(count(html, '<h1')).toBe(1);
     expect(html).toMatch(/<h1[^>]*>The subject<\/h1>/);
     expect(html).toMatch(/<h2[^>]*>Welcome<\/h2>/);
   });
 
-  it('escapes the subject and the preheader', () => {
-    const { html, text } = renderIssueEmail(
+  it('escapes the subject and the preheader', async () => {
+    const { html, text } = await renderIssueEmail(
       { subject: 'Tax <b>&</b> "you"', preheader: 'Read <script>x</script> now', body: 'Hi.' },
       footer,
     );
@@ -111,8 +116,8 @@ describe('renderIssueEmail', () => {
     expect(text).toContain('Tax <b>&</b> "you"');
   });
 
-  it('puts the reason, the sender, the address, the disclaimer and one unsubscribe link in the footer', () => {
-    const { html, text } = renderIssueEmail({ subject: 'S', preheader: '', body }, footer);
+  it('puts the reason, the sender, the address, the disclaimer and one unsubscribe link in the footer', async () => {
+    const { html, text } = await renderIssueEmail({ subject: 'S', preheader: '', body }, footer);
     const reason = `You receive this because you subscribed to The Smart Money Newsletter from ${site.brand} and confirmed your address.`;
     for (const part of [html, text]) {
       expect(part).toContain(reason);
@@ -125,8 +130,8 @@ describe('renderIssueEmail', () => {
     expect(html).toMatch(/<a href="https:\/\/www\.example\.com"[^>]*>www\.example\.com<\/a>/);
   });
 
-  it('tracks nobody: the only links are the body’s, the site’s and the unsubscribe mark', () => {
-    const { html } = renderIssueEmail({ subject: 'S', preheader: '', body }, footer);
+  it('tracks nobody: the only links are the body’s, the site’s and the unsubscribe mark', async () => {
+    const { html } = await renderIssueEmail({ subject: 'S', preheader: '', body }, footer);
     const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
     expect(hrefs.sort()).toEqual(
       [
@@ -142,8 +147,8 @@ describe('renderIssueEmail', () => {
     ]);
   });
 
-  it('gives a readable plain-text part with no HTML tags', () => {
-    const { text } = renderIssueEmail(
+  it('gives a readable plain-text part with no HTML tags', async () => {
+    const { text } = await renderIssueEmail(
       { subject: 'Plain', preheader: '', body: `${body}\n\nAnd <em>raw</em> <span style="x">markup</span>.` },
       footer,
     );
@@ -162,7 +167,10 @@ describe('renderIssueEmail', () => {
 });
 
 describe('fillUnsubscribe', () => {
-  const rendered = renderIssueEmail({ subject: 'S', preheader: '', body: 'Hello.' }, footer);
+  let rendered: RenderedIssue;
+  beforeAll(async () => {
+    rendered = await renderIssueEmail({ subject: 'S', preheader: '', body: 'Hello.' }, footer);
+  });
   const url = 'https://www.example.com/newsletter/unsubscribe?t=a.b&x="y"<z>$&';
 
   it('puts the recipient’s URL in place of every mark, escaped in the HTML part', () => {

@@ -10,7 +10,7 @@
  * mailto addresses, and images load only over https. Nothing in the e-mail tracks its reader:
  * no pixel, no per-person link but the unsubscribe one.
  */
-import juice from 'juice';
+import type juice from 'juice';
 import { Marked, type MarkedToken, type Token, type Tokens } from 'marked';
 import { newsletter } from '~/content/resources';
 import { site } from '~/content/site';
@@ -101,9 +101,19 @@ markdown.use({
   },
 });
 
+let inliner: Promise<typeof juice> | undefined;
+
+/**
+ * juice, loaded when the first issue is rendered rather than when the server starts: with the
+ * HTML parser it brings, it is the heaviest package the server imports, and only the newsletter
+ * uses it (decision 051).
+ */
+const loadJuice = () => (inliner ??= import('juice').then((module) => module.default));
+
 /** The body as HTML, with the stylesheet inlined into each element. */
-function bodyHtml(body: string): string {
-  return juice.inlineContent(markdown.parse(body) as string, BODY_CSS, { applyWidthAttributes: false });
+async function bodyHtml(body: string): Promise<string> {
+  const inline = await loadJuice();
+  return inline.inlineContent(markdown.parse(body) as string, BODY_CSS, { applyWidthAttributes: false });
 }
 
 // --- The plain-text part ------------------------------------------------------------------------
@@ -280,11 +290,11 @@ function footerText(footer: IssueFooter): string {
 
 // --- The e-mail ---------------------------------------------------------------------------------
 
-export function renderIssueEmail(issue: IssueText, footer: IssueFooter): RenderedIssue {
+export async function renderIssueEmail(issue: IssueText, footer: IssueFooter): Promise<RenderedIssue> {
   const html = emailFrame({
     heading: issue.subject,
     preheader: issue.preheader,
-    body: bodyHtml(issue.body),
+    body: await bodyHtml(issue.body),
     footer: footerHtml(footer),
   });
   const text = [

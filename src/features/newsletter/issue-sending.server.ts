@@ -51,7 +51,7 @@ function listHeaders(publicUrl: string, oneClick: string, mailto?: string): Reco
 export async function sendTest(deps: IssueDeps, id: string, record: RecordAction): Promise<number> {
   const issue = await find(deps.db, id);
   const example = deps.links.absolute('/newsletter/unsubscribe?token=example');
-  const rendered = fillUnsubscribe(renderIssueEmail(issue, await footerOf(deps)), example);
+  const rendered = fillUnsubscribe(await renderIssueEmail(issue, await footerOf(deps)), example);
   await deps.db.transaction(async (tx) => {
     const bodyId = await storeSharedBody(tx, rendered);
     await enqueueMailing(
@@ -92,7 +92,7 @@ export async function startIssue(
         ? issue.scheduledFor !== null && issue.scheduledFor.getTime() <= now.getTime()
         : issue.status === 'draft' && !scheduledOnly;
     if (!due) return false;
-    const bodyId = await storeSharedBody(tx, renderIssueEmail(issue, await footerOf(deps, tx)));
+    const bodyId = await storeSharedBody(tx, await renderIssueEmail(issue, await footerOf(deps, tx)));
     await tx
       .update(newsletterIssues)
       .set({ status: 'sending', startedAt: sql`now()`, bodyId, updatedAt: sql`now()` })

@@ -195,7 +195,7 @@ export async function footerOf(
 /** The issue's e-mail exactly as a subscriber receives it, with an example unsubscribe link. */
 export async function previewIssue(deps: IssueDeps, id: string): Promise<IssuePreview> {
   const issue = await find(deps.db, id);
-  const rendered = renderIssueEmail(issue, await footerOf(deps));
+  const rendered = await renderIssueEmail(issue, await footerOf(deps));
   const example = deps.links.absolute('/newsletter/unsubscribe?token=example');
   return { subject: issue.subject, preheader: issue.preheader, ...fillUnsubscribe(rendered, example) };
 }

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { ConsoleRole } from '~/contract/roles';
-import { ConfigError, loadOrCreateDkimKey, loadOrCreateSecret } from './data-dir-files';
+import { ConfigError, DEFAULT_DATA_DIR, loadOrCreateDkimKey, loadOrCreateSecret } from './data-dir-files';
 
 export { ConfigError, DKIM_KEY_FILE, ensurePrivateDir, isDataDirEntry } from './data-dir-files';
 
@@ -107,7 +107,7 @@ const EnvSchema = z.object({
       .default(ESSENTIAL_DEFAULTS.PUBLIC_URL!)
       .transform((v) => v.replace(/\/+$/, '')),
   ),
-  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default(DEFAULT_DATA_DIR)),
   BUILD_DIR: z.preprocess(emptyToUndefined, z.string().default('./build')),
   DATABASE_URL: urlWithProtocol(['postgres:', 'postgresql:']),
   SMTP_URL: urlWithProtocol(['smtp:', 'smtps:']),

@@ -21,6 +21,9 @@ import {
 } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 
+/** DATA_DIR when it is not set. */
+export const DEFAULT_DATA_DIR = './data';
+
 /** A setting or a kept file that stops start-up; its message says what to fix. */
 export class ConfigError extends Error {}
 

@@ -2,27 +2,29 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from '../kit/config';
 import { configWarnings } from '../console/overview';
+import { endEarly } from '../kit/db/pglite-early';
+
+/** A setting refused at start: said as a sentence, and the database thread started early closed. */
+async function refuse(error: ConfigError): Promise<never> {
+  console.error(error.message);
+  await endEarly();
+  process.exit(1);
+}
 
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) await refuse(error);
     throw error;
   }
   let app;
   try {
     app = await buildApp({ config });
   } catch (error) {
-    // A setting that only meets its limit at start (the bounce listener's port): said as a sentence.
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
+    // A setting that only meets its limit at start (the bounce listener's port).
+    if (error instanceof ConfigError) await refuse(error);
     throw error;
   }
   if (config.env === 'production' && !config.databaseUrl) {

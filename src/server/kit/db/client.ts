@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { ensurePrivateDir, isDataDirEntry } from '../data-dir-files';
+import { embeddedSettings, PGLITE_FOLDER } from './pglite-early';
 import { openPgliteThread } from './pglite-thread';
 import { rowsOf } from './rows';
 import { databaseOutage } from './unavailable';
@@ -101,32 +102,13 @@ export async function openDatabase({
     };
   }
 
-  const dir = join(dataDir, 'pglite');
+  const dir = join(dataDir, PGLITE_FOLDER);
   // Submissions are personal data: DATA_DIR and the database folder are the owner's alone (0700).
   ensurePrivateDir(dataDir, isDataDirEntry);
   ensurePrivateDir(dir);
-  // Its own thread: a statement no longer stops the server reading requests (decision 014).
-  const client = await openPgliteThread({
-    dir,
-    // PGlite's defaults size Postgres for a database server (128 MB of shared buffers, all in
-    // this process's memory). The site's working set is small and the files sit in the OS page
-    // cache anyway, so a smaller pool keeps the whole server well under 300 MB. ANALYZE holds
-    // its sample of rows in that memory too, which PGlite's WebAssembly heap keeps for good once
-    // grown: 10 instead of 100 samples 3,000 rows instead of 30,000 (at 30, a restart that
-    // analysed the tables a day of forms had changed was idle 15 MB higher), enough for the
-    // plans the site's queries need, which lean on keys and ranges (decision 024, addendum).
-    postgresqlconf: [
-      'default_statistics_target = 10',
-      'shared_buffers = 8MB',
-      // The search index's pending list is merged into the index at 512 kB instead of 4 MB: a
-      // smaller merge, in the same heap, whenever a form's insert crosses the limit.
-      'gin_pending_list_limit = 512kB',
-      'temp_buffers = 1MB',
-      'wal_buffers = 512kB',
-      'work_mem = 2MB',
-      'maintenance_work_mem = 16MB',
-    ],
-  });
+  // Its own thread: a statement no longer stops the server reading requests (decision 014); under
+  // `npm start`, the thread started while the code loaded (decision 051).
+  const client = await openPgliteThread(embeddedSettings(dir));
   const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),

@@ -6,12 +6,12 @@
  * `close`), and the worker (`./pglite-worker.ts`) runs the statements in order, as PGlite
  * always does: a transaction holds the database until it ends.
  */
-import { Worker } from 'node:worker_threads';
 import type { Results, Transaction } from '@electric-sql/pglite';
 import { inBackgroundLane } from './lanes';
+import { claimEarly, startPgliteWorker, type StartedThread, type ThreadSettings } from './pglite-early';
 import { databaseStopped } from './unavailable';
 
-export type ThreadSettings = { dir: string; postgresqlconf: string[] };
+export type { ThreadSettings } from './pglite-early';
 
 export type ThreadRequest = { id: number } & (
   | {
@@ -47,8 +47,6 @@ export type ThreadError = { message: string } & Partial<Record<(typeof ERROR_FIE
 
 export type ThreadReply = { id: number } & ({ ok: true; value: unknown } | { ok: false; error: ThreadError });
 
-type Startup = { ready: true } | { ready: false; error: ThreadError };
-
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> };
 
 /** What drizzle's PGlite driver calls on its client, and what `client.ts` needs to close it. */
@@ -65,22 +63,16 @@ function toError(error: ThreadError): Error {
 }
 
 /**
- * The worker next to this module: `pglite-worker.mjs` in the server bundle; when the server runs
- * from its TypeScript source (the tests), `pglite-worker.ts` through tsx's loader.
+ * Opens the database on its thread: the one `npm start` started early for the same folder
+ * (./pglite-early.ts, decision 051), or a new one.
  */
-function startWorker(settings: ThreadSettings): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: settings });
-  }
-  const source = JSON.stringify(new URL('./pglite-worker.ts', import.meta.url).href);
-  return new Worker(
-    `import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`,
-    { eval: true, workerData: settings },
-  );
+export async function openPgliteThread(settings: ThreadSettings): Promise<PgliteThread> {
+  const started = (await claimEarly(settings)) ?? startPgliteWorker(settings);
+  return pgliteClient(started);
 }
 
-export async function openPgliteThread(settings: ThreadSettings): Promise<PgliteThread> {
-  const worker = startWorker(settings);
+/** The main thread's side of a started worker, once PGlite is open there. */
+async function pgliteClient({ worker, startup }: StartedThread): Promise<PgliteThread> {
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
   let stopped: Error | undefined;
@@ -98,31 +90,7 @@ export async function openPgliteThread(settings: ThreadSettings): Promise<Pglite
     for (const go of ready) go();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    const exited = (code: number) =>
-      fail(databaseStopped(`The database thread exited (${code}) while starting.`));
-    // Once started, the listeners below report what happens to the thread.
-    const settle = () => {
-      worker.off('error', fail);
-      worker.off('exit', exited);
-    };
-    function fail(error: Error) {
-      settle();
-      stop(error);
-      reject(error);
-    }
-    worker.once('message', (startup: Startup) => {
-      if (startup.ready) {
-        settle();
-        resolve();
-      } else {
-        void worker.terminate();
-        fail(toError(startup.error));
-      }
-    });
-    worker.once('error', fail);
-    worker.once('exit', exited);
-  });
+  await startup;
 
   worker.on('message', (reply: ThreadReply) => {
     const call = pending.get(reply.id);
