@@ -15,7 +15,10 @@
  * a minute. Without `views`, a plain GET of `url`.
  *
  * Input: one JSON argument { url, rate, seconds, warmupSeconds, views, origin, paths, referrers,
- * tags, userAgents, addresses }. Output: one JSON line on stdout (see `report`).
+ * tags, userAgents, addresses }. Output: one JSON line on stdout (see `report`). With
+ * BENCH_TIMELINE=1, each quarter second of the timed part whose slowest answer took over 10 ms is
+ * written to stderr with its p99 and slowest, to tell a server's own stalls (one run's windows)
+ * from the machine's (its bare route's windows too).
  */
 import http from 'node:http';
 
@@ -45,6 +48,9 @@ function view(i) {
 }
 
 const latencies = [];
+/** BENCH_TIMELINE=1: each timed request's due moment and latency, summed per 250 ms on stderr. */
+const TIMELINE = process.env.BENCH_TIMELINE === '1';
+const slow = [];
 const lags = [];
 const statuses = {};
 let errors = 0;
@@ -77,6 +83,7 @@ function send(i, due, timed, done) {
       if (ok) acknowledged += 1;
       if (timed) {
         latencies.push(end - due);
+        if (TIMELINE) slow.push([Math.round(due), Math.round(end - due)]);
         if (ok) measuredOk += 1;
         lastEnd = Math.max(lastEnd, end);
       }
@@ -154,6 +161,22 @@ const report = {
   maxMs: round(latencies.at(-1) ?? NaN),
   lagP99Ms: round(at(lags, 0.99)),
 };
+if (TIMELINE) {
+  const windows = new Map();
+  for (const [due, ms] of slow) {
+    const w = Math.floor((due - start) / 250);
+    const held = windows.get(w) ?? [];
+    held.push(ms);
+    windows.set(w, held);
+  }
+  for (const [w, list] of [...windows].sort((a, b) => a[0] - b[0])) {
+    list.sort((a, b) => a - b);
+    if (list.at(-1) > 10)
+      process.stderr.write(
+        `t=${(w / 4).toFixed(2)}s n=${list.length} p99=${at(list, 0.99)} max=${list.at(-1)}\n`,
+      );
+  }
+}
 process.stdout.write(`${JSON.stringify(report)}\n`);
 agent.destroy();
 process.exit(0);
