@@ -103,11 +103,14 @@ function renderer(idleMs: number): Renderer {
   return {
     async render(job) {
       const files = await work.run(job);
+      // The channel's structured clone hands back Uint8Arrays: each is viewed as a Buffer where it
+      // lies, not copied (a second copy of every page, for a moment, at each publication).
+      const view = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       return files.map((file) => ({
         rel: file.rel,
-        body: Buffer.from(file.body),
-        br: file.br && Buffer.from(file.br),
-        gz: file.gz && Buffer.from(file.gz),
+        body: view(file.body),
+        br: file.br && view(file.br),
+        gz: file.gz && view(file.gz),
         scriptHashes: file.scriptHashes,
       }));
     },
