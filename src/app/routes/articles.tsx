@@ -5,7 +5,6 @@
  * repository's articles; the server renders the published ones again with this route at each
  * publication (decision 047), its loader then reading them from the context.
  */
-import { ArrowLeft } from 'lucide-react';
 import { data } from 'react-router';
 import type { Route } from './+types/articles';
 import { ARTICLES } from '~/app/articles.server';
@@ -18,6 +17,7 @@ import { founder } from '~/content/about';
 import { articlePage } from '~/content/article-page';
 import { site } from '~/content/site';
 import { formatLongDate } from '~/lib/uk-dates';
+import { BackLink } from '~/components/sections/back-link';
 import { PageHero } from '~/components/sections/page-hero';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 
@@ -239,13 +239,7 @@ export default function Articles({ loaderData }: Route.ComponentProps) {
           </nav>
         ) : null}
         <p className="mt-12">
-          <a
-            href={ARTICLES_PATH}
-            className="inline-flex items-center gap-1.5 rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline"
-          >
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            {articlesPage.backLabel}
-          </a>
+          <BackLink href={ARTICLES_PATH} label={articlesPage.backLabel} />
         </p>
       </div>
     </>

@@ -7,13 +7,13 @@
  * What changes with every registration (places left, whether registration is open) is asked
  * after hydration, as on the Resources page.
  */
-import { ArrowLeft } from 'lucide-react';
 import { data } from 'react-router';
 import type { Route } from './+types/masterclasses';
 import { publishedContext } from '~/app/published';
 import { masterclassesPage as copy } from '~/content/masterclasses';
 import type { PublishedMasterclass } from '~/content/published';
 import { MASTERCLASSES_PAGE, masterclassPath } from '~/content/routes';
+import { BackLink } from '~/components/sections/back-link';
 import { PageHero } from '~/components/sections/page-hero';
 import { eventJsonLd } from '~/features/events/event-json-ld';
 import { eventApiPath } from '~/features/events/events-api';
@@ -144,13 +144,7 @@ export default function Masterclasses({ loaderData }: Route.ComponentProps) {
       </div>
       <RegistrationSection />
       <p className="mx-auto max-w-3xl px-4 pb-20">
-        <a
-          href={MASTERCLASSES_PAGE.path}
-          className="inline-flex items-center gap-1.5 rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline"
-        >
-          <ArrowLeft aria-hidden="true" className="size-4" />
-          {copy.backLabel}
-        </a>
+        <BackLink href={MASTERCLASSES_PAGE.path} label={copy.backLabel} />
       </p>
     </NextEventProvider>
   );

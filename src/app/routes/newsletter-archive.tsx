@@ -5,13 +5,13 @@
  * list with none; the server renders the list and each issue again at each publication (decision
  * 047), its loader then reading them from the context.
  */
-import { ArrowLeft } from 'lucide-react';
 import { data } from 'react-router';
 import type { Route } from './+types/newsletter-archive';
 import { publishedContext } from '~/app/published';
 import { newsletterArchive as copy } from '~/content/newsletter-archive';
 import { NEWSLETTER_ARCHIVE_PAGE, NEWSLETTER_FEED_PATH, newsletterIssuePath } from '~/content/routes';
 import { site } from '~/content/site';
+import { BackLink } from '~/components/sections/back-link';
 import { PageHero } from '~/components/sections/page-hero';
 import { formatLongDate } from '~/lib/uk-dates';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
@@ -135,13 +135,7 @@ export default function NewsletterArchive({ loaderData }: Route.ComponentProps) 
         />
         <Closing />
         <p className="mt-12">
-          <a
-            href={NEWSLETTER_ARCHIVE_PAGE.path}
-            className="inline-flex items-center gap-1.5 rounded font-semibold text-brand-700 hover:text-brand-800 hover:underline"
-          >
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            {copy.backLabel}
-          </a>
+          <BackLink href={NEWSLETTER_ARCHIVE_PAGE.path} label={copy.backLabel} />
         </p>
       </div>
     </>
