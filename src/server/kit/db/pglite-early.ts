@@ -57,7 +57,28 @@ export const PGLITE_FOLDER = 'pglite';
 /** A worker started, whose first message (ready, or why not) is awaited by `startup`. */
 export type StartedThread = { settings: ThreadSettings; worker: Worker; startup: Promise<void> };
 
-type Startup = { ready: true } | { ready: false; error: { message: string } & Record<string, string> };
+/** The fields of Postgres' errors that cross the thread: never the statement or its values. */
+export const ERROR_FIELDS = [
+  'code',
+  'severity',
+  'detail',
+  'hint',
+  'schema',
+  'table',
+  'column',
+  'constraint',
+  'routine',
+] as const;
+
+/** An error as it crosses the thread. */
+export type ThreadError = { message: string } & Partial<Record<(typeof ERROR_FIELDS)[number], string>>;
+
+/** A thread error as an Error, with Postgres' fields (`code`, `constraint`...) on it. */
+export function toError(error: ThreadError): Error {
+  return Object.assign(new Error(error.message), error);
+}
+
+type Startup = { ready: true } | { ready: false; error: ThreadError };
 
 /**
  * The worker next to this module: `pglite-worker.mjs` in the server bundle; when the server runs
@@ -98,7 +119,7 @@ export function startPgliteWorker(settings: ThreadSettings): StartedThread {
         resolve();
       } else {
         void worker.terminate();
-        fail(Object.assign(new Error(first.error.message), first.error));
+        fail(toError(first.error));
       }
     });
     worker.once('error', fail);

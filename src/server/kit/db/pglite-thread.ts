@@ -8,10 +8,17 @@
  */
 import type { Results, Transaction } from '@electric-sql/pglite';
 import { inBackgroundLane } from './lanes';
-import { claimEarly, startPgliteWorker, type StartedThread, type ThreadSettings } from './pglite-early';
+import {
+  claimEarly,
+  startPgliteWorker,
+  toError,
+  type StartedThread,
+  type ThreadError,
+  type ThreadSettings,
+} from './pglite-early';
 import { databaseStopped } from './unavailable';
 
-export type { ThreadSettings } from './pglite-early';
+export { ERROR_FIELDS, type ThreadError, type ThreadSettings } from './pglite-early';
 
 export type ThreadRequest = { id: number } & (
   | {
@@ -29,22 +36,6 @@ export type ThreadRequest = { id: number } & (
   | { op: 'close' }
 );
 
-/** The fields of Postgres' errors that cross the thread: never the statement or its values. */
-export const ERROR_FIELDS = [
-  'code',
-  'severity',
-  'detail',
-  'hint',
-  'schema',
-  'table',
-  'column',
-  'constraint',
-  'routine',
-] as const;
-
-/** An error as it crosses the thread. */
-export type ThreadError = { message: string } & Partial<Record<(typeof ERROR_FIELDS)[number], string>>;
-
 export type ThreadReply = { id: number } & ({ ok: true; value: unknown } | { ok: false; error: ThreadError });
 
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> };
@@ -56,11 +47,6 @@ export type PgliteThread = {
   transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
-
-/** A thread error as an Error, with Postgres' fields (`code`, `constraint`...) on it. */
-function toError(error: ThreadError): Error {
-  return Object.assign(new Error(error.message), error);
-}
 
 /**
  * Opens the database on its thread: the one `npm start` started early for the same folder
