@@ -2,11 +2,9 @@
  * The server, bundled for production: `src/server/root/main.ts` and the site code it uses, in one
  * ES module at `<build>/server/main.mjs`, with the npm packages left as imports. Running it needs
  * no TypeScript loader, which keeps some 75 MB of transpiler out of the server's memory. The
- * embedded database's worker thread (`src/server/kit/db/pglite-worker.ts`) is a second entry,
- * `pglite-worker.mjs`, beside it, with `pglite-early.mjs`, which `npm start` runs first to start
- * that thread while the server's code loads (decision 051), and the published pages' render process
- * (`src/server/root/site/render-worker.ts`) a third, `render-worker.mjs`, and the image process
- * (`src/server/root/image-worker.ts`) a fourth, `image-worker.mjs`.
+ * published pages' render process (`src/server/root/site/render-worker.ts`) is a second entry,
+ * `render-worker.mjs`, beside it, and the image process (`src/server/root/image-worker.ts`) a
+ * third, `image-worker.mjs`.
  */
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -17,8 +15,6 @@ export async function buildServer(buildDir) {
     // Side by side: the bundle finds the worker next to itself (`import.meta.url`).
     entryPoints: {
       main: 'src/server/root/main.ts',
-      'pglite-worker': 'src/server/kit/db/pglite-worker.ts',
-      'pglite-early': 'src/server/kit/db/pglite-early.ts',
       // The processes that render the published pages (decisions 047, 049) and make the owner's
       // uploaded images (decision 050), found beside the bundle.
       'render-worker': 'src/server/root/site/render-worker.ts',

@@ -45,7 +45,9 @@ const hasCode = (error: unknown, code: string) => (error as NodeJS.ErrnoExceptio
 export function ensurePrivateDir(dir: string, own: (name: string) => boolean = () => true): void {
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = statSync(dir);
-  if ((stat.mode & 0o077) === 0) return;
+  // Passing through (group search alone) reveals nothing: the embedded database's user needs it
+  // when the server runs as root (./db/embedded-postgres.ts).
+  if ((stat.mode & 0o067) === 0) return;
   const uid = process.getuid?.();
   if (uid === undefined || stat.uid !== uid) return;
   if (created === undefined) {
@@ -62,7 +64,12 @@ export function isDataDirEntry(name: string): boolean {
     name.startsWith(`${SECRET_FILE}.`) ||
     name === DKIM_KEY_FILE ||
     name.startsWith(`${DKIM_KEY_FILE}.`) ||
+    name === 'postgres' ||
+    name === 'postgres.initdb' ||
+    name === 'postgres-location.txt' ||
     name === 'pglite' ||
+    name.startsWith('pglite-moved-') ||
+    name === '.pglite-import' ||
     name === 'mail'
   );
 }
@@ -121,7 +128,7 @@ function writeOnce(dir: string, file: string, content: string): void {
   } finally {
     rmSync(temporary, { force: true });
   }
-  syncDir(dir);
+  fsyncDir(dir);
 }
 
 /** With no APP_SECRET the server makes one and keeps it in DATA_DIR, so links survive restarts. */
@@ -192,7 +199,7 @@ export function loadOrCreateDkimKey(dataDir: string, configured: string | undefi
 }
 
 /** Makes a new entry of `dir` durable; where folders cannot be opened for it, nothing is lost but that. */
-function syncDir(dir: string): void {
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');

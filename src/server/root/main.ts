@@ -2,12 +2,10 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from '../kit/config';
 import { configWarnings } from '../console/overview';
-import { endEarly } from '../kit/db/pglite-early';
 
-/** A setting refused at start: said as a sentence, and the database thread started early closed. */
-async function refuse(error: ConfigError): Promise<never> {
+/** A setting refused at start: said as a sentence. */
+function refuse(error: ConfigError): never {
   console.error(error.message);
-  await endEarly();
   process.exit(1);
 }
 
@@ -16,7 +14,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) await refuse(error);
+    if (error instanceof ConfigError) refuse(error);
     throw error;
   }
   let app;
@@ -24,14 +22,8 @@ async function main(): Promise<void> {
     app = await buildApp({ config });
   } catch (error) {
     // A setting that only meets its limit at start (the bounce listener's port).
-    if (error instanceof ConfigError) await refuse(error);
+    if (error instanceof ConfigError) refuse(error);
     throw error;
-  }
-  if (config.env === 'production' && !config.databaseUrl) {
-    // PGlite never fsyncs its files (decision 002, "Durability on the embedded database").
-    app.log.warn(
-      'The embedded database (PGlite in DATA_DIR) never forces its writes to disk (no fsync): a process crash loses no acknowledged submission, but a power loss or operating system crash can. Set DATABASE_URL to a PostgreSQL server for a real deployment.',
-    );
   }
   // Settings a production server must be given: warned of here and shown in the owner's console.
   for (const warning of configWarnings(config)) app.log.warn(warning);

@@ -123,7 +123,11 @@ declare module 'fastify' {
 
 export async function registerServices(app: FastifyInstance, config: Config, options: ServicesOptions = {}) {
   const personalData = options.personalData ?? PERSONAL_DATA;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log: (message, fields) => app.log.info(fields ?? {}, message),
+  });
   const links = createLinks(config.publicUrl, config.appSecret);
   // What relays send back to the VERP senders (decision 045), started before anything else that
   // would need stopping: a port it cannot take stops the start with a sentence, the database closed.

@@ -1,17 +1,17 @@
 /**
- * The database: PGlite (embedded Postgres compiled to WASM, files in DATA_DIR/pglite) by
- * default, a `pg` pool when DATABASE_URL is set. Both speak one SQL dialect, so the schema,
- * the migrations and every query are shared; only opening and closing differ.
+ * The database: PostgreSQL. With DATABASE_URL, the server at that address; without it, the
+ * embedded cluster in DATA_DIR (./embedded-postgres.ts), started with the server and stopped with
+ * it. Both are reached through one `pg` pool, so the schema, the migrations and every query are
+ * shared; only how the connection is made differs (decision 052).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
 import { ensurePrivateDir, isDataDirEntry } from '../data-dir-files';
-import { embeddedSettings, PGLITE_FOLDER } from './pglite-early';
-import { openPgliteThread } from './pglite-thread';
-import { rowsOf } from './rows';
+import { startEmbeddedPostgres, type EmbeddedLog, type EmbeddedPostgres } from './embedded-postgres';
+import { movePgliteIn, pgliteFolderToMove } from './pglite-import';
 import { databaseOutage } from './unavailable';
 
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -24,7 +24,10 @@ export type NamedStatement = { name: string; text: string };
 
 export type Database = {
   db: Db;
-  driver: 'pglite' | 'postgres';
+  /** The embedded cluster in DATA_DIR, or a PostgreSQL server at DATABASE_URL. */
+  driver: 'embedded' | 'postgres';
+  /** The embedded cluster, when it is the one in use. */
+  embedded?: EmbeddedPostgres;
   /**
    * Runs a statement of the server's own, outside any transaction. On Postgres each pooled
    * connection prepares it once, under its name, and then only binds values to it.
@@ -52,33 +55,38 @@ function findMigrations(from: string): string {
 // Any fixed number: every instance takes the same lock while it migrates.
 const MIGRATION_LOCK = 727_001;
 
-export type DatabaseOptions = { databaseUrl?: string; dataDir: string; poolSize?: number };
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  /** What the embedded database says of its start (where it is, a move from PGlite). */
+  log?: EmbeddedLog;
+};
 
 /** Opens the database and applies every pending migration before returning. */
 export async function openDatabase({
   databaseUrl,
   dataDir,
   poolSize = 10,
+  log = () => {},
 }: DatabaseOptions): Promise<Database> {
-  // Each driver is loaded only when it is used: a server on PGlite never holds the Postgres client.
+  const [{ default: pgModule }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
+  let embedded: EmbeddedPostgres | undefined;
+  let connection: pg.PoolConfig;
   if (databaseUrl) {
-    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
-      import('pg'),
-      import('drizzle-orm/node-postgres'),
-      import('drizzle-orm/node-postgres/migrator'),
-    ]);
-    // A connection that cannot be had within 5 s (the server unreachable, every client busy) is
-    // an outage answered 503 (./unavailable.ts), not a request left waiting for the OS's timeout.
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: poolSize,
-      idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: 5_000,
-    });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
-    // A new connection after an outage says the database is back (logged once, ./unavailable.ts).
-    pool.on('connect', () => databaseOutage.reachable());
+    connection = { connectionString: databaseUrl };
+  } else {
+    // Submissions are personal data: DATA_DIR is the owner's alone (0700).
+    ensurePrivateDir(dataDir, isDataDirEntry);
+    embedded = await startEmbeddedPostgres(dataDir, { log });
+    connection = embedded.connection();
+  }
+  const started = embedded;
+  const migrateWith = async (pool: pg.Pool) => {
     const db = drizzlePg(pool) as unknown as Db;
     // Several instances may start together: one migrates while the others wait on the lock.
     const lockClient = await pool.connect();
@@ -89,71 +97,64 @@ export async function openDatabase({
       await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
       lockClient.release();
     }
-    return {
-      db,
-      driver: 'postgres',
-      run: async ({ name, text }, values) => {
-        await pool.query({ name, text, values });
-      },
-      ping: async () => {
-        await pool.query('select 1');
-      },
-      close: () => pool.end(),
-    };
-  }
-
-  const dir = join(dataDir, PGLITE_FOLDER);
-  // Submissions are personal data: DATA_DIR and the database folder are the owner's alone (0700).
-  ensurePrivateDir(dataDir, isDataDirEntry);
-  ensurePrivateDir(dir);
-  // Its own thread: a statement no longer stops the server reading requests (decision 014); under
-  // `npm start`, the thread started while the code loaded (decision 051).
-  const client = await openPgliteThread(embeddedSettings(dir));
-  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
-  const db = drizzlePglite(client as never) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-  const database: Database = {
-    db,
-    driver: 'pglite',
-    run: async ({ text }, params) => {
-      await client.query(text, params);
-    },
-    // Once closed, the thread's client refuses every call, and closing again does nothing.
-    ping: async () => {
-      await db.execute(sql`select 1`);
-    },
-    close: () => client.close(),
   };
-  // A database that never had planner statistics (PGlite runs no autovacuum) gets them before
-  // it serves: a few seconds once for a million rows, nothing for a small or analysed one.
-  await analyzeStaleTables(database);
-  return database;
-}
-
-/**
- * PGlite runs no autovacuum: without this its tables would never get planner statistics, and
- * at a million rows the console's queries pick plans a hundred times slower. Analyses every
- * table that was never analysed (and is not tiny), grew by a tenth, or changed by a tenth since;
- * Postgres does the same by itself. Runs at open and in the hourly retention sweep. Returns the
- * tables analysed.
- */
-export async function analyzeStaleTables(database: Database): Promise<string[]> {
-  if (database.driver !== 'pglite') return [];
-  const result = await database.db.execute(sql`
-    select c.relname as name
-    from pg_class c
-    join pg_namespace n on n.oid = c.relnamespace
-    left join pg_stat_user_tables s on s.relid = c.oid
-    where n.nspname = 'public' and c.relkind = 'r'
-      and ((not exists (select 1 from pg_statistic st where st.starelid = c.oid) and pg_relation_size(c.oid) > 65536)
-        or pg_relation_size(c.oid) / 8192 > c.relpages * 1.1 + 8
-        or coalesce(s.n_mod_since_analyze, 0) > greatest(1000, c.reltuples * 0.1))`);
-  const names = rowsOf<{ name: string }>(result)
-    .map((r) => r.name)
-    .filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
-  for (const name of names) await database.db.execute(sql.raw(`analyze "${name}"`));
-  return names;
+  try {
+    if (started && pgliteFolderToMove(dataDir)) {
+      await movePgliteIn({
+        dataDir,
+        admin: started.connection('postgres'),
+        target: { ...started.connection(), database: started.database },
+        migrationsFolder: MIGRATIONS_DIR,
+        migrateTarget: async () => {
+          const pool = new pgModule.Pool({ ...connection, max: 2 });
+          try {
+            await migrateWith(pool);
+          } finally {
+            await pool.end();
+          }
+        },
+        log,
+      });
+    }
+  } catch (error) {
+    await started?.stop();
+    throw error;
+  }
+  // A connection that cannot be had within 5 s (the server unreachable, every client busy) is
+  // an outage answered 503 (./unavailable.ts), not a request left waiting for the OS's timeout.
+  const pool = new pgModule.Pool({
+    ...connection,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  // A new connection after an outage says the database is back (logged once, ./unavailable.ts).
+  pool.on('connect', () => databaseOutage.reachable());
+  const db = drizzlePg(pool) as unknown as Db;
+  try {
+    await migrateWith(pool);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    await started?.stop();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    driver: started ? 'embedded' : 'postgres',
+    embedded: started,
+    run: async ({ name, text }, values) => {
+      await pool.query({ name, text, values });
+    },
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await pool.end().catch(() => {});
+        await started?.stop();
+      })()),
+  };
 }

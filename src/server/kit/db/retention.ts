@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { RETENTION } from '~/content/retention';
-import { analyzeStaleTables, type Database } from './client';
+import type { Database } from './client';
 import { rowsOf } from './rows';
 import { runEvery, type PeriodicJob } from '../timer';
 
@@ -40,8 +40,6 @@ export function startRetentionSweeper(database: Database, log: FastifyBaseLogger
         sql`delete from mail_throttle where last_at < now() - make_interval(hours => ${MAIL_MARK_RETENTION_HOURS})`,
       );
       await database.db.execute(sql`delete from used_tokens where expires_at < now()`);
-      const analysed = await analyzeStaleTables(database);
-      if (analysed.length > 0) log.info({ tables: analysed.length }, 'planner statistics refreshed');
       return cleared;
     } catch (error) {
       const { name, code } = error as { name?: string; code?: unknown };

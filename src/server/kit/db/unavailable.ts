@@ -1,19 +1,12 @@
 /**
- * A database that cannot be reached (Postgres restarting, its network gone, PGlite's thread
- * stopped) is an outage, not a fault of the request: the API answers it 503 with Retry-After, and
+ * A database that cannot be reached (PostgreSQL restarting, its network gone, the embedded
+ * cluster's socket gone while it restarts) is an outage, not a fault of the request: the API answers it 503 with Retry-After, and
  * the form in the browser keeps every value and says to try again (decision 031). Everything
  * else a statement throws stays a 500.
  */
 
-/** The code of the error PGlite's thread gives once it has stopped. */
-export const DATABASE_STOPPED = 'EDATABASESTOPPED';
-
-/** An error saying the database is gone (PGlite's thread stopped or closed). */
-export function databaseStopped(message: string): Error {
-  return Object.assign(new Error(message), { code: DATABASE_STOPPED });
-}
-
-// Node's socket errors, on connecting or mid-query.
+// Node's socket errors, on connecting or mid-query; ENOENT: a Unix socket not there (the embedded
+// cluster stopped).
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -23,7 +16,7 @@ const SOCKET_CODES = new Set([
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
-  DATABASE_STOPPED,
+  'ENOENT',
 ]);
 // PostgreSQL's: shutting down or starting (57P01-57P03), too many connections (53300), and the
 // connection exceptions (class 08).

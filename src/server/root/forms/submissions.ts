@@ -48,8 +48,8 @@ export type Submissions = {
 };
 
 export function createSubmissions(database: Database): Submissions {
-  // PGlite runs one statement at a time; a Postgres pool takes a few at once.
-  const writer = createSubmissionWriter(database, { maxInFlight: database.driver === 'pglite' ? 1 : 2 });
+  // The pool takes a few statements at once.
+  const writer = createSubmissionWriter(database, { maxInFlight: 2 });
   return {
     async storeSpam(row, reason) {
       await database.db.insert(submissions).values({ ...row, spam: true, spamReason: reason });

