@@ -127,6 +127,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     log: (message, fields) => app.log.info(fields ?? {}, message),
+    warn: (message, fields) => app.log.warn(fields ?? {}, message),
   });
   const links = createLinks(config.publicUrl, config.appSecret);
   // What relays send back to the VERP senders (decision 045), started before anything else that

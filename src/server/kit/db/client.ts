@@ -61,6 +61,8 @@ export type DatabaseOptions = {
   poolSize?: number;
   /** What the embedded database says of its start (where it is, a move from PGlite). */
   log?: EmbeddedLog;
+  /** What the embedded database says of an unexpected stop (it is started again). */
+  warn?: EmbeddedLog;
 };
 
 /** Opens the database and applies every pending migration before returning. */
@@ -69,6 +71,7 @@ export async function openDatabase({
   dataDir,
   poolSize = 10,
   log = () => {},
+  warn = log,
 }: DatabaseOptions): Promise<Database> {
   const [{ default: pgModule }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
     import('pg'),
@@ -82,7 +85,7 @@ export async function openDatabase({
   } else {
     // Submissions are personal data: DATA_DIR is the owner's alone (0700).
     ensurePrivateDir(dataDir, isDataDirEntry);
-    embedded = await startEmbeddedPostgres(dataDir, { log });
+    embedded = await startEmbeddedPostgres(dataDir, { log, warn });
     connection = embedded.connection();
   }
   const started = embedded;

@@ -419,26 +419,19 @@ function socketDirFor(clusterDir: string, runner: Runner): string {
 
 export type EmbeddedOptions = {
   log?: EmbeddedLog;
+  /** What the database's unexpected stops and restarts say (a warning). */
+  warn?: EmbeddedLog;
   /** How long a previous start's database may take to stop before the folder is refused. */
   previousStopWaitMs?: number;
   /** How long PostgreSQL may take to accept connections (crash recovery included). */
   readyTimeoutMs?: number;
 };
 
-/** Starts (making it first when there is none) the embedded cluster of `dataDir`, with its database. */
-export async function startEmbeddedPostgres(
-  dataDir: string,
-  options: EmbeddedOptions = {},
-): Promise<EmbeddedPostgres> {
-  const log = options.log ?? (() => {});
-  const binaries = await platformBinaries();
-  const { clusterDir, binaries: chosen, runner } = place(dataDir, binaries, log);
-  await ensureCluster(clusterDir, chosen, runner, log);
-  await waitForPreviousPostmaster(clusterDir, log, options.previousStopWaitMs ?? 30_000);
-  const socketDir = socketDirFor(clusterDir, runner);
-  const args = ['-D', clusterDir, '-p', String(SOCKET_PORT), '-k', socketDir];
-  for (const [name, value] of Object.entries(EMBEDDED_SETTINGS)) args.push('-c', `${name}=${value}`);
-  const child: ChildProcess = spawn('/bin/sh', ['-c', SUPERVISOR, 'postgres', chosen.postgres, ...args], {
+/** One run of the supervisor and its PostgreSQL. */
+type Launched = { child: ChildProcess; exit: Promise<number | null>; exited(): boolean; output(): string };
+
+function launch(file: string, args: string[], clusterDir: string, runner: Runner): Launched {
+  const child: ChildProcess = spawn('/bin/sh', ['-c', SUPERVISOR, 'postgres', file, ...args], {
     ...(runner ?? {}),
     cwd: clusterDir,
     env: postgresEnv(),
@@ -446,22 +439,47 @@ export async function startEmbeddedPostgres(
     stdio: ['pipe', 'ignore', 'pipe'],
   });
   let output = '';
+  let done = false;
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
-  let exited: number | null | undefined;
-  const exit = new Promise<void>((resolveExit) =>
-    child.on('exit', (code) => {
-      exited = code;
+  const exit = new Promise<number | null>((resolveExit) => {
+    const finish = (code: number | null) => {
+      if (done) return;
+      done = true;
+      // The watcher of the pipe is let go as well.
       child.stdin?.destroy();
-      resolveExit();
-    }),
-  );
-  child.on('error', (error) => {
-    output += String(error);
+      resolveExit(code);
+    };
+    child.on('exit', finish);
+    child.on('error', (error) => {
+      output += String(error);
+      finish(null);
+    });
   });
   // The server's own life does not wait on these: only `stop` (or its death) ends them.
   child.unref();
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
+  return { child, exit, exited: () => done, output: () => output };
+}
+
+/**
+ * Starts (making it first when there is none) the embedded cluster of `dataDir`, with its
+ * database. A PostgreSQL that stops by itself while the server runs (killed, crashed) is started
+ * again, a second later and then less often, until `stop`: the pool's next connections reach it.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedPostgres> {
+  const log = options.log ?? (() => {});
+  const warn = options.warn ?? log;
+  const binaries = await platformBinaries();
+  const { clusterDir, binaries: chosen, runner } = place(dataDir, binaries, log);
+  await ensureCluster(clusterDir, chosen, runner, log);
+  await waitForPreviousPostmaster(clusterDir, log, options.previousStopWaitMs ?? 30_000);
+  const socketDir = socketDirFor(clusterDir, runner);
+  const args = ['-D', clusterDir, '-p', String(SOCKET_PORT), '-k', socketDir];
+  for (const [name, value] of Object.entries(EMBEDDED_SETTINGS)) args.push('-c', `${name}=${value}`);
 
   const connection = (database = EMBEDDED_DATABASE): pg.ClientConfig => ({
     host: socketDir,
@@ -469,51 +487,88 @@ export async function startEmbeddedPostgres(
     user: EMBEDDED_ROLE,
     database,
   });
-  const started = Date.now();
-  const readyBy = started + (options.readyTimeoutMs ?? 120_000);
-  for (;;) {
-    if (exited !== undefined) {
-      throw new Error(`The embedded database stopped as it started (exit ${exited}): ${output.trim()}`);
-    }
-    const client = new pg.Client({ ...connection('postgres'), connectionTimeoutMillis: 2000 });
-    try {
-      await client.connect();
-      const found = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);
-      if (found.rowCount === 0) await client.query(`create database ${EMBEDDED_DATABASE}`);
-      break;
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      // Starting up or recovering (57P03), or its socket not there yet: asked again shortly.
-      if (Date.now() > readyBy) {
-        child.stdin?.end();
-        throw new Error(
-          `The embedded database did not accept connections in time (${code ?? (error as Error).message}): ${output.trim()}`,
-        );
+
+  /** Resolves once PostgreSQL accepts connections (and the site's database exists). */
+  const ready = async (run: Launched, timeoutMs: number) => {
+    const readyBy = Date.now() + timeoutMs;
+    for (;;) {
+      if (run.exited()) {
+        throw new Error(`The embedded database stopped as it started: ${run.output().trim()}`);
       }
-      await sleep(50);
-    } finally {
-      await client.end().catch(() => {});
+      const client = new pg.Client({ ...connection('postgres'), connectionTimeoutMillis: 2000 });
+      try {
+        await client.connect();
+        const found = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);
+        if (found.rowCount === 0) await client.query(`create database ${EMBEDDED_DATABASE}`);
+        return;
+      } catch (error) {
+        // Starting up or recovering (57P03), or its socket not there yet: asked again shortly.
+        if (Date.now() > readyBy) {
+          const code = (error as { code?: string }).code;
+          throw new Error(
+            `The embedded database did not accept connections in time (${code ?? (error as Error).message}): ${run.output().trim()}`,
+          );
+        }
+        await sleep(50);
+      } finally {
+        await client.end().catch(() => {});
+      }
     }
+  };
+
+  const started = Date.now();
+  let current = launch(chosen.postgres, args, clusterDir, runner);
+  try {
+    await ready(current, options.readyTimeoutMs ?? 120_000);
+  } catch (error) {
+    current.child.stdin?.end();
+    throw error;
   }
-  const pid = runningPostmaster(clusterDir) ?? -1;
+  let pid = runningPostmaster(clusterDir) ?? -1;
   log('embedded database ready', { clusterDir, pid, ms: Date.now() - started });
 
   let stopping: Promise<void> | undefined;
+  // Watches the run under way; starts another when one ends by itself.
+  const watch = (run: Launched, restarts: number): void => {
+    void run.exit.then(async (code) => {
+      if (stopping) return;
+      const waitMs = Math.min(30_000, 1000 * 2 ** Math.min(restarts, 5));
+      warn('the embedded database stopped by itself: starting it again', { code, inMs: waitMs });
+      await sleep(waitMs);
+      if (stopping) return;
+      const next = launch(chosen.postgres, args, clusterDir, runner);
+      current = next;
+      try {
+        await ready(next, options.readyTimeoutMs ?? 120_000);
+        pid = runningPostmaster(clusterDir) ?? -1;
+        log('embedded database started again', { pid });
+        watch(next, 0);
+      } catch {
+        next.child.stdin?.end();
+        watch(next, restarts + 1);
+      }
+    });
+  };
+  watch(current, 0);
+
   const stop = () => {
     stopping ??= (async () => {
-      if (exited !== undefined) return;
+      const run = current;
+      if (run.exited()) return;
       // Waited for: the process stays alive until PostgreSQL has stopped.
-      child.ref();
-      child.stdin?.end();
+      run.child.ref();
+      run.child.stdin?.end();
       const timer = setTimeout(() => {
         // A shutdown that hangs: immediate shutdown, then the process itself.
-        if (pid > 0 && alive(pid)) process.kill(pid, 'SIGQUIT');
+        const now = runningPostmaster(clusterDir);
+        if (now !== undefined) process.kill(now, 'SIGQUIT');
         setTimeout(() => {
-          if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
+          const still = runningPostmaster(clusterDir);
+          if (still !== undefined) process.kill(still, 'SIGKILL');
         }, 5_000).unref();
       }, 20_000);
       timer.unref();
-      await exit;
+      await run.exit;
       clearTimeout(timer);
     })();
     return stopping;
@@ -524,7 +579,9 @@ export async function startEmbeddedPostgres(
     user: EMBEDDED_ROLE,
     database: EMBEDDED_DATABASE,
     clusterDir,
-    pid,
+    get pid() {
+      return pid;
+    },
     connection,
     stop,
   };
