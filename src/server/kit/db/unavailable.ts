@@ -5,8 +5,7 @@
  * else a statement throws stays a 500.
  */
 
-// Node's socket errors, on connecting or mid-query; ENOENT: a Unix socket not there (the embedded
-// cluster stopped).
+// Node's socket errors, on connecting or mid-query.
 const SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -16,7 +15,6 @@ const SOCKET_CODES = new Set([
   'ENETUNREACH',
   'ENOTFOUND',
   'EAI_AGAIN',
-  'ENOENT',
 ]);
 // PostgreSQL's: shutting down or starting (57P01-57P03), too many connections (53300), and the
 // connection exceptions (class 08).
@@ -30,6 +28,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
     const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATES.test(code))) return true;
+    // A Unix socket that is not there: the embedded cluster stopped (decision 052).
+    if (code === 'ENOENT' && (e as { syscall?: unknown }).syscall === 'connect') return true;
     if (typeof message === 'string' && PG_MESSAGES.test(message)) return true;
     e = cause;
   }
