@@ -147,8 +147,8 @@ export async function movePgliteIn(options: {
       await client.query(`delete from ${qualified(table)}`);
       let after = '(0,0)';
       for (;;) {
-        const { rows } = await source.query<{ at: string; row: unknown }>(
-          `select ctid::text as at, row_to_json(t) as row from ${qualified(table)} t
+        const { rows } = await source.query<{ at: string; row: string }>(
+          `select ctid::text as at, row_to_json(t)::text as row from ${qualified(table)} t
            where ctid > $1::tid order by ctid limit ${BATCH_ROWS}`,
           [after],
         );
@@ -157,7 +157,8 @@ export async function movePgliteIn(options: {
         await client.query(
           `insert into ${qualified(table)} (${list}) overriding system value
            select ${list} from json_populate_recordset(null::${qualified(table)}, $1::json)`,
-          [JSON.stringify(rows.map((r) => r.row))],
+          // As PostgreSQL wrote them: parsed here, a bigint would lose its last digits.
+          [`[${rows.map((r) => r.row).join(',')}]`],
         );
       }
       const [{ n: inSource }] = (

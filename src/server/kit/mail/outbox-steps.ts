@@ -19,6 +19,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import { IN_DOUBT, isMailboxGone, isRecipientRefusal } from '~/content/delivery-errors';
 import type { Db, Queryable } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { outbox, type OutboxLane } from '../db/schema';
 import { ADDRESS_CONFIRM_KIND } from './address-confirm';
 import { outboxRows, storedMessage, suppressionHash, type ClaimedRow, type OutgoingEmail } from './outbox';
@@ -211,6 +212,9 @@ export async function dropSuppressed(
   return rows.filter((row) => !dropped.includes(Number(row.id)));
 }
 
+/** How often a mark is asked again while the database is out of reach. */
+const MARK_RETRY_MS = 250;
+
 // --- Mark --------------------------------------------------------------------------------------
 
 /**
@@ -224,9 +228,14 @@ export class SentMarks {
   private timer: NodeJS.Timeout | undefined;
   private unsettled = new Set<Promise<void>>();
 
+  /**
+   * @param retryForMs how long a mark is asked again while the database is out of reach: less
+   *   than the rows' lease, after which another round may claim them.
+   */
   constructor(
     private readonly db: Queryable,
     private readonly maxDelayMs = 0,
+    private readonly retryForMs = 0,
   ) {}
 
   mark(id: number): Promise<void> {
@@ -262,14 +271,26 @@ export class SentMarks {
     while (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      try {
-        await this.db.execute(
-          sql`update ${outbox} set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null, handed_at = null
-              where id in (${idList(batch.map((m) => m.id))})`,
-        );
-        for (const m of batch) m.done();
-      } catch (error) {
-        for (const m of batch) m.done(error);
+      // A database out of reach (restarting) is asked again for a while (half the rows' lease, so
+      // normally before it ends): the worker waits for its marks before its next round, so the
+      // e-mails the relay has are not sent again when the database is back (decision 052).
+      const giveUpAt = Date.now() + this.retryForMs;
+      for (;;) {
+        try {
+          await this.db.execute(
+            sql`update ${outbox} set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null, handed_at = null
+                where id in (${idList(batch.map((m) => m.id))})`,
+          );
+          for (const m of batch) m.done();
+          break;
+        } catch (error) {
+          if (isDatabaseUnavailable(error) && Date.now() + MARK_RETRY_MS < giveUpAt) {
+            await new Promise((resolve) => setTimeout(resolve, MARK_RETRY_MS));
+            continue;
+          }
+          for (const m of batch) m.done(error);
+          break;
+        }
       }
     }
     this.writing = false;

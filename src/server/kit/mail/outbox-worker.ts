@@ -370,7 +370,8 @@ export class ClaimsAhead {
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { db, transport, log } = options;
   const settings = outboxSettings(options);
-  const marks = new SentMarks(db, MARK_DELAY_MS);
+  // Marks are asked again through a database outage for at most half the lease (decision 052).
+  const marks = new SentMarks(db, MARK_DELAY_MS, settings.leaseMs / 2);
   const pace = new SendPace();
   const signal = new WakeSignal();
   let running = false;
