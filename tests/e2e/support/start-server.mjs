@@ -4,11 +4,20 @@
  * e-mails written as .eml files there (the tests read them back).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { serverArgs } from '../../../scripts/start-command.mjs';
 
 const dataDir = process.env.E2E_DATA_DIR ?? resolve('test-results/e2e-data');
+// A server run as root from a folder the postgres user cannot reach keeps its database outside
+// DATA_DIR and names it there (decision 052): it goes with the folder.
+try {
+  const outside = readFileSync(join(dataDir, 'postgres-location.txt'), 'utf8').split('\n')[0];
+  if (outside.startsWith('/var/lib/sterling-sats-site/clusters/'))
+    rmSync(outside, { recursive: true, force: true });
+} catch {
+  // None: the database is inside DATA_DIR, or there is no DATA_DIR yet.
+}
 rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
 const child = spawn(process.execPath, serverArgs(), {

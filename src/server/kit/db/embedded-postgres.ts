@@ -21,7 +21,7 @@
  *   /var/lib/sterling-sats-site instead, and the log says so.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -29,7 +29,6 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -108,7 +107,7 @@ export type EmbeddedPostgres = {
   stop(): Promise<void>;
 };
 
-type Binaries = { initdb: string; postgres: string; nativeDir: string };
+export type Binaries = { initdb: string; postgres: string; nativeDir: string };
 type Runner = { uid: number; gid: number } | undefined;
 
 /** The PostgreSQL binaries of this platform's package. */
@@ -220,7 +219,7 @@ type Placement = { clusterDir: string; binaries: Binaries; runner: Runner };
  * the package's binaries. As root: the same when the postgres user can reach them, otherwise
  * under ROOT_FALLBACK_BASE (said in the log).
  */
-function place(dataDir: string, binaries: Binaries, log: EmbeddedLog): Placement {
+export function placeCluster(dataDir: string, binaries: Binaries, log: EmbeddedLog): Placement {
   const inDataDir = join(dataDir, CLUSTER_FOLDER);
   if (process.getuid?.() !== 0) return { clusterDir: inDataDir, binaries, runner: undefined };
   const runner = postgresUser(log);
@@ -259,15 +258,16 @@ function place(dataDir: string, binaries: Binaries, log: EmbeddedLog): Placement
     chmodSync(dataDir, 0o710);
     return { clusterDir: inDataDir, binaries: chosen, runner };
   }
-  const key = createHash('sha256').update(realpathSync(dataDir)).digest('hex').slice(0, 16);
-  const outside = join(ROOT_FALLBACK_BASE, 'clusters', key);
-  mkdirSync(join(ROOT_FALLBACK_BASE, 'clusters'), { recursive: true, mode: 0o755 });
+  const clusters = join(ROOT_FALLBACK_BASE, 'clusters');
+  mkdirSync(clusters, { recursive: true, mode: 0o755 });
   chmodSync(ROOT_FALLBACK_BASE, 0o755);
-  chmodSync(join(ROOT_FALLBACK_BASE, 'clusters'), 0o711);
-  // DATA_DIR says where its database is, for whoever looks for it there.
+  chmodSync(clusters, 0o711);
+  // The folder is named once, at random, and DATA_DIR keeps its name: a DATA_DIR deleted and
+  // made again at the same path gets a new, empty database, never the old one's rows.
+  const outside = outsideCluster(dataDir) ?? join(clusters, randomUUID());
   writeFileSync(
-    join(dataDir, 'postgres-location.txt'),
-    `The embedded database of this folder is in ${outside}: the postgres user cannot reach ${closedToData}.\n`,
+    join(dataDir, LOCATION_FILE),
+    `${outside}\nThe embedded database of this folder is in the folder above: the postgres user cannot reach ${closedToData}.\n`,
     { mode: 0o600 },
   );
   log('The embedded database lives outside DATA_DIR: the postgres user cannot reach a folder above it', {
@@ -275,6 +275,23 @@ function place(dataDir: string, binaries: Binaries, log: EmbeddedLog): Placement
     closed: closedToData,
   });
   return { clusterDir: outside, binaries: chosen, runner };
+}
+
+/** The file in DATA_DIR naming its cluster's folder when that is outside it (root only). */
+export const LOCATION_FILE = 'postgres-location.txt';
+
+/** The outside cluster DATA_DIR names, if any (only a folder under ROOT_FALLBACK_BASE is taken). */
+export function outsideCluster(dataDir: string): string | undefined {
+  let first: string | undefined;
+  try {
+    first = readFileSync(join(dataDir, LOCATION_FILE), 'utf8').split('\n')[0]?.trim();
+  } catch {
+    return undefined;
+  }
+  const clusters = join(ROOT_FALLBACK_BASE, 'clusters');
+  return first && dirname(first) === clusters && /^[0-9a-f-]{36}$/.test(first.slice(clusters.length + 1))
+    ? first
+    : undefined;
 }
 
 /** Runs `file` as `runner` (or as this process's user), failing with its output. */
@@ -474,7 +491,7 @@ export async function startEmbeddedPostgres(
   const log = options.log ?? (() => {});
   const warn = options.warn ?? log;
   const binaries = await platformBinaries();
-  const { clusterDir, binaries: chosen, runner } = place(dataDir, binaries, log);
+  const { clusterDir, binaries: chosen, runner } = placeCluster(dataDir, binaries, log);
   await ensureCluster(clusterDir, chosen, runner, log);
   await waitForPreviousPostmaster(clusterDir, log, options.previousStopWaitMs ?? 30_000);
   const socketDir = socketDirFor(clusterDir, runner);
