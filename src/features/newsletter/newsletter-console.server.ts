@@ -7,7 +7,6 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { cursorAfter, type PageCursor } from '~/contract/query';
 import { audit } from '~/server/kit/audit';
 import type { Queryable } from '~/server/kit/db/client';
-import { inBackground } from '~/server/kit/db/lanes';
 import { newestFirst, olderThan, pageOf } from '~/server/kit/db/keyset';
 import { CSV_TYPE, csvStream } from '~/server/kit/http/csv';
 import type { ConsoleArea } from '~/server/kit/http/owner-routes';
@@ -55,25 +54,21 @@ export async function subscriberPage(
 
 export const SUBSCRIBER_HEADERS = ['Email', 'First name', 'Last name', 'Confirmed at (UTC)'];
 
-/** The confirmed newsletter subscribers, for a mailing tool (read in the background lane: lanes.ts). */
+/** The confirmed newsletter subscribers, for a mailing tool, read in batches. */
 export async function* confirmedSubscribers(db: Queryable): AsyncGenerator<unknown[][]> {
   let after = '';
   for (;;) {
-    // Awaited inside the lane: a drizzle query runs when it is awaited.
-    const rows = await inBackground(async () => {
-      const batch = await db
-        .select({
-          email: newsletterSubscribers.email,
-          firstName: newsletterSubscribers.firstName,
-          lastName: newsletterSubscribers.lastName,
-          confirmedAt: newsletterSubscribers.confirmedAt,
-        })
-        .from(newsletterSubscribers)
-        .where(and(eq(newsletterSubscribers.status, 'confirmed'), gt(newsletterSubscribers.email, after)))
-        .orderBy(asc(newsletterSubscribers.email))
-        .limit(BATCH);
-      return batch;
-    });
+    const rows = await db
+      .select({
+        email: newsletterSubscribers.email,
+        firstName: newsletterSubscribers.firstName,
+        lastName: newsletterSubscribers.lastName,
+        confirmedAt: newsletterSubscribers.confirmedAt,
+      })
+      .from(newsletterSubscribers)
+      .where(and(eq(newsletterSubscribers.status, 'confirmed'), gt(newsletterSubscribers.email, after)))
+      .orderBy(asc(newsletterSubscribers.email))
+      .limit(BATCH);
     yield rows.map((r) => [
       r.email,
       r.firstName,

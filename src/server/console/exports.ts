@@ -5,7 +5,6 @@
  */
 import { and, desc, sql } from 'drizzle-orm';
 import type { Queryable } from '../kit/db/client';
-import { inBackground } from '../kit/db/lanes';
 import { submissions } from '../kit/db/schema';
 import { GROUP } from '../kit/http/csv';
 import { inboxConditions, type InboxQuery } from './inbox';
@@ -50,8 +49,7 @@ export const SUBMISSION_HEADERS = [
 /**
  * Every submission of an inbox view, newest first, in keyset batches, as rows of cells under
  * SUBMISSION_HEADERS. Each row comes from the database as one JSON array of its cells
- * (json_build_array) and is parsed here: decoding a dozen typed columns a row (on PGlite's one
- * thread) and building an object a row (garbage the server's small young generation, decision
+ * (json_build_array) and is parsed here: decoding a dozen typed columns a row and building an object a row (garbage the server's small young generation, decision
  * 015, then had to collect) were most of an export's time. A batch's rows are parsed and handed
  * on GROUP at a time, so few cells are alive at once. The next batch is asked for before this one
  * is handed on, so the database is never idle while the CSV is written.
@@ -70,7 +68,7 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
     sql`, `,
   );
   // A batch comes back as one text, a row's JSON a line (JSON text holds no raw line break): one
-  // value to decode and, on PGlite, to pass between threads, instead of an object a row.
+  // value to decode instead of an object a row.
   const read = async (after: InboxQuery['after']): Promise<string[]> => {
     const view = db
       .select({
@@ -90,9 +88,8 @@ export async function* submissionRows(db: Queryable, query: InboxQuery): AsyncGe
       .from(view);
     return answer?.rows ? answer.rows.split('\n') : [];
   };
-  // In the database's background lane (kit/db/lanes.ts): on PGlite, a visitor's statement goes
-  // before the batch read ahead.
-  const batch = (after: InboxQuery['after']): Promise<string[]> => inBackground(() => read(after));
+  // A batch holds one connection of the pool; visitors' statements have the others.
+  const batch = read;
   // Started now, so the database reads the next batch while this one is written.
   let next: Promise<string[]> | undefined = batch(query.after);
   try {

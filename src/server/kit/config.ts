@@ -1,7 +1,7 @@
 /**
  * The one reader of `process.env`. Every setting is validated here; a bad value stops
  * start-up with a message naming the variable. Defaults run the whole site on one machine
- * with nothing else installed (PGlite in DATA_DIR, e-mails as .eml files).
+ * with nothing else installed (an embedded PostgreSQL in DATA_DIR, e-mails as .eml files).
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The rows of a raw `db.execute(sql...)`: both drivers (node-postgres and PGlite) answer
+ * The rows of a raw `db.execute(sql...)`: node-postgres answers
  * `{ rows }`. One reader, so no module guesses at the shape on its own.
  */
 export function rowsOf<T>(result: unknown): T[] {

@@ -3,7 +3,7 @@
  * written together in the next statement, and each request is answered only once the
  * statement holding its rows has committed. One statement for many submissions costs little
  * more than one for a single submission, so throughput grows with load instead of queueing
- * behind per-request round trips (PGlite runs one statement at a time).
+ * behind per-request round trips.
  */
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';

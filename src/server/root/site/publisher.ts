@@ -57,7 +57,7 @@ export type PublisherOptions = {
   read(): Promise<Publication>;
   /** The publication counter (the cheap question asked every `pollMs`). */
   version(): Promise<number>;
-  /** How often another instance's publication is looked for; 0: never (one instance: PGlite). */
+  /** How often another instance's publication is looked for; 0: never (one instance: the embedded database). */
   pollMs: number;
   /**
    * Whether a publication is exactly what the build's pages were prerendered from (decision
