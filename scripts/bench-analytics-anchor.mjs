@@ -8,16 +8,16 @@
  * address from X-Forwarded-For. It writes the way the server writes views
  * (src/features/analytics/analytics.server.ts): the views that arrive while a statement runs go
  * together into the next one, one statement of at most 2,000 views with one JSON parameter, one
- * statement in flight, named on Postgres. The bench loads it beside the beacon, with the same
+ * statement in flight, named. The bench loads it beside the beacon, with the same
  * load, on the same database after our server has stopped.
  *
- * Environment: PORT, HOST, TRUST_PROXY; DATABASE_URL (Postgres: a `pg` pool of its default
- * size) or DATA_DIR (PGlite in DATA_DIR/pglite, on a worker thread of its own, as the server
- * runs it).
+ * Environment: PORT, HOST, TRUST_PROXY; DATABASE_URL (a PostgreSQL server) or DATA_DIR (its
+ * embedded cluster, started by this process with the server's code, as the server starts it:
+ * scripts/bench-database.mjs, so it runs under tsx), either through a `pg` pool of its default size.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import { startPgliteThread } from './bench-pglite-thread.mjs';
+import pg from 'pg';
+import { openBenchDatabase } from './bench-database.mjs';
 
 const INSERT = {
   name: 'anchor_insert_views',
@@ -60,18 +60,18 @@ function groupWriter(db) {
 
 async function serve() {
   const { default: Fastify } = await import('fastify');
-  let db;
-  if (process.env.DATABASE_URL) {
-    const { default: pg } = await import('pg');
-    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
-    db = { query: (query, values) => pool.query({ ...query, values }), close: () => pool.end() };
-  } else {
-    const thread = await startPgliteThread(join(process.env.DATA_DIR, 'pglite'));
-    db = {
-      query: async ({ text }, params) => ({ rows: await thread.query(text, params) }),
-      close: () => thread.close(),
-    };
-  }
+  const database = await openBenchDatabase({
+    dataDir: process.env.DATA_DIR,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  });
+  const pool = new pg.Pool(database.config);
+  const db = {
+    query: (query, values) => pool.query({ ...query, values }),
+    close: async () => {
+      await pool.end();
+      await database.close();
+    },
+  };
   const write = groupWriter(db);
   const day = new Date().toISOString().slice(0, 10);
 

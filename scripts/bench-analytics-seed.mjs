@@ -7,37 +7,24 @@
  * generate_series on the database our server migrated, with no server running on it. Today is
  * not counted by the seed: the server counts it (decision 043).
  */
-import { join } from 'node:path';
-import pg from 'pg';
 import { FORM_GOALS } from '../src/content/analytics.ts';
 import { articlePath } from '../src/content/articles.ts';
 import { PUBLIC_PATHS } from '../src/content/routes.ts';
 import { readArticleFiles } from './articles.ts';
+import { withBenchClient } from './bench-database.mjs';
 
 /** Views in the seeded rollups, over `SEED_DAYS` days before today. */
 export const SEED_VIEWS = 10_000_000;
 const SEED_DAYS = 3 * 365;
 
-/** `fn({ query(text, params) -> rows })` on the database, with no server running on it. */
-export async function withDatabase({ dataDir, databaseUrl }, fn) {
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return await fn({ query: async (text, params) => (await client.query(text, params)).rows });
-    } finally {
-      await client.end();
-    }
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
-  const db = await PGlite.create(join(dataDir, 'pglite'), { extensions: { pg_trgm, btree_gin } });
-  try {
-    return await fn({ query: async (text, params) => (await db.query(text, params)).rows });
-  } finally {
-    await db.close();
-  }
+/**
+ * `fn({ query(text, params) -> rows })` on the database, with no server running on it: the
+ * embedded cluster of `dataDir` (started for the while) or Postgres at `databaseUrl`.
+ */
+export function withDatabase(store, fn) {
+  return withBenchClient(store, (client) =>
+    fn({ query: async (text, params) => (await client.query(text, params)).rows }),
+  );
 }
 
 /** The site's pages a beacon names: every public page, the articles' list and every article. */

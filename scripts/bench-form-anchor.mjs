@@ -4,18 +4,20 @@
  * row) and answers once they are committed, with none of the server's code: no checks, no
  * validation, no handler, no e-mail composed, no outbox worker. It writes the way the database
  * takes rows fastest, as the server does (decision 014): the requests that arrive while a
- * statement runs go together into the next one, one statement inserting all their rows. The
- * bench loads it beside the form endpoint, with the same tool, connections and duration, on a
- * database of the same kind that our server migrated.
+ * statement runs go together into the next one, one statement inserting all their rows, two
+ * statements in flight as the server's pool takes them. The bench loads it beside the form
+ * endpoint, with the same tool, connections and duration, on a database of the same kind that
+ * our server migrated.
  *
- * Environment: PORT, HOST; DATABASE_URL (Postgres: a `pg` pool of its default size, 10, the
- * server's too) or DATA_DIR (PGlite in DATA_DIR/pglite, run by a worker thread of its own, as
- * the server runs it); BENCH_ANCHOR_ROW, the JSON of the rows' constant parts (`consentId`,
- * `wording`, `toAddress`, `message`) as the contact handler makes them.
+ * Environment: PORT, HOST; DATABASE_URL (a PostgreSQL server) or DATA_DIR (its embedded cluster,
+ * started by this process with the server's code, as the server starts it: scripts/bench-database.mjs,
+ * so it runs under tsx), either through a `pg` pool of its default size, 10, the server's too;
+ * BENCH_ANCHOR_ROW, the JSON of the rows' constant parts (`consentId`, `wording`, `toAddress`,
+ * `message`) as the contact handler makes them.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { startPgliteThread } from './bench-pglite-thread.mjs';
+import pg from 'pg';
+import { openBenchDatabase } from './bench-database.mjs';
 
 /** The rows travel as one JSON parameter: the same statement for any number of submissions. */
 const INSERT = {
@@ -46,19 +48,10 @@ const MAX_BATCH = 200;
 
 await serve();
 
-/** A `query({ text }, params)` on PGlite's thread. */
-async function pgliteQuery(dir) {
-  const thread = await startPgliteThread(dir);
-  return {
-    query: async ({ text }, params) => ({ rows: await thread.query(text, params) }),
-    close: () => thread.close(),
-  };
-}
-
 /**
- * Group commit: a statement in flight (PGlite runs one at a time; a Postgres pool takes a
- * second) and the requests that arrive meanwhile queued for the next; each answered once the
- * statement holding its rows has committed.
+ * Group commit: statements in flight (`maxInFlight`, the server's two) and the requests that
+ * arrive meanwhile queued for the next; each answered once the statement holding its rows has
+ * committed.
  */
 function groupWriter(db, maxInFlight, row) {
   const params = [row.consentId, row.wording, row.toAddress, JSON.stringify(row.message)];
@@ -88,15 +81,19 @@ function groupWriter(db, maxInFlight, row) {
 
 async function serve() {
   const { default: Fastify } = await import('fastify');
-  let db;
-  if (process.env.DATABASE_URL) {
-    const { default: pg } = await import('pg');
-    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
-    db = { query: (query, values) => pool.query({ ...query, values }), close: () => pool.end() };
-  } else {
-    db = await pgliteQuery(join(process.env.DATA_DIR, 'pglite'));
-  }
-  const write = groupWriter(db, process.env.DATABASE_URL ? 2 : 1, JSON.parse(process.env.BENCH_ANCHOR_ROW));
+  const database = await openBenchDatabase({
+    dataDir: process.env.DATA_DIR,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  });
+  const pool = new pg.Pool(database.config);
+  const db = {
+    query: (query, values) => pool.query({ ...query, values }),
+    close: async () => {
+      await pool.end();
+      await database.close();
+    },
+  };
+  const write = groupWriter(db, 2, JSON.parse(process.env.BENCH_ANCHOR_ROW));
 
   const app = Fastify({ logger: false });
   app.get('/readyz', async () => {

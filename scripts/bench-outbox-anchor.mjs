@@ -7,14 +7,15 @@
  * the relay while the one before it is unrecorded) is what this order guarantees. No limits, no
  * suppression look-up, no rendering (the message is made once), no retries, no claims ahead.
  *
- * Started by scripts/bench-outbox.mjs as a process of its own with plain `node`, like the server
- * whose worker it stands beside, on the same seeded database (Postgres through one `pg` client,
- * or PGlite on a thread of its own as the server runs it), and given by message `{ smtpUrl,
- * databaseUrl | dataDir, connections, mail }`; answers `done` once no row is due.
+ * Started by scripts/bench-outbox.mjs as a process of its own, like the server whose worker it
+ * stands beside, on the same seeded database through one `pg` client: a PostgreSQL server, or the
+ * embedded cluster of the run's DATA_DIR, started by this process with the server's code as the
+ * server starts it (scripts/bench-database.mjs, so it runs under tsx). Given by message
+ * `{ smtpUrl, databaseUrl | dataDir, connections, mail }`; answers `done` once no row is due.
  */
-import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { startPgliteThread } from './bench-pglite-thread.mjs';
+import pg from 'pg';
+import { openBenchDatabase } from './bench-database.mjs';
 
 /** Rows a claim takes. */
 const CLAIM_SIZE = 16;
@@ -33,14 +34,16 @@ const MARK = `
   update outbox set status = 'sent', sent_at = now(), last_attempt_at = now(), last_error = null
   where id = any($1::bigint[])`;
 
-async function open({ databaseUrl, dataDir }) {
-  if (!databaseUrl) return startPgliteThread(join(dataDir, 'pglite'));
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: databaseUrl });
+async function open(store) {
+  const database = await openBenchDatabase(store);
+  const client = new pg.Client(database.config);
   await client.connect();
   return {
     query: async (sql, params) => (await client.query(sql, params)).rows,
-    close: () => client.end(),
+    close: async () => {
+      await client.end();
+      await database.close();
+    },
   };
 }
 

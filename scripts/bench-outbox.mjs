@@ -1,8 +1,8 @@
 /**
  * The bench's outbox part: 10,000 queued e-mails (outbox rows inserted directly, owner e-mails
  * with a submission's fields) drained by real server processes into an SMTP sink in this
- * process (127.0.0.1 only). One instance on PGlite, one on Postgres, then two instances
- * sharing Postgres. Reports e-mails a second (first to last e-mail at the sink), duplicates
+ * process (127.0.0.1 only). One instance on the embedded PostgreSQL (no DATABASE_URL: the
+ * cluster of its own DATA_DIR), one on the external Postgres, then two instances sharing it. Reports e-mails a second (first to last e-mail at the sink), duplicates
  * (a Message-ID seen twice) and the rows recorded sent afterwards. Beside each run, its anchor
  * (decision 027): as many processes, each a bare pooled nodemailer transport
  * (scripts/bench-mail-anchor.mjs) with the worker's connections, send the same number of the
@@ -16,11 +16,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { site } from '../src/content/site.ts';
 import { renderEmail } from '../src/server/kit/mail/layout.ts';
 import { SMTP_CONNECTIONS } from '../src/server/kit/mail/transport.ts';
+import { withBenchClient } from './bench-database.mjs';
 
 const OWNER = 'owner@example.com';
 const MAIL_FROM = 'hello@example.com';
@@ -131,24 +131,12 @@ async function stop(child) {
   await Promise.race([exited, sleep(20_000).then(() => child.kill('SIGKILL'))]);
 }
 
-/** Runs statements on the bench's database, PGlite (its folder, no server running) or Postgres. */
-async function withDb({ dataDir, databaseUrl }, fn) {
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return await fn((text, params) => client.query(text, params));
-    } finally {
-      await client.end();
-    }
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(join(dataDir, 'pglite'));
-  try {
-    return await fn((text, params) => db.query(text, params));
-  } finally {
-    await db.close();
-  }
+/**
+ * Runs statements on the bench's database, the embedded cluster of its DATA_DIR (started for the
+ * while, no server running on it) or Postgres.
+ */
+function withDb(store, fn) {
+  return withBenchClient(store, (client) => fn((text, params) => client.query(text, params)));
 }
 
 /**
@@ -169,17 +157,17 @@ function anchorMail() {
 }
 
 /**
- * `instances` processes of an anchor `script` (plain node, none of the bench's loaders) sending
- * `count` e-mails between them to a sink of their own; answers their e-mails a second. The
- * newsletter part (scripts/bench-newsletter.mjs) measures its anchor with it too.
+ * `instances` processes of an anchor `script` (plain node unless `execArgv` says otherwise)
+ * sending `count` e-mails between them to a sink of their own; answers their e-mails a second.
+ * The newsletter part (scripts/bench-newsletter.mjs) measures its anchor with it too.
  */
-export async function runAnchor({ script, instances, count, message }) {
+export async function runAnchor({ script, instances, count, message, execArgv = [] }) {
   const sink = await startSink();
   try {
     await Promise.all(
       Array.from({ length: instances }, (_, i) => {
         const child = fork(new URL(script, import.meta.url), {
-          execArgv: [],
+          execArgv,
           stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         });
         const share = Math.floor(count / instances) + (i < count % instances ? 1 : 0);
@@ -216,6 +204,8 @@ async function bareOutbox({ instances, count, db }) {
   });
   const rate = await runAnchor({
     script: './bench-outbox-anchor.mjs',
+    // It starts the embedded cluster with the server's TypeScript (scripts/bench-database.mjs).
+    execArgv: ['--import', 'tsx'],
     instances,
     count,
     message: { mail: anchorMail(), databaseUrl: db.databaseUrl, dataDir: db.dataDir },
@@ -236,7 +226,8 @@ async function drain({ label, db, instances, count, serverArgs, basePort }) {
     DATA_DIR: dataDirs[i],
     PORT: String(basePort + i),
     SMTP_URL: sink.url,
-    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    // Empty: the embedded cluster of DATA_DIR, whatever the bench's own environment says.
+    DATABASE_URL: db.databaseUrl ?? '',
   });
   const dbOf = { dataDir: dataDirs[0], databaseUrl: db.databaseUrl };
   try {
@@ -282,8 +273,8 @@ async function drain({ label, db, instances, count, serverArgs, basePort }) {
  */
 export async function runOutbox({ serverArgs, withPostgres, basePort, count = 10_000 }) {
   const rows = [];
-  console.log(`Outbox: ${count} e-mails, one instance on PGlite`);
-  rows.push(await drain({ label: 'pglite', db: {}, instances: 1, count, serverArgs, basePort }));
+  console.log(`Outbox: ${count} e-mails, one instance on the embedded PostgreSQL`);
+  rows.push(await drain({ label: 'embedded', db: {}, instances: 1, count, serverArgs, basePort }));
   console.log(`Outbox: ${count} e-mails, one instance on Postgres`);
   rows.push(
     await withPostgres((databaseUrl) =>

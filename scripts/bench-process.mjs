@@ -1,8 +1,10 @@
 /**
  * A bench server process's life, shared by the bench's parts: ready (its /readyz answers), stopped
- * (SIGTERM, then SIGKILL after 20 s), and its peak memory.
+ * (SIGTERM, then SIGKILL after 20 s), its peak memory, and the memory of its embedded database.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Resolves once `base`/readyz answers; fails if the process ends first or after `timeoutMs`. */
@@ -57,3 +59,115 @@ export function childrenPeakRssMb(pid) {
   }
   return peak;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The embedded database's memory (decision 052): PostgreSQL's own processes, not the server's.
+
+/** The embedded cluster's folder in a DATA_DIR (src/server/kit/db/embedded-postgres.ts). */
+const CLUSTER_FOLDER = 'postgres';
+
+/** The postmaster's pid of `dataDir`'s embedded cluster (the first line of its postmaster.pid), if it runs. */
+export function postmasterPid(dataDir) {
+  let text;
+  try {
+    text = readFileSync(join(dataDir, CLUSTER_FOLDER, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(text.split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** A process and all its descendants, by /proc/<pid>/task/<tid>/children. */
+async function tree(pid) {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i += 1) {
+    let tasks = [];
+    try {
+      tasks = await readdir(`/proc/${pids[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = await readFile(`/proc/${pids[i]}/task/${task}/children`, 'utf8');
+        for (const child of children.split(/\s+/).filter(Boolean)) pids.push(Number(child));
+      } catch {
+        // Ended since it was listed.
+      }
+    }
+  }
+  return pids;
+}
+
+/**
+ * The proportional set size of a process and all its descendants, summed, in MB (0 when `pid` is
+ * gone). PSS, not RSS: each of PostgreSQL's processes maps the same shared buffers, which RSS would
+ * count once per process; PSS shares every page among the processes that map it.
+ */
+export async function treePssMb(pid) {
+  let kb = 0;
+  for (const member of await tree(pid)) {
+    try {
+      kb += Number(/^Pss:\s+(\d+)/m.exec(await readFile(`/proc/${member}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // Ended since it was listed.
+    }
+  }
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** The memory of `dataDir`'s embedded database now: its postmaster's and its children's PSS, in MB. */
+export async function databasePssMb(dataDir) {
+  const pid = postmasterPid(dataDir);
+  return pid === undefined ? 0 : treePssMb(pid);
+}
+
+/**
+ * Samples `dataDir`'s embedded database's PSS (databasePssMb) every `everyMs` until stopped: the
+ * kernel keeps no high-water mark of PSS, so its peak is the highest sample. The postmaster is
+ * looked up at every sample, so a server started again on the same folder is followed too. The
+ * reads are asynchronous, so a load generator in this process is not held up by them.
+ * `peakMb` the highest sample so far, `nowMb` the last, `reset()` starts the peak again from the
+ * last sample, `stop()` ends the sampling (after one last sample) and answers the peak.
+ */
+export function sampleDatabasePss(dataDir, everyMs = 250) {
+  let peak = 0;
+  let last = 0;
+  let running = true;
+  const sample = async () => {
+    const mb = await databasePssMb(dataDir);
+    if (mb > 0) {
+      last = mb;
+      peak = Math.max(peak, mb);
+    }
+  };
+  const loop = (async () => {
+    while (running) {
+      await sample();
+      await sleep(everyMs);
+    }
+  })();
+  return {
+    get peakMb() {
+      return peak;
+    },
+    get nowMb() {
+      return last;
+    },
+    reset() {
+      peak = last;
+    },
+    async stop() {
+      if (running) {
+        running = false;
+        await loop;
+        await sample();
+      }
+      return peak;
+    },
+  };
+}
+
+/** MB figures added and rounded as the tables show them. */
+export const sumMb = (...figures) => Math.round(figures.reduce((a, b) => a + (b ?? 0), 0) * 10) / 10;

@@ -5,9 +5,11 @@
  * its default 250 ms); the owner writes an article through instance A's console API and publishes it;
  * the time runs from the publish request's start until both instances answer the article's page
  * with 200 (each asked every 20 ms). Five articles, one after another. Then the same with one
- * instance on PGlite. Beside each: the time until instance A alone serves it (its own render, with
+ * instance on the embedded PostgreSQL (the cluster of its own DATA_DIR). Beside each: the time until instance A alone serves it (its own render, with
  * no counter to wait for), the anchor the cross-instance time is read against (decision 027).
- * Target: every article live on every instance within 2 s.
+ * Target: every article live on every instance within 2 s. Memory: each server's peak RSS, its
+ * render process's, and on the embedded PostgreSQL the database's peak PSS and the sum of the two
+ * peaks (scripts/bench-process.mjs).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -16,11 +18,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ownerApi } from './bench-newsletter.mjs';
-import { childrenPeakRssMb, peakRssMb, stop, waitReady } from './bench-process.mjs';
+import {
+  childrenPeakRssMb,
+  peakRssMb,
+  sampleDatabasePss,
+  stop,
+  sumMb,
+  waitReady,
+} from './bench-process.mjs';
 
 export const PUBLISHING_TARGETS = { liveMs: 2000 };
 
-export const PUBLISHING_COLUMNS = ['db', 'instances', 'articles', 'ownLiveP50Ms', 'ownLiveMaxMs', 'allLiveP50Ms', 'allLiveMaxMs', 'peakRssMb', 'renderPeakRssMb'];
+export const PUBLISHING_COLUMNS = [
+  'db',
+  'instances',
+  'articles',
+  'ownLiveP50Ms',
+  'ownLiveMaxMs',
+  'allLiveP50Ms',
+  'allLiveMaxMs',
+  'peakRssMb',
+  'renderPeakRssMb',
+  'dbPeakPssMb',
+  'peakSumMb',
+];
 
 const ARTICLES = 5;
 
@@ -59,6 +80,7 @@ async function runOn(label, instances, databaseUrl, o) {
   const dirs = [];
   const servers = [];
   const bases = [];
+  let database;
   try {
     for (let i = 0; i < instances; i += 1) {
       const dir = mkdtempSync(join(tmpdir(), 'bench-publishing-'));
@@ -80,6 +102,8 @@ async function runOn(label, instances, databaseUrl, o) {
       bases.push(base);
       await waitReady(base, server, 60_000);
     }
+    // The embedded database's memory (one instance), from its start with the server.
+    database = databaseUrl ? undefined : sampleDatabasePss(dirs[0]);
     const api = await ownerApi(bases[0], {
       DATA_DIR: dirs[0],
       DATABASE_URL: databaseUrl ?? '',
@@ -111,6 +135,8 @@ async function runOn(label, instances, databaseUrl, o) {
     }
     const sorted = (xs) => [...xs].sort((a, b) => a - b);
     const p50 = (xs) => Math.round(sorted(xs)[Math.floor((xs.length - 1) / 2)]);
+    const peak = Math.max(...servers.map((s) => peakRssMb(s.pid)));
+    const dbPeak = await database?.stop();
     return {
       db: label,
       instances,
@@ -119,11 +145,13 @@ async function runOn(label, instances, databaseUrl, o) {
       ownLiveMaxMs: Math.round(Math.max(...own)),
       allLiveP50Ms: p50(all),
       allLiveMaxMs: Math.round(Math.max(...all)),
-      peakRssMb: Math.max(...servers.map((s) => peakRssMb(s.pid))),
+      peakRssMb: peak,
       // The render process's own (decision 049), still alive for its idle minute after the last render.
       renderPeakRssMb: Math.max(...servers.map((s) => childrenPeakRssMb(s.pid))),
+      ...(database ? { dbPeakPssMb: dbPeak, peakSumMb: sumMb(peak, dbPeak) } : {}),
     };
   } finally {
+    await database?.stop();
     for (const server of servers) await stop(server);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
@@ -133,7 +161,7 @@ export async function runPublishing({ serverArgs, withPostgres, port, log = cons
   const o = { serverArgs, port, log };
   const rows = [];
   rows.push(await withPostgres((databaseUrl) => runOn('PostgreSQL', 2, databaseUrl, o)));
-  rows.push(await runOn('PGlite', 1, undefined, o));
+  rows.push(await runOn('embedded', 1, undefined, o));
   return rows;
 }
 
