@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
-import { asNewVisitor, blockOnDemandChunks, slowDownForms, waitForMails } from './forms-support';
+import { asNewVisitor, blockOnDemandChunks, holdForms, waitForMails } from './forms-support';
 
 const TOO_MANY = 'Too many attempts. Please wait before trying again.';
 
@@ -58,10 +58,11 @@ test.describe('the contact form', () => {
       'Other',
     ]);
     await fillContact(page, email, 'Could you speak at our <b>CPD</b> day?\nAny date in March.');
-    await slowDownForms(page);
+    const held = await holdForms(page);
     const response = page.waitForResponse('**/api/send-contact-email');
     await form.getByRole('button', { name: 'Send Message' }).click();
     await expect(page.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    held.release();
     const answered = await response;
     expect(answered.status()).toBe(200);
     const { id } = (await answered.json()) as { id: string };

@@ -28,7 +28,8 @@ test.describe('the fill-time token', () => {
     const email = await asNewVisitor(page, 'fill-time');
     const requests = tokenRequests(page);
     await gotoHydrated(page, '/resources');
-    await page.waitForTimeout(300);
+    // Whatever the page fetches by itself (after hydration, when idle) has been fetched.
+    await page.waitForLoadState('networkidle');
     expect(requests).toHaveLength(0);
 
     const form = await fillNewsletter(page, email);

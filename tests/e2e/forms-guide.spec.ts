@@ -1,6 +1,6 @@
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
-import { asNewVisitor, blockOnDemandChunks, slowDownForms, waitForMails } from './forms-support';
+import { asNewVisitor, blockOnDemandChunks, holdForms, waitForMails } from './forms-support';
 
 const PDF = '/guides/wealth-building-guide.pdf';
 
@@ -29,16 +29,16 @@ test.describe('the guide download form', () => {
     await form.getByLabel('Email Address').fill(email);
     await form.getByLabel('Current Role or Company').fill('Partner, Example LLP');
     await form.getByRole('checkbox', { name: /receive email communications/ }).check();
-    await slowDownForms(page);
+    const held = await holdForms(page);
 
     const response = page.waitForResponse('**/api/send-contact-email');
-    const pdfRequest = page
-      .context()
-      .waitForEvent('request', { predicate: (r) => r.url().endsWith(PDF), timeout: 10_000 });
+    // Bounded by the test's own time limit, not one of its own.
+    const pdfRequest = page.context().waitForEvent('request', { predicate: (r) => r.url().endsWith(PDF) });
     await form.getByRole('button', { name: 'Download Free Guide' }).click();
     const busy = page.getByRole('button', { name: 'Processing...' });
     await expect(busy).toBeVisible();
     await expect(busy).toBeDisabled();
+    held.release();
 
     const answered = await response;
     expect(answered.status()).toBe(200);

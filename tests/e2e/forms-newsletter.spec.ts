@@ -1,6 +1,6 @@
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated, test } from './support/fixtures';
-import { asNewVisitor, blockOnDemandChunks, pathOf, slowDownForms, waitForMails } from './forms-support';
+import { asNewVisitor, blockOnDemandChunks, holdForms, pathOf, waitForMails } from './forms-support';
 
 test.describe('the newsletter sign-up', () => {
   test('subscribes, clears the form, and completes the double opt-in and one-click unsubscribe', async ({
@@ -13,10 +13,11 @@ test.describe('the newsletter sign-up', () => {
     await form.getByLabel('First Name').fill('Alan');
     await form.getByLabel('Last Name').fill('Turing');
     await form.getByLabel('Email Address').fill(email);
-    await slowDownForms(page);
+    const held = await holdForms(page);
     const response = page.waitForResponse('**/api/send-contact-email');
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await expect(form.getByRole('button', { name: 'Subscribing...' })).toBeDisabled();
+    held.release();
     expect((await response).status()).toBe(200);
     await expect(page.getByText('Thank you for subscribing!', { exact: true })).toBeVisible();
     await expect(form.getByLabel('First Name')).toHaveValue('');

@@ -45,12 +45,18 @@ export async function asNewVisitor(page: Page, label: string) {
   return `${label}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}@example.org`;
 }
 
-/** Delays the form request so the sending state can be seen, then lets it through to the server. */
-export async function slowDownForms(page: Page, ms = 600) {
+/**
+ * Holds the form requests until `release()`, so the sending state stays on the page until the
+ * test has seen it (however long a loaded machine takes), then lets them through to the server.
+ */
+export async function holdForms(page: Page): Promise<{ release: () => void }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/api/send-contact-email', async (route) => {
-    await new Promise((r) => setTimeout(r, ms));
+    await released;
     await route.continue();
   });
+  return { release };
 }
 
 /** The path and query of an absolute link from an e-mail. */

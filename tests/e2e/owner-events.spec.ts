@@ -40,9 +40,8 @@ test.use({
 const sameOrigin = { Origin: OWNER_BASE_URL };
 
 /**
- * Each test signs in from its own client address (the owner server trusts the loopback proxy):
- * the console's sign-in attempts are limited per client, and the other console tests sign in
- * from the loopback address.
+ * Each test's context has a client address of its own (the owner server trusts the loopback
+ * proxy): the requests its page sends through `page.request` are limited per client.
  */
 test.beforeEach(async ({ page }) => {
   const n = (process.pid * 7 + Math.floor(Math.random() * 1e6)) % 250;

@@ -117,7 +117,9 @@ test('the console at phone width has no axe violations', async ({ ownerPage: pag
     ['/owner/inbox', `Axe ${tag}`],
     ['/owner/deliveries', tag],
     ['/owner/bookings', reference],
-    ['/owner/audit', 'signed in with an e-mail link'],
+    // Its sign-in entries: the console tests start from their worker's session, so the latest
+    // sign-in may be further back than the unfiltered log's first page.
+    ['/owner/audit?kind=security', 'signed in with an e-mail link'],
   ] as const;
   await expectNoAxeViolations(page);
   for (const [path, shown] of pages) {

@@ -7,6 +7,9 @@ import { expect, gotoHydrated } from './support/fixtures';
 import { EXPECTED_CONSOLE_ERRORS, sendContact, test, uniqueTag } from './owner-support';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
+// Each test signs in for itself, so the sign-ins the audit log is read for are among its newest
+// entries (its first page is the latest 50), not the worker's sign-in from long before.
+test.use({ freshSignIn: true });
 
 const HELPER_PAGES = ['Overview', 'Inbox', 'Spam', 'Bookings', 'Events', 'Audit log', 'Security'];
 const OWNER_PAGES = ['Deliveries', 'Subscribers', 'People', 'Retention'];

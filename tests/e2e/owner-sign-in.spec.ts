@@ -19,6 +19,9 @@ import {
 } from './owner-support';
 
 test.use({ allowConsoleErrors: EXPECTED_CONSOLE_ERRORS });
+// Each test signs in for itself: signing out here would end the worker's session, which the
+// other console tests of the worker start from (owner-support.ts).
+test.use({ freshSignIn: true });
 
 const SENT = /If that address belongs to the owner, a sign-in link is on its way/;
 

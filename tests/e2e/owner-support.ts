@@ -1,14 +1,14 @@
 /**
  * What the console's browser tests share: the e-mails the owner server wrote as .eml files,
  * signing in with a link from `npm run owner:link` (the script the owner runs on the server's
- * machine) and the `ownerPage` fixture built on it, leads sent through the public form
- * endpoint, and a booking request.
+ * machine), the `ownerPage` and `helperPage` fixtures (signed in once per worker, the session
+ * kept as storage state), leads sent through the public form endpoint, and a booking request.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { OWNER_BASE_URL, OWNER_DATA_DIR, OWNER_EMAIL, OWNER_SERVER_ENV } from '../../playwright.config';
 import { freeDays } from './support/free-days';
 import { parseMail, type ParsedMail } from '../server/forms-mime';
@@ -100,30 +100,101 @@ export async function signIn(page: Page, path = '/owner', email = OWNER_EMAIL): 
   if (path !== '/owner') await openConsole(page, path);
 }
 
+/** What `context.storageState()` saves: here, the session's cookie. */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/**
+ * Signs `email` in, in a context of its own, and saves that context's storage state. The session
+ * lives on the server until it is signed out (or 12 hours pass without a request), so every test
+ * of the worker can start from it without a sign-in of its own.
+ */
+async function signedInState(browser: Browser, email: string): Promise<StorageState> {
+  const context = await browser.newContext({
+    baseURL: OWNER_BASE_URL,
+    extraHTTPHeaders: { 'x-forwarded-for': ownerClientAddress() },
+  });
+  try {
+    await signIn(await context.newPage(), '/owner', email);
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
+}
+
+type Session = () => Promise<StorageState>;
+
+/**
+ * A worker's session for `email`, made when a test of the worker first asks for it (a worker
+ * whose tests all sign in afresh makes none) and kept for the worker's other tests.
+ */
+function workerSession(email: string) {
+  return async ({ browser }: { browser: Browser }, use: (session: Session) => Promise<void>) => {
+    let state: Promise<StorageState> | undefined;
+    await use(() => {
+      // A sign-in that failed is tried again by the next test rather than failing it as well.
+      state ??= signedInState(browser, email).catch((error: unknown) => {
+        state = undefined;
+        throw error;
+      });
+      return state;
+    });
+  };
+}
+
+/**
+ * Signs the test's page in as `email`, on the Overview with its heading focused: from the
+ * worker's session, or with a link of its own when the test sets `freshSignIn`.
+ */
+async function consolePage(page: Page, email: string, session: Session, fresh: boolean): Promise<void> {
+  // Its own client address (the owner server trusts the loopback proxy): the console's sign-in
+  // attempts are limited per client, and so are the forms a test sends from its page.
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': ownerClientAddress() });
+  if (fresh) return signIn(page, '/owner', email);
+  await page.context().setStorageState(await session());
+  await gotoHydrated(page, '/owner');
+  // The sign-in page instead would mean an earlier test of this worker ended its session.
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeFocused();
+}
+
 /**
  * The shared fixture (console errors fail the test) and `ownerPage`: the test's page, signed in
- * as the owner (OWNER_EMAIL) with a fresh link, on the Overview with its heading focused. A
- * test takes it as its page (`async ({ ownerPage: page }) => ...`) and opens the console page
- * it needs with `openConsole`. It is signed in after the file's `beforeEach` hooks have run.
+ * as the owner (OWNER_EMAIL), on the Overview with its heading focused. A test takes it as its
+ * page (`async ({ ownerPage: page }) => ...`) and opens the console page it needs with
+ * `openConsole`. It is signed in after the file's `beforeEach` hooks have run.
+ *
+ * Each worker signs the owner (and the helper, for `helperPage`) in once, with a link from
+ * `npm run owner:link`, and keeps the session as storage state; each test's context starts from
+ * it (https://playwright.dev/docs/auth, one account per parallel worker), which spares every test
+ * a sign-in script's start and the sign-in pages. Signing out ends that session for the worker's
+ * later tests, so a test that signs out sets `freshSignIn` and signs in with a link of its own,
+ * as does a test that reads its own sign-in in the audit log. No worker keeps a session of
+ * SECOND_OWNER: the "Sign out everywhere" test ends that address's sessions while others run.
  */
-export const test = base.extend<{ ownerPage: Page; helperPage: Page }>({
-  ownerPage: async ({ page }, use) => {
-    // Its own client address (the owner server trusts the loopback proxy): the console's sign-in
-    // attempts are limited per client, and every test that takes this page signs in.
-    await page.setExtraHTTPHeaders({ 'x-forwarded-for': ownerClientAddress() });
-    await signIn(page);
+export const test = base.extend<
+  {
+    ownerPage: Page;
+    helperPage: Page;
+    /** true: `ownerPage` and `helperPage` sign in with a fresh link, not the worker's session. */
+    freshSignIn: boolean;
+  },
+  { ownerSession: Session; helperSession: Session }
+>({
+  freshSignIn: [false, { option: true }],
+  ownerSession: [workerSession(OWNER_EMAIL), { scope: 'worker' }],
+  helperSession: [workerSession(HELPER), { scope: 'worker' }],
+  ownerPage: async ({ page, ownerSession, freshSignIn }, use) => {
+    await consolePage(page, OWNER_EMAIL, ownerSession, freshSignIn);
     await use(page);
   },
   /** The same, signed in as the helper (HELPER). */
-  helperPage: async ({ page }, use) => {
-    await page.setExtraHTTPHeaders({ 'x-forwarded-for': ownerClientAddress() });
-    await signIn(page, '/owner', HELPER);
+  helperPage: async ({ page, helperSession, freshSignIn }, use) => {
+    await consolePage(page, HELPER, helperSession, freshSignIn);
     await use(page);
   },
 });
 
 let owners = 0;
-/** A client address for one signed-in test (198.18.0.0/15, set aside for tests of networks). */
+/** A client address for one signed-in page (198.18.0.0/15, set aside for tests of networks). */
 function ownerClientAddress(): string {
   owners += 1;
   const n = (process.pid * 131 + owners * 7 + Math.floor(Math.random() * 1000)) % 65_000;

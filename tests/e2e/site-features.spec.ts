@@ -138,8 +138,15 @@ test.describe('sections below the first screen (decision 011)', () => {
       expect(styles.length, path).toBeGreaterThan(0);
       expect(new Set(styles), path).toEqual(new Set(['auto']));
       for (let y = 0; y < 12; y += 1) {
+        const before = await page.evaluate(() => window.scrollY);
         await page.mouse.wheel(0, 700);
-        await page.waitForTimeout(50);
+        // The wheel scrolls in a later frame: the next turn waits for it, or for the page's end.
+        await page.waitForFunction(
+          (from) =>
+            window.scrollY !== from ||
+            window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1,
+          before,
+        );
       }
       await expect(page.locator('body > footer')).toBeInViewport();
       expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift), path).toBe(0);
