@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     expect(c.trustProxy).toBe(false);
     expect(c.downloadsGiveWay).toBe(true);
     expect(c.visitsTodayMaxAgeMs).toBe(60_000);
+    expect(c.outboxLeaseMs).toBe(60_000);
   });
 
   it("reads how old the Visits page's count of today may be, 0 to 3600 seconds", () => {

@@ -175,6 +175,12 @@ const EnvSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(1_000_000).default(200),
   ),
+  /**
+   * With SMTP_URL: how long an e-mail claimed for sending stays out of other instances' reach, in
+   * seconds. A send gives up 10 s before, so no two instances ever send one row; the e-mails a
+   * crashed instance had in flight go again once it has passed. Tests shorten it.
+   */
+  OUTBOX_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(15).max(3600).default(60)),
   /** Newsletter e-mails a second at most (decision 046); 0: as fast as the relay takes them. */
   NEWSLETTER_SEND_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).default(10)),
   /**
@@ -270,6 +276,8 @@ export type Config = {
   pushAllowLocal: boolean;
   mailFileRefusedDomain: string | undefined;
   visitorMailHourlyCap: number;
+  /** How long the outbox leases a row it sends over SMTP (OUTBOX_LEASE_SECONDS). */
+  outboxLeaseMs: number;
   /** The newsletter's sending (decision 046): messages a second (0: no limit), the footer's address. */
   newsletter: { ratePerSecond: number; postalAddress: readonly string[] };
   staticFastPath: boolean;
@@ -448,6 +456,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pushAllowLocal: e.PUSH_ALLOW_LOCAL,
     mailFileRefusedDomain: e.MAIL_FILE_REFUSED_DOMAIN,
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
+    outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
     newsletter: {
       ratePerSecond: e.NEWSLETTER_SEND_RATE,
       postalAddress: e.NEWSLETTER_POSTAL_ADDRESS

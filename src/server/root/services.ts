@@ -27,7 +27,12 @@ import { errorCode } from '../kit/log-safe';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { openDatabase, type Database } from '../kit/db/client';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
-import { createOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from '../kit/mail/outbox-worker';
+import {
+  createOutboxWorker,
+  LEASE_MARGIN_MS,
+  type OutboxWorker,
+  type OutboxWorkerOptions,
+} from '../kit/mail/outbox-worker';
 import type { BounceListener } from '../kit/mail/bounce-listener';
 import { dkimSigner } from '../kit/mail/dkim';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
@@ -186,9 +191,10 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     // read of what is published, at start and at every publication, on every instance.
     business: mailBusiness,
   } satisfies Omit<OutboxWorkerOptions, 'transport'>;
+  // A send gives up before its row's lease ends (OUTBOX_LEASE_SECONDS).
   const mailTransport = () =>
     config.smtpUrl
-      ? smtpTransport(config.smtpUrl)
+      ? smtpTransport(config.smtpUrl, { deadlineMs: config.outboxLeaseMs - LEASE_MARGIN_MS })
       : fileTransport(join(config.dataDir, 'mail'), { refusedDomain: config.mailFileRefusedDomain });
   const outbox = createOutboxWorker({ ...outboxOptions, transport: mailTransport(), ...options.outbox });
   const bulkOutbox = createOutboxWorker({

@@ -142,6 +142,8 @@ export type OutboxSettings = {
 
 /** Rows claimed ahead, per connection: enough for a claim's round trip to hide behind sends. */
 const READ_AHEAD_PER_CONNECTION = 6;
+/** What a claim's lease adds to the longest one message may take. */
+export const LEASE_MARGIN_MS = 10_000;
 /** A sent mark waits this long at most for the rest of its round (a slow send in it). */
 const MARK_DELAY_MS = 20;
 
@@ -149,7 +151,7 @@ export function outboxSettings(options: OutboxWorkerOptions): OutboxSettings {
   const { transport } = options;
   const inFlight = Math.max(1, Math.min(options.batchSize ?? Infinity, transport.concurrency ?? 1));
   const maxSendMs = transport.maxSendMs ?? 50_000;
-  const leaseMs = options.leaseMs ?? maxSendMs + 10_000;
+  const leaseMs = options.leaseMs ?? maxSendMs + LEASE_MARGIN_MS;
   const holdMs = Math.max(0, (leaseMs - maxSendMs) / 2);
   const lane = options.lane ?? 'mail';
   return {

@@ -27,8 +27,8 @@ export const SMTP_CONNECTIONS = 4;
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 /**
- * However the relay stalls, one message gives up after this; the outbox's lease is this and a
- * margin, so another worker never sends a row whose message may still be accepted here.
+ * However the relay stalls, one message gives up after this (by default); the outbox's lease is
+ * this and a margin, so another worker never sends a row whose message may still be accepted here.
  */
 export const SMTP_SEND_DEADLINE_MS = 50_000;
 
@@ -36,7 +36,10 @@ function sendDeadlineError(): Error {
   return Object.assign(new Error('SMTP send deadline passed'), { code: 'ESENDDEADLINE' });
 }
 
-export function smtpTransport(smtpUrl: string): MailTransport {
+export function smtpTransport(
+  smtpUrl: string,
+  { deadlineMs = SMTP_SEND_DEADLINE_MS }: { deadlineMs?: number } = {},
+): MailTransport {
   const open = () =>
     nodemailer.createTransport({
       url: smtpUrl,
@@ -50,7 +53,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
   let transporter = open();
   return {
     concurrency: SMTP_CONNECTIONS,
-    maxSendMs: SMTP_SEND_DEADLINE_MS,
+    maxSendMs: deadlineMs,
     async send(message) {
       const pool = transporter;
       let timer: NodeJS.Timeout | undefined;
@@ -63,7 +66,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
             pool.close();
           }
           reject(sendDeadlineError());
-        }, SMTP_SEND_DEADLINE_MS);
+        }, deadlineMs);
       });
       try {
         await Promise.race([pool.sendMail(message), deadline]);
