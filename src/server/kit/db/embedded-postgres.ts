@@ -28,6 +28,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -330,6 +331,7 @@ async function ensureCluster(
   log: EmbeddedLog,
 ): Promise<boolean> {
   if (existsSync(join(clusterDir, 'PG_VERSION'))) return false;
+  if (existsSync(clusterDir) && readdirSync(clusterDir).length === 0) rmSync(clusterDir, { recursive: true });
   if (existsSync(clusterDir)) {
     throw new ConfigError(
       `${clusterDir} is not a PostgreSQL cluster but is not empty either. Move it away and start again; the server makes a new database there.`,
