@@ -6,23 +6,24 @@
  *
  *  - POST /captures {tag: statements}: keeps the statements the console ran for a request, as
  *    scripts/bench-console-capture.mjs wrote them down (text, values, which were sent together,
- *    and on Postgres which connection ran each).
+ *    and which connection ran each).
  *  - GET /replay/:tag: sends those statements as they were sent (the ones sent together at
- *    once, each after those it followed; on Postgres one pooled connection for each connection
- *    the console used, so a transaction stays on one), and answers every statement's rows as
+ *    once, each after those it followed; one pooled connection for each connection the console
+ *    used, so a transaction stays on one), and answers every statement's rows as
  *    JSON: the database's work, HTTP and JSON, and nothing of the console's own.
  *  - GET /export.csv?status=all|received|spam: the inbox's export columns, newest first, read by
  *    a cursor (DECLARE ... CURSOR, FETCH 2000 at a time) in a transaction, and written by
  *    csv-stringify's stream (the library the console writes its CSV with) to the response, with
  *    back pressure.
  *
- * Environment: PORT, HOST; DATABASE_URL (Postgres: a `pg` pool of its default size, 10, the
- * server's too) or DATA_DIR (PGlite in DATA_DIR/pglite, PGlite's defaults, in a worker thread of
- * its own, as the server runs it and as the form endpoint's anchor does). Plain `node`.
+ * Environment: PORT, HOST; DATABASE_URL (a PostgreSQL server) or DATA_DIR (the embedded
+ * cluster of that folder, a copy of the console's, started by this process with the server's
+ * code as the server starts it: scripts/bench-database.mjs, so it runs under tsx), either through
+ * a `pg` pool of its default size, 10, the server's too.
  */
 import { once } from 'node:events';
-import { join } from 'node:path';
-import { startPgliteThread } from './bench-pglite-thread.mjs';
+import pg from 'pg';
+import { openBenchDatabase } from './bench-database.mjs';
 
 /** Rows a FETCH reads: the console's export reads its keyset batches 2,000 rows at a time. */
 const FETCH = 2000;
@@ -53,18 +54,10 @@ const EXPORT_WHERE = { all: '', received: ' where not spam', spam: ' where spam'
 
 await serve();
 
-/** PGlite on its thread: `query(sql, params)` and `exec(sql)` answering rows. */
-async function pgliteClient(dir) {
-  const thread = await startPgliteThread(dir);
-  const connection = { query: thread.query, exec: thread.exec, release: () => {} };
-  // One thread runs every statement in turn: each "connection" is the same one.
-  return { connect: async () => connection, close: () => thread.close() };
-}
-
 /** A `pg` pool: each connection `query(sql, params)` and `exec(sql)` answering rows. */
-async function postgresClient(url) {
-  const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url });
+async function postgresClient(store) {
+  const database = await openBenchDatabase(store);
+  const pool = new pg.Pool(database.config);
   pool.on('error', () => {});
   return {
     connect: async () => {
@@ -78,7 +71,10 @@ async function postgresClient(url) {
         release: () => client.release(),
       };
     },
-    close: () => pool.end(),
+    close: async () => {
+      await pool.end();
+      await database.close();
+    },
   };
 }
 
@@ -127,7 +123,7 @@ async function replay(db, statements) {
   }
 }
 
-/** JSON as Fastify writes it, with 64-bit integers (PGlite answers them as BigInt) as text. */
+/** JSON as Fastify writes it, with any 64-bit integer answered as a BigInt written as text. */
 const json = (value) => JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v));
 
 async function serve() {
@@ -135,9 +131,10 @@ async function serve() {
     import('fastify'),
     import('csv-stringify'),
   ]);
-  const db = process.env.DATABASE_URL
-    ? await postgresClient(process.env.DATABASE_URL)
-    : await pgliteClient(join(process.env.DATA_DIR, 'pglite'));
+  const db = await postgresClient({
+    dataDir: process.env.DATA_DIR,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  });
   const captures = new Map();
 
   const app = Fastify({ logger: false, bodyLimit: 256 * 1024 * 1024 });

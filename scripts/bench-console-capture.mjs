@@ -13,19 +13,18 @@
  * turns the context tracking off until the next tagged request (on Node 20 an AsyncLocalStorage
  * in use adds a hook to every promise), so the timed requests run with none of this.
  *
- * Where statements are caught, at the database client's door and nothing of ours:
- *  - Postgres: `pg`'s `Client.prototype.query` (the pool's clients are `pg.Client`s); each
- *    statement records which connection ran it, so a transaction replays on one connection;
- *  - PGlite: the server runs PGlite in a worker thread (decision 014); the messages posted to a
- *    worker that carry an `op` and an `id` are the statements (`query`, `exec`) and the
- *    transactions' `begin` and `end`, and the worker's answers with the same `id` end them.
+ * Where statements are caught, at the database client's door and nothing of ours: `pg`'s
+ * `Client.prototype.query` (the pool's clients are `pg.Client`s), on the embedded PostgreSQL and
+ * on an external one alike (decision 052: one pool for both); each statement records which
+ * connection ran it, so a transaction replays on one.
+ *
  * Each statement records `after`: the last statement such that it and every one before it had
  * ended when this one was sent. A replay waits for those before sending it, so statements sent
  * together (Promise.all) are replayed together, and the others one after another.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
-import { Worker } from 'node:worker_threads';
+import pg from 'pg';
 
 const HEADER = 'x-bench-statements';
 const PATH = '/__bench/statements';
@@ -73,67 +72,31 @@ http.Server.prototype.emit = function (event, request, response) {
   return storage.run(record, () => emit.call(this, event, request, response));
 };
 
-if (process.env.DATABASE_URL) {
-  const { default: pg } = await import('pg');
-  const query = pg.Client.prototype.query;
-  const connections = new WeakMap();
-  let nextConnection = 0;
-  pg.Client.prototype.query = function (config, values) {
-    if (!storage.getStore()) return query.apply(this, arguments);
-    if (!connections.has(this)) connections.set(this, (nextConnection += 1));
-    const text = typeof config === 'string' ? config : config?.text;
-    const params = typeof config === 'object' && config?.values ? config.values : values;
-    const end = note({
-      conn: connections.get(this),
-      op: 'query',
-      sql: text,
-      params: Array.isArray(params) ? portable(params) : [],
-    });
-    const args = [...arguments];
-    const last = args.length - 1;
-    if (end && typeof args[last] === 'function') {
-      const done = args[last];
-      args[last] = function () {
-        end();
-        return done.apply(this, arguments);
-      };
-      return query.apply(this, args);
-    }
-    const result = query.apply(this, args);
-    if (end && typeof result?.then === 'function') result.then(end, end);
-    return result;
-  };
-} else {
-  const post = Worker.prototype.postMessage;
-  /** By worker: the statements sent and not yet answered, by message id. */
-  const pending = new WeakMap();
-  Worker.prototype.postMessage = function (message) {
-    if (
-      storage.getStore() &&
-      message &&
-      typeof message === 'object' &&
-      typeof message.op === 'string' &&
-      typeof message.id === 'number'
-    ) {
-      if (!pending.has(this)) {
-        const waiting = new Map();
-        pending.set(this, waiting);
-        this.on('message', (reply) => {
-          const end = waiting.get(reply?.id);
-          if (end) {
-            waiting.delete(reply.id);
-            end();
-          }
-        });
-      }
-      const end = note({
-        op: message.op,
-        sql: message.sql,
-        params: Array.isArray(message.params) ? portable(message.params) : [],
-        ...(message.op === 'end' ? { commit: message.commit !== false } : {}),
-      });
-      if (end) pending.get(this).set(message.id, end);
-    }
-    return post.apply(this, arguments);
-  };
-}
+const query = pg.Client.prototype.query;
+const connections = new WeakMap();
+let nextConnection = 0;
+pg.Client.prototype.query = function (config, values) {
+  if (!storage.getStore()) return query.apply(this, arguments);
+  if (!connections.has(this)) connections.set(this, (nextConnection += 1));
+  const text = typeof config === 'string' ? config : config?.text;
+  const params = typeof config === 'object' && config?.values ? config.values : values;
+  const end = note({
+    conn: connections.get(this),
+    op: 'query',
+    sql: text,
+    params: Array.isArray(params) ? portable(params) : [],
+  });
+  const args = [...arguments];
+  const last = args.length - 1;
+  if (end && typeof args[last] === 'function') {
+    const done = args[last];
+    args[last] = function () {
+      end();
+      return done.apply(this, arguments);
+    };
+    return query.apply(this, args);
+  }
+  const result = query.apply(this, args);
+  if (end && typeof result?.then === 'function') result.then(end, end);
+  return result;
+};

@@ -1,7 +1,8 @@
 /**
- * The bench's console part: a million submissions seeded (scripts/console-seed.ts) on PGlite
- * and on a throwaway Postgres database, then the real server started on each and the owner's
- * console API timed over HTTP, one request at a time as one owner browsing makes them:
+ * The bench's console part: a million submissions seeded (scripts/console-seed.ts) on the
+ * embedded PostgreSQL (the cluster of the server's own DATA_DIR) and on a throwaway database of
+ * the external Postgres, then the real server started on each and the owner's console API timed
+ * over HTTP, one request at a time as one owner browsing makes them:
  *  - first: the inbox's first page (GET /api/owner/submissions);
  *  - filtered: one form over about a month (?form=&from=&to=), months spread over the two years;
  *  - search: a surname or an e-mail fragment (?q=), from common (smith) to rare;
@@ -9,7 +10,9 @@
  * The session comes the way an owner's first one does: `scripts/owner-link.ts` run with the
  * server's settings prints a sign-in link, and its token is posted to /api/owner/sign-in/link.
  * Reports each request's p50, p95 and slowest time, and the server's peak RSS while measuring
- * (the kernel's high-water mark, reset once the server is up and signed in).
+ * (the kernel's high-water mark, reset once the server is up and signed in); on the embedded
+ * PostgreSQL also its database's peak PSS over the same time (scripts/bench-process.mjs) and the
+ * sum of the two.
  *
  * Every speed figure has its anchor in the same run (decision 027 and its addendum): the same
  * SQL run by a bare client, with none of the console's code, on a copy of the same database
@@ -30,12 +33,14 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { CLUSTER_FOLDER, startEmbeddedPostgres } from '../src/server/kit/db/embedded-postgres';
+import { sampleDatabasePss, sumMb, type DatabasePssSampler } from './bench-process.mjs';
 import { SEARCH_TERMS, SPAN_DAYS } from './console-seed';
 
 export const CONSOLE_REQUESTS = ['first', 'filtered', 'search', 'detail'] as const;
@@ -65,10 +70,11 @@ export type ConsoleServerRow = {
   seedS: number;
   /** Copying the seeded database for the anchor. */
   copyS: number;
-  /** PGlite: the first start on the seeded database, which makes its planner statistics. */
-  firstReadyMs: number | null;
   readyMs: number;
   peakRssMb: number;
+  /** The embedded PostgreSQL's peak PSS over the same time, and the two peaks' sum. */
+  dbPeakPssMb?: number;
+  peakSumMb?: number;
 };
 /** Personal data on the same database (issue: exports, subject access, erasure, retention). */
 export type PersonalDataRow = {
@@ -76,6 +82,9 @@ export type PersonalDataRow = {
   exportRows: number;
   exportRowsPerS: number;
   exportPeakRssMb: number;
+  /** The embedded PostgreSQL's peak PSS during the export, and the two peaks' sum. */
+  exportDbPeakPssMb?: number;
+  exportPeakSumMb?: number;
   /** The same rows by a bare cursor, written by csv-stringify's stream. */
   bareExportRows: number;
   bareExportRowsPerS: number;
@@ -167,12 +176,21 @@ export function consoleTargets(r: ConsoleResults | null): { target: string; figu
     );
   }
   for (const s of r?.servers ?? []) {
-    add(`console ${s.db}: peak RSS <= 200 MB while measuring`, `${s.peakRssMb} MB`, s.peakRssMb <= 200);
+    add(
+      `console ${s.db}: peak RSS <= 200 MB while measuring`,
+      s.dbPeakPssMb === undefined
+        ? `${s.peakRssMb} MB`
+        : `${s.peakRssMb} MB (the database ${s.dbPeakPssMb} MB PSS; together ${s.peakSumMb} MB)`,
+      s.peakRssMb <= 200,
+    );
   }
   for (const p of r?.personal ?? []) {
     add(
       `CSV export ${p.db}: >= ${exportRatio} x bare cursor, every row, peak RSS <= 250 MB`,
-      `${p.exportRatio} (${p.exportRowsPerS} rows/s, bare ${p.bareExportRowsPerS}; ${p.exportRows}/${p.bareExportRows} rows), ${p.exportPeakRssMb} MB`,
+      `${p.exportRatio} (${p.exportRowsPerS} rows/s, bare ${p.bareExportRowsPerS}; ${p.exportRows}/${p.bareExportRows} rows), ${p.exportPeakRssMb} MB` +
+        (p.exportDbPeakPssMb === undefined
+          ? ''
+          : ` (the database ${p.exportDbPeakPssMb} MB PSS; together ${p.exportPeakSumMb} MB)`),
       p.exportRatio >= exportRatio &&
         p.exportRows > 0 &&
         p.exportRows === p.bareExportRows &&
@@ -227,7 +245,7 @@ export const CONSOLE_COLUMNS = {
     'errors',
     'bareErrors',
   ],
-  servers: ['db', 'submissions', 'seedS', 'copyS', 'firstReadyMs', 'readyMs', 'peakRssMb'],
+  servers: ['db', 'submissions', 'seedS', 'copyS', 'readyMs', 'peakRssMb', 'dbPeakPssMb', 'peakSumMb'],
   personal: [
     'db',
     'exportRows',
@@ -235,6 +253,8 @@ export const CONSOLE_COLUMNS = {
     'bareExportRowsPerS',
     'exportRatio',
     'exportPeakRssMb',
+    'exportDbPeakPssMb',
+    'exportPeakSumMb',
     'loadedExportS',
     'pageDuringExportP99Ms',
     'eventsDuringExportP99Ms',
@@ -283,9 +303,12 @@ function startLoggedServer(args: string[], env: Record<string, string>): ChildPr
   return startServer(args, { ...env, NODE_OPTIONS: options });
 }
 
-/** The bare server (scripts/bench-console-anchor.mjs), plain node, on the database's copy. */
+/**
+ * The bare server (scripts/bench-console-anchor.mjs) on the database's copy, under tsx: it starts
+ * the copy's embedded cluster with the server's TypeScript (scripts/bench-database.mjs).
+ */
 function startAnchor(port: number, env: Record<string, string>): ChildProcess {
-  return startServer([ANCHOR], { PORT: String(port), ...env }, 'bare server');
+  return startServer(['--import', 'tsx', ANCHOR], { PORT: String(port), ...env }, 'bare server');
 }
 
 async function waitReady(port: number, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
@@ -332,13 +355,11 @@ function resetPeak(pid: number): boolean {
 }
 
 /**
- * Seeds one database in a process of its own (scripts/console-seed.ts), so PGlite's seed, which
- * holds its thread for minutes, runs beside Postgres' instead of before it.
+ * Seeds one database in a process of its own (scripts/console-seed.ts), the embedded one's
+ * beside the external Postgres' instead of before it.
  */
 async function seed(side: Side, count: number, now: Date, log: (line: string) => void): Promise<number> {
-  const target = side.databaseUrl
-    ? ['--database-url', side.databaseUrl]
-    : ['--pglite', join(side.dataDir, 'pglite')];
+  const target = side.databaseUrl ? ['--database-url', side.databaseUrl] : ['--data-dir', side.dataDir];
   const child = spawn(
     process.execPath,
     [
@@ -419,9 +440,9 @@ const LOOKUPS = 100;
 const ERASURES = 15;
 
 /**
- * The server's start-up jobs: the hourly sweep's first run a minute after the start (on PGlite at
- * a million rows it holds the database for most of a second, reading the whole submissions table)
- * and the console's chores at 90 s (src/server/kit/db/retention.ts, src/server/console/jobs.ts).
+ * The server's start-up jobs: the hourly sweep's first run a minute after the start (at a million
+ * rows it reads the whole submissions table; on PGlite that held the database for most of a
+ * second) and the console's chores at 90 s (src/server/kit/db/retention.ts, src/server/console/jobs.ts).
  * Timing starts once they are over, so that a request beside its replay does not meet them by
  * chance, once, as one of a few samples: a look-up's p95 or an erasure's.
  */
@@ -714,7 +735,8 @@ async function exportUnderLoad(
 
 /**
  * Personal data on the seeded database, after the inbox timings: the whole inbox exported as
- * CSV (rows a second, and the server's peak RSS meanwhile) and then by the bare cursor, once
+ * CSV (rows a second, and the server's peak RSS meanwhile, with the embedded database's peak PSS
+ * when `database` samples it) and then by the bare cursor, once
  * more with visitors meanwhile (exportUnderLoad: their p99), people
  * looked up and erased by address, each beside the bare replay of its statements, and a
  * retention run with contact submissions arriving meanwhile (their p99).
@@ -726,11 +748,14 @@ async function measurePersonal(
   pid: number,
   emails: string[],
   origin: string,
+  database: DatabasePssSampler | undefined,
 ): Promise<Omit<PersonalDataRow, 'db'>> {
   const headers = { cookie, origin, 'content-type': 'application/json' };
   resetPeak(pid);
+  database?.reset();
   const ours = await exportAll(`${base}/api/owner/exports/submissions.csv?status=all`, { cookie });
   const exportPeakRssMb = rssMb(pid).peak;
+  const exportDbPeakPssMb = database?.peakMb;
   const bare = await exportAll(`${anchor}/export.csv?status=all`, {});
   const loaded = await exportUnderLoad(base, cookie, origin);
 
@@ -852,6 +877,9 @@ async function measurePersonal(
     exportRows: ours.rows,
     exportRowsPerS,
     exportPeakRssMb,
+    ...(exportDbPeakPssMb === undefined
+      ? {}
+      : { exportDbPeakPssMb, exportPeakSumMb: sumMb(exportPeakRssMb, exportDbPeakPssMb) }),
     bareExportRows: bare.rows,
     bareExportRowsPerS,
     exportRatio: ratio(exportRowsPerS, bareExportRowsPerS),
@@ -884,10 +912,9 @@ type Side = {
   env: Record<string, string>;
   seedS: number;
   copyS: number;
-  firstReadyMs: number | null;
   /** The owner's session, made before the seed, so that the copy holds it too. */
   cookie: string;
-  /** The bare server's database: PGlite's folder, or the copy's Postgres database. */
+  /** The bare server's database: the copy's DATA_DIR (its embedded cluster), or the copy's Postgres database. */
   anchorDir: string;
   anchorEnv: Record<string, string>;
 };
@@ -901,10 +928,9 @@ function side(label: string, port: number, databaseUrl?: string): Side {
     dataDir,
     seedS: 0,
     copyS: 0,
-    firstReadyMs: null,
     cookie: '',
     anchorDir,
-    // DATABASE_URL empty: PGlite in DATA_DIR, whatever the bench's own environment says.
+    // DATABASE_URL empty: the embedded cluster of DATA_DIR, whatever the bench's own environment says.
     anchorEnv: { DATA_DIR: anchorDir, DATABASE_URL: '' },
     env: {
       DATA_DIR: dataDir,
@@ -915,7 +941,7 @@ function side(label: string, port: number, databaseUrl?: string): Side {
       // The personal-data part submits forms as a load generator does: no fill-time token, one client.
       BENCH_DISABLE_FILL_TIME: 'true',
       BENCH_DISABLE_RATE_LIMIT: 'true',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      DATABASE_URL: databaseUrl ?? '',
     },
   };
 }
@@ -927,15 +953,23 @@ const databaseName = (url: string) =>
 /**
  * The bare server's database: a copy of the seeded one, made before either server opens it, so
  * the two hold the same rows, ids, indexes and planner statistics, and an erasure replayed on the
- * copy finds the person the console erased. PGlite: its folder copied. Postgres: CREATE DATABASE
- * from the seeded one as its template, over a connection to `spareUrl` (a database cannot be
+ * copy finds the person the console erased. The embedded PostgreSQL: its cluster's folder copied,
+ * stopped, owner and modes kept (`cp -a`: as root the cluster belongs to the postgres user), into
+ * the bare server's DATA_DIR. Postgres: CREATE DATABASE from the seeded one as its template, over a connection to `spareUrl` (a database cannot be
  * copied over a connection to itself), file by file (STRATEGY FILE_COPY, Postgres 15; older ones
  * copy that way anyway).
  */
 async function copyDatabase(s: Side, spareUrl: string): Promise<void> {
   const started = performance.now();
   if (!s.databaseUrl) {
-    cpSync(join(s.dataDir, 'pglite'), join(s.anchorDir, 'pglite'), { recursive: true });
+    const copied = spawnSync(
+      'cp',
+      ['-a', join(s.dataDir, CLUSTER_FOLDER), join(s.anchorDir, CLUSTER_FOLDER)],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (copied.status !== 0) throw new Error(`copying the embedded cluster failed: ${copied.stderr}`);
   } else {
     const copy = new URL(s.databaseUrl);
     copy.pathname = `${copy.pathname}_bare`;
@@ -1007,26 +1041,18 @@ async function settleJobs(s: Side): Promise<void> {
     `update submissions set ip_hash = null
      where ip_hash is not null and received_at < now() - interval '1 day'`,
   ];
-  if (s.databaseUrl) {
-    const client = new pg.Client({ connectionString: s.databaseUrl });
+  // The embedded cluster, its server stopped, is started for the while.
+  const embedded = s.databaseUrl ? undefined : await startEmbeddedPostgres(s.dataDir);
+  try {
+    const client = new pg.Client(embedded ? embedded.connection() : { connectionString: s.databaseUrl });
     await client.connect();
     try {
       for (const statement of statements) await client.query(statement);
     } finally {
       await client.end();
     }
-    return;
-  }
-  const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('@electric-sql/pglite/contrib/btree_gin'),
-  ]);
-  const db = await PGlite.create(join(s.dataDir, 'pglite'), { extensions: { pg_trgm, btree_gin } });
-  try {
-    for (const statement of statements) await db.exec(statement);
   } finally {
-    await db.close();
+    await embedded?.stop();
   }
 }
 
@@ -1051,11 +1077,14 @@ async function timeServer(
     await waitReady(anchorPort, anchor);
     const startedAt = performance.now();
     const server = startLoggedServer(serverArgs, s.env);
+    let database: DatabasePssSampler | undefined;
     try {
       await waitReady(port, server);
       const readyMs = Math.round(performance.now() - startedAt);
       const pid = server.pid!;
       const reset = resetPeak(pid);
+      // The embedded database's memory over the same time as the server's peak.
+      database = s.databaseUrl ? undefined : sampleDatabasePss(s.dataDir);
       const wait = START_JOBS_MS - (performance.now() - startedAt);
       log(
         `Console: ${s.label} ready in ${readyMs} ms, RSS ${rssMb(pid).now} MB; ` +
@@ -1070,6 +1099,7 @@ async function timeServer(
         emails,
       } = await measure(base, anchorBase, s.cookie, now, samples, measureSeconds);
       const { peak } = rssMb(pid);
+      const dbPeak = database?.peakMb;
       log(`Console: personal data on ${s.label} (export, look-ups, erasure, retention)`);
       const personal = {
         db: s.label,
@@ -1080,6 +1110,7 @@ async function timeServer(
           pid,
           emails,
           new URL(s.env.PUBLIC_URL!).origin,
+          database,
         )),
       };
       const median = (xs: number[]) => round(percentile(sorted(xs), 0.5));
@@ -1124,13 +1155,14 @@ async function timeServer(
           submissions: count,
           seedS: s.seedS,
           copyS: s.copyS,
-          firstReadyMs: s.firstReadyMs,
           readyMs,
           peakRssMb: peak,
+          ...(dbPeak === undefined ? {} : { dbPeakPssMb: dbPeak, peakSumMb: sumMb(peak, dbPeak) }),
         },
         personal,
       };
     } finally {
+      await database?.stop();
       await stop(server);
     }
   } finally {
@@ -1139,16 +1171,17 @@ async function timeServer(
 }
 
 /**
- * The console part: PGlite and a throwaway Postgres database, each migrated by a first start of
- * the server (which also signs the owner in), seeded side by side, PGlite's opened once more (its
- * planner statistics), both copied for the bare server, then timed one after the other (nothing
- * else running but the idle bare server).
+ * The console part: the embedded PostgreSQL (a DATA_DIR's own cluster) and a throwaway database
+ * of the external Postgres, each migrated by a first start of the server (which also signs the
+ * owner in), seeded side by side (each seed ends with VACUUM ANALYZE, the planner statistics
+ * autovacuum would make), both copied for the bare server, then timed one after the other
+ * (nothing else running but the idle bare server).
  */
 export async function runConsole(options: ConsoleOptions): Promise<ConsoleResults> {
   const { serverArgs, port, count = 1_000_000, log = console.log } = options;
   return options.withPostgres((url) =>
     options.withPostgres(async (spareUrl) => {
-      const sides = [side('pglite', port), side('postgres', port, url)];
+      const sides = [side('embedded', port), side('postgres', port, url)];
       try {
         for (const s of sides) {
           const setup = startServer(serverArgs, s.env);
@@ -1163,22 +1196,11 @@ export async function runConsole(options: ConsoleOptions): Promise<ConsoleResult
         // leaves due (the held spam, the contact messages and bookings past 24 months, the e-mail
         // texts past 30 days), tens of thousands of rows, as the daily job's first run would.
         const now = new Date(Date.now() - 30 * 86_400_000);
-        log(`Console: seeding ${count.toLocaleString('en-GB')} submissions on PGlite and on Postgres`);
+        log(
+          `Console: seeding ${count.toLocaleString('en-GB')} submissions on the embedded PostgreSQL and on Postgres`,
+        );
         await Promise.all(sides.map((s) => seed(s, count, now, log)));
         for (const s of sides) await settleJobs(s);
-        // PGlite runs no autovacuum: the server makes the seeded tables' planner statistics when
-        // it first opens them (src/server/kit/db/client.ts). That start comes before the copy, so
-        // the bare server plans with the same statistics; Postgres' seed ended with VACUUM ANALYZE.
-        for (const s of sides.filter((x) => !x.databaseUrl)) {
-          const startedAt = performance.now();
-          const first = startServer(serverArgs, s.env);
-          try {
-            await waitReady(port, first, 600_000);
-            s.firstReadyMs = Math.round(performance.now() - startedAt);
-          } finally {
-            await stop(first);
-          }
-        }
         await Promise.all(sides.map((s) => copyDatabase(s, spareUrl)));
         log(
           `Console: copied for the bare server in ${sides.map((s) => `${s.copyS} s (${s.label})`).join(', ')}`,

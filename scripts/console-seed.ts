@@ -2,7 +2,7 @@
  * A million submissions for the bench's console part (scripts/bench-console.ts), written with
  * set-based SQL: one `insert ... select ... from generate_series(...)` per chunk of rows, every
  * value picked from the word lists below by a hash of the row's number, so a chunk is one
- * statement on PGlite and on Postgres alike, never a round trip per row.
+ * statement, never a round trip per row.
  *
  * The rows are what the forms store (`fields` is each form's schema output; the shape is
  * checked by tests/server/console-seed.test.ts) and what the product keeps in steady state:
@@ -17,12 +17,13 @@
  *    its status history) for each delivered booking request, and each delivered submission's
  *    e-mails in the outbox, sent, their text removed after 30 days as retention does.
  * The tables' own indexes are dropped while the rows go in and built again after (much faster
- * than keeping them up to date row by row), with the definitions the migrations gave them. On
- * Postgres it ends with VACUUM ANALYZE, as autovacuum would have run; on PGlite, which runs no
- * autovacuum, it leaves the tables without planner statistics, as a live PGlite database is.
+ * than keeping them up to date row by row), with the definitions the migrations gave them. It
+ * ends with VACUUM ANALYZE, as autovacuum would have run: the embedded PostgreSQL runs autovacuum
+ * as an external one does.
  *
- * From the command line, into a database the server has migrated (its server stopped, for PGlite):
- *   node --import tsx scripts/console-seed.ts --pglite DATA_DIR/pglite [--count 10000] [--now ISO]
+ * From the command line, into a database the server has migrated (for `--data-dir`, its server
+ * stopped: the seed starts that DATA_DIR's embedded cluster itself, and stops it after):
+ *   node --import tsx scripts/console-seed.ts --data-dir DATA_DIR [--count 10000] [--now ISO]
  *   node --import tsx scripts/console-seed.ts --database-url postgres://... [--count 10000]
  * It prints its steps, then one JSON line: {"seconds": ...}.
  */
@@ -30,8 +31,9 @@ import { pathToFileURL } from 'node:url';
 import { consents } from '../src/content/consents';
 import { SESSION_TIMES, SESSION_TYPES } from '../src/content/booking';
 import { CONTACT_SUBJECTS } from '../src/features/contact/contact-fields';
+import { startEmbeddedPostgres } from '../src/server/kit/db/embedded-postgres';
 
-/** Runs one statement (no parameters) and returns its rows: a pg client or a PGlite instance. */
+/** Runs one statement (no parameters) and returns its rows: a pg client's `query`. */
 export type Query = (text: string) => Promise<{ rows: Record<string, unknown>[] }>;
 
 export type SeedOptions = {
@@ -44,10 +46,9 @@ export type SeedOptions = {
   ownerEmail?: string;
   log?: (line: string) => void;
   /**
-   * Whether the database runs autovacuum (Postgres: true). The seed then does at once what it
-   * would do in the background, VACUUM ANALYZE, so that it does not start during the bench.
-   * PGlite runs none (one backend, no launcher): a PGlite database that grew to a million rows
-   * has no planner statistics unless the server makes them, so the seed makes none either.
+   * Whether the database runs autovacuum (PostgreSQL, embedded or not: true). The seed then does
+   * at once what it would do in the background, VACUUM ANALYZE, so that it does not start during
+   * the bench. False leaves the tables without planner statistics.
    */
   autovacuum?: boolean;
 };
@@ -651,16 +652,16 @@ export async function seedConsole(query: Query, options: SeedOptions): Promise<{
   return { seconds: (performance.now() - started) / 1000 };
 }
 
-/** The command line: seeds one database, PGlite's folder or Postgres. */
+/** The command line: seeds one database, a DATA_DIR's embedded cluster or Postgres. */
 async function main(argv: string[]): Promise<void> {
   const option = (name: string) => {
     const at = argv.indexOf(`--${name}`);
     return at >= 0 ? argv[at + 1] : undefined;
   };
-  const dir = option('pglite');
+  const dataDir = option('data-dir');
   const databaseUrl = option('database-url');
-  if (!dir === !databaseUrl) {
-    console.error('Usage: console-seed.ts (--pglite DIR | --database-url URL) [--count N] [--now ISO]');
+  if (!dataDir === !databaseUrl) {
+    console.error('Usage: console-seed.ts (--data-dir DIR | --database-url URL) [--count N] [--now ISO]');
     process.exit(2);
   }
   const options: SeedOptions = {
@@ -668,30 +669,21 @@ async function main(argv: string[]): Promise<void> {
     now: option('now') ? new Date(option('now')!) : new Date(),
     ownerEmail: option('owner') ?? 'owner@example.com',
     log: (line) => console.log(line),
-    autovacuum: databaseUrl !== undefined,
+    autovacuum: true,
   };
+  const { default: pg } = await import('pg');
+  const embedded = dataDir ? await startEmbeddedPostgres(dataDir) : undefined;
   let result: { seconds: number };
-  if (databaseUrl) {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    const client = new pg.Client(embedded ? embedded.connection() : { connectionString: databaseUrl });
     await client.connect();
     try {
       result = await seedConsole((text) => client.query(text), options);
     } finally {
       await client.end();
     }
-  } else {
-    const [{ PGlite }, { pg_trgm }, { btree_gin }] = await Promise.all([
-      import('@electric-sql/pglite'),
-      import('@electric-sql/pglite/contrib/pg_trgm'),
-      import('@electric-sql/pglite/contrib/btree_gin'),
-    ]);
-    const db = await PGlite.create(dir!, { extensions: { pg_trgm, btree_gin } });
-    try {
-      result = await seedConsole((text) => db.query(text) as ReturnType<Query>, options);
-    } finally {
-      await db.close();
-    }
+  } finally {
+    await embedded?.stop();
   }
   console.log(JSON.stringify(result));
 }
