@@ -19,15 +19,23 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
-          // Server integration: a real build, real PGlite/Postgres, a real SMTP peer.
+          // Server integration: a real build, real Postgres (PGlite in the embedded database's own
+          // tests), a real SMTP peer.
           name: 'server',
           include: ['src/**/*.int.test.ts', 'tests/server/**/*.test.ts'],
-          // Every app's log goes to a sink this run checks for e-mail addresses (decision 033).
-          globalSetup: ['tests/server/log-sink-setup.ts'],
+          // Every app's log goes to a sink this run checks for e-mail addresses (decision 033);
+          // every app's database is a copy of one template, migrated once per run.
+          globalSetup: ['tests/server/log-sink-setup.ts', 'tests/server/database-setup.ts'],
+          setupFiles: ['tests/server/database-cleanup.ts'],
           environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          fileParallelism: false,
+          // Bounds for a test that hangs, not expectations: files run side by side, and the
+          // machine may be loaded by other work.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // Two files at a time: each test makes its own databases, folders and ports.
+          maxWorkers: 2,
+          // After the unit tests, which run with their own number of workers.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

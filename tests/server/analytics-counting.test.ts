@@ -1,5 +1,5 @@
 /**
- * Counting visits without cookies (issue #27 item 1, decision 042), on PGlite and PostgreSQL: a
+ * Counting visits without cookies (issue #27 item 1, decision 042), on PostgreSQL: a
  * view is stored with the path, the referrer's host, the UTM tags, a device class and the hour,
  * never the address or the user agent; one browser is one visitor a day; the day's salt rotates
  * at UK midnight and the old one is gone from memory and database; bots, prefetches, Global

@@ -1,5 +1,5 @@
 /**
- * The Visits page's figures (decision 042), on PGlite and on PostgreSQL: raw views and form starts
+ * The Visits page's figures (decision 042), on PostgreSQL: raw views and form starts
  * seeded with fixed visitors, submissions with their bookings and registrations; the summary of a
  * range and of the range before it, the series with its empty days, the top values of each
  * dimension ('' for none), goals without spam, and each form's funnel with its rates. Rolling the

@@ -1,5 +1,5 @@
 /**
- * The Visits page's two shortcuts (decision 043), on PGlite and on PostgreSQL: today counted at
+ * The Visits page's two shortcuts (decision 043), on PostgreSQL: today counted at
  * most once a minute (by the chores, or by the page when the count is stale) and shared by
  * instances; months summed from their days once every day of them is rolled up, giving the page
  * exactly the figures it gives from the days alone, and left to the days once retention has cut

@@ -1,5 +1,5 @@
 /**
- * An article's cover image (issue #25 item 1, decision 050), on PGlite and PostgreSQL: an upload
+ * An article's cover image (issue #25 item 1, decision 050), on PostgreSQL: an upload
  * is refused with a sentence when its bytes are not a JPEG, PNG or WebP (whatever it is called),
  * when it is over 5 MB, smaller than 1200 × 630, over 8000 pixels a side, taller than wide (its
  * EXIF orientation counted) or too wide, when its header passes but its image does not decode, or
@@ -73,7 +73,7 @@ describe.each(drivers)('article covers on $name', (driver) => {
     drop = made.drop;
     t = await makeFormsApp(made.env);
     owner = asOwner(t.app, await signInOwner(t.app));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await t?.app.close();

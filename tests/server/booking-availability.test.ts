@@ -1,10 +1,10 @@
 /**
- * The owner's availability (decision 036), on PGlite and on PostgreSQL: the public answer offers
+ * The owner's availability (decision 036), on PostgreSQL: the public answer offers
  * only free half-days (weekends, today, bank holidays and days off closed; a request's first
  * choice held; a published masterclass busy; the daily cap), says nothing more than free or not,
  * and follows the console's settings at once; a request whose half-day was taken meanwhile is
  * refused on its step-1 field and stores nothing; of two requests for the last free half-day at
- * once one is accepted (on Postgres, through two instances of the app); a hold ends after
+ * once one is accepted (through two instances of the app); a hold ends after
  * REQUEST_HOLD_DAYS; the settings are checked at the edge, audited, and the owner's alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +34,8 @@ describe.each(drivers)('booking availability on $name', (driver) => {
     const db = await driver.env();
     drop = db.drop;
     t = await makeFormsApp(db.env);
-    // A second instance of the app on the same database (Postgres only: PGlite is one process's).
-    if (db.env.DATABASE_URL) second = await makeFormsApp(db.env);
+    // A second instance of the app on the same database.
+    second = await makeFormsApp(db.env);
     owner = asOwner(t.app, await signInOwner(t.app));
   });
   afterAll(async () => {

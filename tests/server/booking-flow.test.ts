@@ -1,5 +1,5 @@
 /**
- * The booking end to end on the server, over real PGlite and real PostgreSQL (a database of its
+ * The booking end to end on the server, over a real PostgreSQL (a database of its
  * own per run) with a real SMTP peer: one request stores the booking once and sends exactly two
  * e-mails; a retry with the same key changes nothing; the owner's signed links confirm (with a
  * real .ics in Europe/London time) or decline; forged, expired and reused links are refused; the

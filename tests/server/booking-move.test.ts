@@ -1,5 +1,5 @@
 /**
- * The applicant moves their own session (decision 039), on PGlite and on PostgreSQL with a real
+ * The applicant moves their own session (decision 039), on PostgreSQL with a real
  * SMTP peer: the confirmation and its invitation carry the reschedule and cancel links; the
  * reschedule link offers only free half-days (a taken one is refused and the link stays good),
  * holds the half-day asked for, and leaves the session where it is until the owner confirms the

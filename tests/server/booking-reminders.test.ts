@@ -1,5 +1,5 @@
 /**
- * A confirmed session's reminder (decision 038), on PGlite and on PostgreSQL, with a real SMTP
+ * A confirmed session's reminder (decision 038), on PostgreSQL, with a real SMTP
  * peer and the outbox's clock moved rather than waited for: it leaves once, 24 hours before the
  * start; none for a session confirmed or moved within those 24 hours; none after a cancellation;
  * a move queues it anew for the new time (never two); and one that falls due while the server is

@@ -1,5 +1,5 @@
 /**
- * The business's own details (issue #25 item 4), on PGlite and PostgreSQL: until the owner sets
+ * The business's own details (issue #25 item 4), on PostgreSQL: until the owner sets
  * them the site shows no stand-in contact details and the overview warns; a save is audited,
  * raises the publication counter and renders every page again (the footer, Contact, About, the
  * home page's structured data and its testimonials, only those marked real with permission); bad
@@ -83,7 +83,7 @@ describe.each(drivers)('business details on $name', (driver) => {
     drop = made.drop;
     t = await makeFormsApp(made.env);
     owner = asOwner(t.app, await signInOwner(t.app));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await t?.app.close();

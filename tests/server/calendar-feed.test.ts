@@ -1,5 +1,5 @@
 /**
- * The owner's own calendar (decision 037), on PGlite and on PostgreSQL, fetched from a real HTTP
+ * The owner's own calendar (decision 037), on PostgreSQL, fetched from a real HTTP
  * server in the test: a busy event closes its half-day in the public answer and refuses a request
  * for it, and the owner's confirm onto it names the clash; the address is stored but shown
  * masked, never audited or logged; a feed that fails keeps its last good copy, warns in the
@@ -111,8 +111,7 @@ describe.each(drivers)("the owner's calendar on $name", (driver) => {
       { ...db.env, ...env },
       { logger: logs.logger, services: { calendarFeed: limits } },
     );
-    if (db.env.DATABASE_URL)
-      second = await makeFormsApp({ ...db.env, ...env }, { services: { calendarFeed: limits } });
+    second = await makeFormsApp({ ...db.env, ...env }, { services: { calendarFeed: limits } });
     owner = asOwner(t.app, await signInOwner(t.app));
   });
   afterAll(async () => {

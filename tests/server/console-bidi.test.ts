@@ -1,5 +1,5 @@
 /**
- * Right-to-left overrides and the other bidirectional controls (decision 031), on PGlite and
+ * Right-to-left overrides and the other bidirectional controls (decision 031), on
  * PostgreSQL: a name typed with them is stored and mailed without them, and a row stored with them
  * before (or written by any other way) reaches the console without them: the owner's screen and
  * the e-mails' subjects show a name as it reads, never turned around.

@@ -1,5 +1,5 @@
 /**
- * The console's CSV exports under attack and under load (decision 033), on PGlite and on
+ * The console's CSV exports under attack and under load (decision 033), on
  * PostgreSQL:
  *  - a contact message, a booking's notes, a subscriber's and an attendee's names holding line
  *    breaks and formulas: every export parses with a real CSV parser into the rows written, and
@@ -233,7 +233,7 @@ describe.each(drivers)('the console exports on $name', (driver) => {
     await until(async () =>
       (await owner('GET', '/api/owner/exports/subscribers.csv')).statusCode === 200 ? true : undefined,
     );
-  }, 90_000);
+  });
 
   it("gives way to a visitor's request in flight, never to its own, and ends whole", async () => {
     const tag = `way${Date.now().toString(36)}`;
@@ -264,5 +264,5 @@ describe.each(drivers)('the console exports on $name', (driver) => {
 
     visitor.destroy();
     await until(async () => (t.app.giveWay.inFlight === before ? true : undefined));
-  }, 90_000);
+  });
 });

@@ -1,13 +1,10 @@
 /**
  * The bench's console seed (scripts/console-seed.ts) against what the forms really store: a few
- * thousand rows on the embedded PostgreSQL (a DATA_DIR's own cluster, as the bench seeds it),
- * migrated by the server's own code, each row's fields read back
+ * thousand rows on Postgres, migrated by the server's own code, each row's fields read back
  * through its form's schema (a row the schema would change or refuse is a seed that drifted from
  * the form), and what hangs off the rows checked against the pipeline's own rules.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM_TYPES } from '../../src/contract/console';
@@ -19,7 +16,7 @@ import { GuideSchema } from '../../src/features/guide/guide-schema';
 import { NewsletterSchema } from '../../src/features/newsletter/newsletter-schema';
 import { RegistrationSchema } from '../../src/features/events/events-schema';
 import { inboxPage } from '../../src/server/console/inbox';
-import { openDatabase, type Database } from '../../src/server/kit/db/client';
+import type { Db } from '../../src/server/kit/db/client';
 import { formHandlers } from '../../src/server/root/forms/dispatch-table';
 import {
   FORM_SHARES,
@@ -31,6 +28,7 @@ import {
   seedConsole,
   type Query,
 } from '../../scripts/console-seed';
+import { createTestDatabase } from './databases';
 
 const COUNT = 4000;
 const NOW = new Date('2026-03-02T10:30:00Z');
@@ -48,8 +46,7 @@ type Row = {
   response: { reference?: string } | null;
 };
 
-let dataDir: string;
-let database: Database;
+let drop: (() => Promise<void>) | undefined;
 let client: pg.Client;
 let query: Query;
 let rows: Row[];
@@ -62,15 +59,15 @@ const indexNames = async () =>
   );
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'console-seed-'));
-  // The server's own migrations on the embedded cluster of a DATA_DIR, then the seed through a
-  // client of its own on the same cluster (the bench seeds it with its server stopped).
-  database = await openDatabase({ dataDir });
-  client = new pg.Client(database.embedded!.connection());
+  // A database migrated by the server's own code (a copy of the run's template), then the seed
+  // through one connection of its own, as the bench runs it on Postgres.
+  const database = await createTestDatabase('console_seed');
+  drop = database.drop;
+  client = new pg.Client({ connectionString: database.url });
   await client.connect();
   query = (text) => client.query(text);
   indexesBefore = await indexNames();
-  await seedConsole(query, { count: COUNT, now: NOW, chunk: 1500 });
+  await seedConsole(query, { count: COUNT, now: NOW, chunk: 1500, autovacuum: true });
   rows = (await query('select * from submissions')).rows as Row[];
   statisticsAfterSeed = Number(
     (await query(`select count(*)::int as n from pg_stats where tablename = 'submissions'`)).rows[0]?.n,
@@ -79,8 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.end();
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await drop?.();
 });
 
 describe('the console seed', () => {
@@ -226,12 +222,12 @@ describe('the console seed', () => {
     expect(await indexNames()).toEqual(indexesBefore);
   });
 
-  it('ends with planner statistics, as autovacuum would have made them', () => {
+  it('leaves Postgres with planner statistics, as autovacuum leaves a live database', () => {
     expect(statisticsAfterSeed).toBeGreaterThan(0);
   });
 
   it('is what the inbox lists and finds', async () => {
-    const db = database.db;
+    const db = drizzle(client) as unknown as Db;
     const first = await inboxPage(db, { status: 'received' });
     expect(first.items).toHaveLength(50);
     const found = await inboxPage(db, { status: 'all', q: 'smith' });

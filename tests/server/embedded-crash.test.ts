@@ -114,7 +114,8 @@ describe('faults on the embedded PostgreSQL', () => {
   it('its database killed alone: the server starts it again, loses no acknowledged form and sends each e-mail once', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fault-db-'));
     const smtp = await startSmtpPeer();
-    const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, ...LOAD_ENV };
+    // No DATABASE_URL: the embedded PostgreSQL of DATA_DIR.
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: smtp.url, ...LOAD_ENV };
     const server = await startServer(env);
     const traffic = load(() => server.url);
     try {
@@ -149,7 +150,7 @@ describe('faults on the embedded PostgreSQL', () => {
   it('its server killed, then both: the database stops within seconds, and no acknowledged form is lost', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'fault-both-'));
     const smtp = await startSmtpPeer();
-    const env = { DATA_DIR: dataDir, SMTP_URL: smtp.url, ...LOAD_ENV, ...SHORT_LEASE };
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: smtp.url, ...LOAD_ENV, ...SHORT_LEASE };
     let server = await startServer(env);
     const traffic = load(() => server.url);
     try {

@@ -1,5 +1,5 @@
 /**
- * Someone erased who comes back (decision 030), over PGlite and a PostgreSQL database of its own,
+ * Someone erased who comes back (decision 030), over a PostgreSQL database of its own,
  * with a real SMTP peer: they ask for the guide again and get one e-mail, the address confirmation
  * (no guide, nothing they typed); its link, followed, lifts the suppression (audited) and the guide
  * is delivered. A stranger who types an erased address into the forms again and again never gets

@@ -1,6 +1,6 @@
 /**
  * The console's own addresses, erasure's reach and the suppression list (decision 030), over
- * PGlite and a PostgreSQL database of its own:
+ * a PostgreSQL database of its own:
  * - an owner's address (OWNER_EMAIL, any OWNER_EMAILS address, in any case) cannot be erased: 409
  *   with a sentence, nothing deleted, nothing suppressed; the People answer says why;
  * - an address once on the list before that refusal existed is written to all the same;

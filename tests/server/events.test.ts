@@ -1,5 +1,5 @@
 /**
- * Masterclasses over real PGlite and a real PostgreSQL database of their own, with a real SMTP
+ * Masterclasses over a real PostgreSQL database of their own, with a real SMTP
  * peer: capacity holds under 50 concurrent registrations; a cancellation promotes the first on
  * the waitlist and tells them; the reminders leave once each at their time (the outbox's clock
  * moved, not waited for); a time change sends the same UID with a higher SEQUENCE; a cancelled
@@ -530,7 +530,15 @@ describe.each(drivers)('masterclasses on $name', (driver) => {
     }
     const erasing = owner('POST', '/api/owner/people/erase', { body: { email: 'racer@example.org' } });
     if (blocker) {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Once the erasure waits on the event's lock.
+      await pollUntil(
+        async () =>
+          (
+            await blocker.query(
+              `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            )
+          ).rowCount,
+      );
       await blocker.query(`update event_registrations set status = 'cancelled' where submission_id = $1`, [
         sub!.id,
       ]);

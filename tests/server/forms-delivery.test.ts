@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/server/kit/db/client';
 import { defaultRetryDelayMs, DEFAULT_MAX_ATTEMPTS } from '../../src/server/kit/mail/outbox-steps';
 import {
   bodies,
+  closeDatabaseUnder,
   createTestDatabase,
   type FormsTestApp,
   logCapture,
@@ -119,7 +120,7 @@ describe('shutdown', () => {
     await t.app.close();
     // close() waited for the send in flight rather than abandoning it.
     expect(peer.mails.some((m) => m.text.includes(id))).toBe(true);
-    const db = await openDatabase({ dataDir: t.dataDir });
+    const db = await openDatabase({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
     const { sql } = await import('drizzle-orm');
     const rows = (
       (await db.db.execute(
@@ -150,7 +151,7 @@ describe('shutdown', () => {
     const { id } = (await res.json()) as { id: string };
     await closed;
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
-    const db = await openDatabase({ dataDir: t.dataDir });
+    const db = await openDatabase({ dataDir: t.dataDir, databaseUrl: t.config.databaseUrl });
     const { sql } = await import('drizzle-orm');
     const rows = (
       (await db.db.execute(sql.raw(`select 1 from submissions where id = '${id}'`))) as unknown as {
@@ -163,7 +164,7 @@ describe('shutdown', () => {
 
   it('answers /readyz with 503 once the database is gone', async () => {
     const t = await makeFormsApp();
-    await t.app.services.database.close();
+    await closeDatabaseUnder(t);
     const res = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(typeof (res.json() as { error: string }).error).toBe('string');

@@ -25,6 +25,7 @@ import { outbox, type StoredMessage } from '../../src/server/kit/db/schema';
 import { createOutboxWorker } from '../../src/server/kit/mail/outbox-worker';
 import { fileTransport } from '../../src/server/kit/mail/transport';
 import { parseMail } from './forms-mime';
+import { databaseFor } from './databases';
 import { SECRET, nextAddress, readyTokens } from './forms-support';
 
 const extras = pgTable('pipeline_test_extras', {
@@ -100,7 +101,7 @@ describe('the form handler interface', () => {
       LOG_LEVEL: 'silent',
       MIN_FILL_TIME_MS: '1000',
     });
-    database = await openDatabase({ dataDir });
+    database = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
     await database.db.execute(
       sql`create table pipeline_test_extras (submission_id uuid primary key, reference text not null)`,
     );

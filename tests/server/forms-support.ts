@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the form pipeline's integration tests: a real SMTP peer in the test process,
- * a throwaway Postgres database per run (created and dropped here, so runs never collide), and
- * the app built over either database.
+ * a throwaway Postgres database per app (a copy of the run's migrated template, databases.ts),
+ * and the app built over it.
  */
 import { mkdtempSync } from 'node:fs';
 import { addDays, earliestBookableDate, latestBookableDate } from '../../src/features/booking/booking-dates';
@@ -19,8 +19,10 @@ import { loadConfig } from '../../src/server/kit/config';
 import type { ServicesOptions } from '../../src/server/root/services';
 import { parseMail, type ParsedMail } from './forms-mime';
 import { sinkStream, suiteLogger } from './log-sink';
+import { createTestDatabase, TEST_DATABASE_URL, withDatabase } from './databases';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { createTestDatabase, TEST_DATABASE_URL };
+
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const OWNER = 'owner@sterling.test';
 export const SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -102,7 +104,7 @@ export async function startSmtpPeer(port = 0): Promise<SmtpPeer> {
     url: `smtp://127.0.0.1:${actual}`,
     mails,
     receiving: () => receiving,
-    async waitFor(count, timeoutMs = 15_000) {
+    async waitFor(count, timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       while (mails.length < count) {
         if (Date.now() > until) throw new Error(`expected ${count} e-mails, got ${mails.length}`);
@@ -146,58 +148,43 @@ export async function postgresUnavailableReason(): Promise<string | undefined> {
   }
 }
 
-/** A fresh database on the test server; `drop()` removes it (and its connections). */
-export async function createTestDatabase(label: string) {
-  const name = `forms_${label}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 /** A database the app can run on: its settings, and how to remove it after the tests. */
 export type Driver = { name: string; env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> };
 
 /**
- * PGlite (a fresh folder per app), and a throwaway Postgres database named after `label` when
- * the local Postgres answers (see serviceMissing): for `describe.each(drivers)`.
+ * The database the server tests run on, for `describe.each(drivers)`: a throwaway Postgres
+ * database named after `label` (a copy of the run's migrated template), or none when the local
+ * Postgres does not answer and SKIP_SERVICE_TESTS=1 says to skip its tests (see serviceMissing).
  */
 export async function testDrivers(label: string): Promise<Driver[]> {
-  const drivers: Driver[] = [{ name: 'PGlite', env: async () => ({ env: {}, drop: async () => {} }) }];
-  if (!(await postgresUnavailableReason())) {
-    drivers.push({
+  if (await postgresUnavailableReason()) return [];
+  return [
+    {
       name: 'PostgreSQL',
       env: async () => {
         const db = await createTestDatabase(label);
         return { env: { DATABASE_URL: db.url }, drop: db.drop };
       },
-    });
-  }
-  return drivers;
+    },
+  ];
 }
 
-let addressCounter = 0;
+// Started at a random point: apps on a shared Redis (REDIS_URL) count the test files of every
+// run together, and files running side by side must not spend each other's windows.
+let addressCounter = Math.floor(Math.random() * 60_000);
 /** A different documentation-range address per call, so tests do not trip the rate limit by accident. */
 export function nextAddress(): string {
   addressCounter += 1;
   return `198.51.${Math.floor(addressCounter / 250) % 250}.${(addressCounter % 250) + 1}`;
 }
 
-/** Polls `fn` until it gives a value (every 25 ms), or fails after `timeoutMs`. */
+/**
+ * Polls `fn` until it gives a value (every 25 ms), or fails after `timeoutMs`: a bound for a
+ * condition that never comes, generous because a loaded machine is slow to bring one about.
+ */
 export async function until<T>(
   fn: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
@@ -220,7 +207,11 @@ export function logCapture() {
 
 export type FormsTestApp = Awaited<ReturnType<typeof makeFormsApp>>;
 
-/** The real app over the real build, on PGlite in a fresh folder or on the given Postgres. */
+/**
+ * The real app over the real build, on the given Postgres, or else on the database of its data
+ * folder (a fresh folder and a fresh copy of the template, or those of an app built before on
+ * `dataDir`: a restart finds its data).
+ */
 export async function makeFormsApp(
   env: Record<string, string> = {},
   opts: {
@@ -230,6 +221,7 @@ export async function makeFormsApp(
   } = {},
 ) {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'forms-test-'));
+  const databaseEnv = await withDatabase(env, dataDir);
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
@@ -241,7 +233,7 @@ export async function makeFormsApp(
     LOG_LEVEL: 'silent',
     // The build under test: ./build unless the run names another (BUILD_DIR=...).
     ...(process.env.BUILD_DIR ? { BUILD_DIR: process.env.BUILD_DIR } : {}),
-    ...env,
+    ...databaseEnv,
   });
   const app = await buildApp({
     config,
@@ -274,6 +266,16 @@ export async function makeFormsApp(
 }
 
 /**
+ * Closes the app's database under the running app, as an outage leaves it; the app's own close
+ * at the end then finds it closed (a Postgres pool ends once: ending it again throws).
+ */
+export async function closeDatabaseUnder(t: FormsTestApp): Promise<void> {
+  const { database } = t.app.services;
+  await database.close();
+  database.close = async () => {};
+}
+
+/**
  * A fill-time token as the server hands one out, for a form the visitor started `ageMs` ago
  * (signed with the tests' APP_SECRET, so the test apps accept it).
  */
@@ -293,26 +295,20 @@ export const readyTokens: Record<string, string> = Object.fromEntries(
   ),
 );
 /**
- * An SMTP peer and the app sending to it, on PGlite or on a throwaway Postgres database named
- * after `label`; `close` ends all three.
+ * An SMTP peer and the app sending to it, on a throwaway Postgres database named after `label`;
+ * `close` ends all three.
  */
-export async function startFormsTestbed(label: string, usePostgres: boolean) {
+export async function startFormsTestbed(label: string) {
   const smtp = await startSmtpPeer();
-  const env: Record<string, string> = { SMTP_URL: smtp.url };
-  let drop: (() => Promise<void>) | undefined;
-  if (usePostgres) {
-    const db = await createTestDatabase(label);
-    env.DATABASE_URL = db.url;
-    drop = db.drop;
-  }
-  const t = await makeFormsApp(env);
+  const db = await createTestDatabase(label);
+  const t = await makeFormsApp({ SMTP_URL: smtp.url, DATABASE_URL: db.url });
   return {
     smtp,
     t,
     async close() {
       await t.app.close();
       await smtp.close();
-      await drop?.();
+      await db.drop();
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Leads to work on (issue #27 item 6, decision 040), on PGlite and on PostgreSQL with a real SMTP
+ * Leads to work on (issue #27 item 6, decision 040), on PostgreSQL with a real SMTP
  * peer: a lead is new until answered; the owner (or a helper) keeps notes about it and replies by
  * e-mail from the business's address with the lead's message quoted; the reply arrives once at
  * the lead's address and the lead shows as replied; the inbox filters by where leads stand; the

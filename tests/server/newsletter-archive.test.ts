@@ -1,5 +1,5 @@
 /**
- * The newsletter's archive on the site (issue #26 item 6), on PGlite and PostgreSQL: the build's
+ * The newsletter's archive on the site (issue #26 item 6), on PostgreSQL: the build's
  * empty archive; a sent issue put on the site from the console becomes its own page, a line of
  * `/newsletter`, an entry of the archive's Atom feed and of the sitemap, and a link from the
  * Resources page, with the headers of every published page and nothing of a reader's personal
@@ -50,7 +50,7 @@ describe.each(drivers)('the newsletter archive on $name', (driver) => {
     drop = made.drop;
     t = await makeFormsApp(made.env);
     owner = asOwner(t.app, await signInOwner(t.app));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await t?.app.close();

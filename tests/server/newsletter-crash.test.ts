@@ -3,8 +3,9 @@
  * the restarted server sends the rest, and nobody receives the issue twice. The e-mails that were
  * with the relay at the kill, unanswered, may have arrived: they are marked in doubt and not sent
  * again (a reader whose e-mail had not fully reached the relay then misses the issue: at most once).
- * Real processes (src/server/root/main.ts), PGlite, a slow real SMTP peer; the issue is
- * started by the server's own chore, as a scheduled issue whose time has come.
+ * Real processes (src/server/root/main.ts), Postgres, a slow real SMTP peer, and a lease shortened
+ * to 20 s (OUTBOX_LEASE_SECONDS); the issue is started by the server's own chore, as a scheduled
+ * issue whose time has come.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -16,9 +17,10 @@ import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/kit/db/client';
 import { rowsOf } from '../../src/server/kit/db/rows';
-import { SMTP_CONNECTIONS, SMTP_SEND_DEADLINE_MS } from '../../src/server/kit/mail/transport';
-import { OWNER } from './forms-support';
-import { exited, spawnServer } from './server-process';
+import { SMTP_CONNECTIONS } from '../../src/server/kit/mail/transport';
+import { databaseFor } from './databases';
+import { OWNER, until } from './forms-support';
+import { exited, spawnServer, type SpawnedServer } from './server-process';
 
 const RELAY_DELAY_MS = 1500;
 const READERS = 12;
@@ -58,7 +60,7 @@ describe('a server killed while sending a newsletter issue', () => {
     const readers = Array.from({ length: READERS }, (_, i) => `reader${i}@example.org`);
     const issueId = randomUUID();
     {
-      const database = await openDatabase({ dataDir });
+      const database = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
       for (const email of readers) {
         await database.db.execute(sql`
           insert into newsletter_subscribers (id, email, first_name, last_name, status, confirmed_at)
@@ -70,7 +72,7 @@ describe('a server killed while sending a newsletter issue', () => {
       await database.close();
     }
 
-    let first: ReturnType<typeof spawnServer> | undefined;
+    let first: SpawnedServer | undefined;
     let killed = false;
     const relay = await startRelay((count) => {
       // The first round was answered long ago; the second is with the relay: kill now.
@@ -79,28 +81,46 @@ describe('a server killed while sending a newsletter issue', () => {
         killed = true;
       }
     });
-    const env = { DATA_DIR: dataDir, SMTP_URL: relay.url, OWNER_EMAIL: OWNER, NEWSLETTER_SEND_RATE: '0' };
+    const env = {
+      DATA_DIR: dataDir,
+      SMTP_URL: relay.url,
+      OWNER_EMAIL: OWNER,
+      NEWSLETTER_SEND_RATE: '0',
+      OUTBOX_LEASE_SECONDS: '20',
+    };
     try {
-      first = spawnServer(env);
+      first = await spawnServer(env);
       await exited(first.child);
       expect(killed).toBe(true);
       await new Promise((r) => setTimeout(r, 200));
       const atKill = relay.received.length;
       expect(atKill).toBeLessThan(READERS);
 
-      const second = spawnServer(env);
+      const second = await spawnServer(env);
       try {
         await second.ready;
         // The rest is sent at once; the rows of the dead process's round fall due again when their
-        // lease ends (one message's longest send and a margin: 60 s), and are then found in doubt.
-        await new Promise((r) => setTimeout(r, SMTP_SEND_DEADLINE_MS + 10_000 + 5_000));
+        // lease ends (one message's longest send and a margin), and are then found in doubt.
+        const pending = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
+        try {
+          await until(async () => {
+            const left = rowsOf<{ n: number }>(
+              await pending.db.execute(
+                sql`select count(*)::int as n from outbox where mailing_id = ${issueId}::uuid and status in ('pending', 'held')`,
+              ),
+            );
+            return left[0]?.n === 0;
+          }, 90_000);
+        } finally {
+          await pending.close();
+        }
       } finally {
         second.child.kill('SIGTERM');
         await exited(second.child);
       }
       // Nobody twice.
       expect(new Set(relay.received).size).toBe(relay.received.length);
-      const database = await openDatabase({ dataDir });
+      const database = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
       try {
         const rows = rowsOf<{ to_address: string; status: string; last_error: string | null }>(
           await database.db.execute(
@@ -127,5 +147,5 @@ describe('a server killed while sending a newsletter issue', () => {
         first.child.kill('SIGKILL');
       await relay.close();
     }
-  }, 240_000);
+  }, 480_000);
 });

@@ -3,13 +3,14 @@
  * request that needs it 503 with Retry-After and a sentence, never 500, and the site answers again
  * once it is back; the outage is logged once, not once per request. A rate-limit store (Redis)
  * that goes away lets the forms through and is logged once when it goes and once when it comes
- * back. The services are cut by a TCP gate in front of them (a closed port, connections cut), or,
- * for PGlite, by closing the database under the running app.
+ * back. The services are cut by a TCP gate in front of them (a closed port, connections cut), or
+ * the database is closed under the running app.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAVAILABLE_MESSAGE } from '../../src/server/kit/http/request-checks';
 import {
   bodies,
+  closeDatabaseUnder,
   createTestDatabase,
   type FormsTestApp,
   logCapture,
@@ -92,7 +93,7 @@ describe.skipIf(noPostgres)('Postgres that cannot be reached', () => {
   });
 });
 
-describe('PGlite closed under the running app', () => {
+describe('the database closed under the running app', () => {
   let t: FormsTestApp;
   let owner: OwnerCall;
   const log = logCapture();
@@ -107,7 +108,7 @@ describe('PGlite closed under the running app', () => {
 
   it('answers 503 with Retry-After, never 500', async () => {
     expect((await t.post(bodies.contact())).statusCode).toBe(200);
-    await t.app.services.database.close();
+    await closeDatabaseUnder(t);
     for (let i = 0; i < 3; i += 1) expectOutage(await t.post(bodies.contact()));
     expectOutage(await owner('GET', '/api/owner/overview'));
     // (The outage log is the process's: the Postgres outage above may have taken this minute's line.)

@@ -2,7 +2,8 @@
  * A server process killed with SIGKILL in the middle of sending queued e-mails: at most the
  * e-mails in flight at that moment (one per pooled SMTP connection, received by the relay but
  * not yet answered) are sent twice; every e-mail the relay had already accepted is recorded
- * and never repeated. Real processes (src/server/root/main.ts), PGlite, a real SMTP peer.
+ * and never repeated. Real processes (src/server/root/main.ts), Postgres, a real SMTP peer, and a
+ * lease shortened to 20 s (OUTBOX_LEASE_SECONDS), which the restarted server waits out.
  */
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -14,8 +15,9 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/kit/db/client';
 import { enqueueEmails } from '../../src/server/kit/mail/outbox';
 import { SMTP_CONNECTIONS } from '../../src/server/kit/mail/transport';
+import { databaseFor } from './databases';
 import { OWNER } from './forms-support';
-import { exited, spawnServer } from './server-process';
+import { exited, spawnServer, type SpawnedServer } from './server-process';
 
 const RELAY_DELAY_MS = 1500;
 
@@ -67,7 +69,7 @@ describe('a server killed while sending', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'outbox-crash-'));
     const total = 12;
     {
-      const database = await openDatabase({ dataDir });
+      const database = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
       await enqueueEmails(
         database.db,
         null,
@@ -85,7 +87,7 @@ describe('a server killed while sending', () => {
       await database.close();
     }
 
-    let first: ReturnType<typeof spawnServer> | undefined;
+    let first: SpawnedServer | undefined;
     let killedAt = 0;
     let inFlightAtKill: string[] = [];
     const relay = await startRelay((count) => {
@@ -96,9 +98,9 @@ describe('a server killed while sending', () => {
         killedAt = Date.now();
       }
     });
-    const env = { DATA_DIR: dataDir, SMTP_URL: relay.url, OWNER_EMAIL: OWNER };
+    const env = { DATA_DIR: dataDir, SMTP_URL: relay.url, OWNER_EMAIL: OWNER, OUTBOX_LEASE_SECONDS: '20' };
     try {
-      first = spawnServer(env);
+      first = await spawnServer(env);
       await exited(first.child);
       // What the dead process had handed over: the relay may still be reading bytes it wrote
       // just before the kill. Everything not yet answered was in flight.
@@ -108,10 +110,10 @@ describe('a server killed while sending', () => {
       expect(inFlightAtKill.length).toBeGreaterThan(0);
       expect(inFlightAtKill.length).toBeLessThanOrEqual(SMTP_CONNECTIONS);
 
-      const second = spawnServer(env);
+      const second = await spawnServer(env);
       try {
         await second.ready;
-        // The rows in flight fall due when their lease ends (one message's worst case).
+        // The rows in flight fall due when their lease ends (one message's worst case and a margin).
         const end = Date.now() + 150_000;
         while (
           new Set(relay.received).size < total ||
@@ -133,7 +135,7 @@ describe('a server killed while sending', () => {
       expect(twice.length).toBeLessThanOrEqual(SMTP_CONNECTIONS);
       // Only what was in flight at the kill was sent again.
       for (const id of twice) expect(inFlightAtKill, id).toContain(id);
-      const database = await openDatabase({ dataDir });
+      const database = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
       try {
         const rows = (
           (await database.db.execute(sql`select status from outbox`)) as unknown as {
@@ -149,5 +151,5 @@ describe('a server killed while sending', () => {
         first.child.kill('SIGKILL');
       await relay.close();
     }
-  }, 240_000);
+  }, 480_000);
 });

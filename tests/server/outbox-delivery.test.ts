@@ -70,7 +70,7 @@ describe.skipIf(Boolean(pgUnavailable))('a relay taking 20 s per message, two in
       await peer.close();
       await database.drop();
     }
-  }, 90_000);
+  });
 });
 
 describe('the .eml fallback', () => {

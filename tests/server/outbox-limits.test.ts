@@ -2,7 +2,7 @@
  * The visitor-mail limits the outbox worker enforces when it sends: one e-mail of a kind per
  * recipient per 24 hours (a keyed mark in mail_throttle, never the address), and an hourly cap
  * on visitor e-mails that holds the rest back without losing them and alerts the owner once an
- * hour. Owner e-mails are never limited. Run on PGlite and on Postgres.
+ * hour. Owner e-mails are never limited. Run on Postgres.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ import { SECRET, createTestDatabase, postgresUnavailableReason } from './forms-s
 import { parseMail } from './forms-mime';
 
 const pgUnavailable = await postgresUnavailableReason();
-if (pgUnavailable) console.warn(`Skipping the Postgres outbox limit tests: ${pgUnavailable}`);
+if (pgUnavailable) console.warn(`Skipping the outbox limit tests: ${pgUnavailable}`);
 
 const OWNER_ADDRESS = 'owner@sterling.test';
 
@@ -264,11 +264,6 @@ function limitSuite(label: string, open: () => Promise<{ database: Database; dro
     });
   });
 }
-
-limitSuite('PGlite', async () => {
-  const database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'outbox-limits-')) });
-  return { database, drop: async () => {} };
-});
 
 if (!pgUnavailable) {
   limitSuite('Postgres', async () => {

@@ -1,5 +1,5 @@
 /**
- * The outbox worker's steps, each on its own over PGlite: claim (a lease, an attempt), release,
+ * The outbox worker's steps, each on its own over Postgres: claim (a lease, an attempt), release,
  * the batched sent marks, a row held past its hold handed back unsent, a failure's retry and its
  * final failure, a recipient refused for good failed at once, and the per-recipient limit.
  */
@@ -25,6 +25,7 @@ import {
   stampInFlight,
 } from '../../src/server/kit/mail/outbox-steps';
 import { enqueueMailing, storeSharedBody } from '../../src/server/kit/mail/mailing';
+import { databaseFor } from './databases';
 import { SECRET } from './forms-support';
 
 const log = pino({ level: 'silent' });
@@ -36,13 +37,14 @@ const email = (over: Partial<OutgoingEmail> = {}): OutgoingEmail => ({
   ...over,
 });
 
-describe('outbox steps on PGlite', () => {
+describe('outbox steps on PostgreSQL', () => {
   let database: Database;
   const query = async <T = Record<string, unknown>>(text: string) =>
     ((await database.db.execute(sql.raw(text))) as unknown as { rows: T[] }).rows;
 
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: mkdtempSync(join(tmpdir(), 'outbox-steps-')) });
+    const dataDir = mkdtempSync(join(tmpdir(), 'outbox-steps-'));
+    database = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
   });
   afterAll(async () => {
     await database?.close();

@@ -1,5 +1,5 @@
 /**
- * The audit log in words (decision 032), on PGlite and PostgreSQL: each entry says who did what
+ * The audit log in words (decision 032), on PostgreSQL: each entry says who did what
  * ("Ada confirmed booking BK-…") by the name the configuration gives, or the address's local part;
  * the log is filtered by person, kind and UK dates, and a filter it cannot read is a 400 naming
  * it; a helper reads only their own entries.

@@ -1,5 +1,5 @@
 /**
- * Every console route refuses what it cannot read at the edge, on PGlite and PostgreSQL. The
+ * Every console route refuses what it cannot read at the edge, on PostgreSQL. The
  * routes are read back from the server (`printRoutes`), so a route added later is sent the same
  * things without this file changing; each must be declared in a console contract (a
  * `route()` of src/contract or of a feature's `*-console-contract.ts`), whose schemas say what

@@ -1,6 +1,6 @@
 /**
  * What the sign-in, security, deliveries, audit, subscribers and suppression routes of the console
- * refuse, on PGlite and PostgreSQL: a malformed sign-in with the address's sentence, a malformed
+ * refuse, on PostgreSQL: a malformed sign-in with the address's sentence, a malformed
  * link or passkey answer with its own sentence and no field named, a malformed sign-in counted
  * against the client's limit all the same, a filter or an id that cannot be, and a page cursor the
  * database cannot read (a 400, never a 500); and the subscribers' and suppressions' pages follow

@@ -1,5 +1,5 @@
 /**
- * The owner's console API over real PGlite and a real PostgreSQL database of its own, with a real
+ * The owner's console API over a real PostgreSQL database of its own, with a real
  * SMTP peer: nothing answers without a live session; a sign-in link works once, expires, and
  * never reaches an address that is not the owner's; a cross-site request is refused; "Not spam"
  * delivers exactly once when pressed twice at once; a reschedule sends an .ics with the same UID

@@ -1,5 +1,5 @@
 /**
- * The owner's diary, a calendar subscription, on PGlite and on PostgreSQL with a real SMTP peer:
+ * The owner's diary, a calendar subscription, on PostgreSQL with a real SMTP peer:
  * the console makes its secret address (the same one every time it is shown) and replaces it
  * (the old one then answers 404, and both are audited); the feed, read by a real iCalendar
  * parser, holds a confirmed session and a published masterclass with the UID and SEQUENCE of the

@@ -1,5 +1,5 @@
 /**
- * Two roles in the console (decision 032), on PGlite and PostgreSQL: every route of the console,
+ * Two roles in the console (decision 032), on PostgreSQL: every route of the console,
  * read from the Fastify instance as it registered them, asked for by a helper, is refused with 403
  * and one clear sentence when it is the owner's and is not refused when it is a helper's; the
  * owner is refused none. A route that names no role is the owner's. The session says who is

@@ -1,9 +1,9 @@
 /**
- * Signing in as the owner and as a stranger look the same from outside (decision 031), on PGlite
- * and PostgreSQL: the same answer, sent before anything is looked up or written, so its time
+ * Signing in as the owner and as a stranger look the same from outside (decision 031), on
+ * PostgreSQL: the same answer, sent before anything is looked up or written, so its time
  * cannot tell an owner's address from another. Proved without timing: the database is held (a
- * transaction that keeps PGlite to itself; on Postgres, a lock on the outbox) while the owner asks
- * for a link, and the answer still arrives; the link's e-mail is queued once the hold ends.
+ * lock on the outbox) while the owner asks for a link, and the answer still arrives; the link's
+ * e-mail is queued once the hold ends.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,13 +38,13 @@ describe.each(drivers)('the sign-in answer tells nobody who the owner is, on $na
     let holding!: () => void;
     const isHeld = new Promise<void>((resolve) => (holding = resolve));
     const hold = t.app.services.database.db.transaction(async (tx) => {
-      if (driver.name === 'PostgreSQL') await tx.execute(sql`lock table outbox in share mode`);
+      await tx.execute(sql`lock table outbox in share mode`);
       holding();
       await held;
     });
     await isHeld;
 
-    const bound = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 5_000).unref());
+    const bound = new Promise<'held'>((resolve) => setTimeout(() => resolve('held'), 15_000).unref());
     const owner = await Promise.race([
       apiCall(t.app, 'POST', '/api/owner/sign-in', { body: { email: OWNER } }),
       bound,

@@ -1,6 +1,6 @@
 /**
- * A recipient the relay refuses for good, through the real app and a real SMTP peer, on PGlite and
- * on PostgreSQL: a 550 at RCPT TO fails the e-mail after its one attempt (never due again, its
+ * A recipient the relay refuses for good, through the real app and a real SMTP peer, on
+ * PostgreSQL: a 550 at RCPT TO fails the e-mail after its one attempt (never due again, its
  * recipient mark freed, logged by id and code), and the overview raises no site-wide warning for
  * it; a 451 there is tried again later, and warned of; a relay that refuses connections is warned
  * of too. The warnings say the cause in words.

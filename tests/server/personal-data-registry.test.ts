@@ -3,7 +3,7 @@
  * feature (loyalty points, tests/server/loyalty-feature/) is declared and added to the registry,
  * and nothing else changes. Its rows are then found and shown on the People screen, given in the
  * subject access file, erased with the person (by the foreign key's cascade), and removed by the
- * retention run after their period, which the Retention screen states; on PGlite and PostgreSQL.
+ * retention run after their period, which the Retention screen states; on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErasureAnswer, PersonView, RetentionView } from '../../src/contract/people';

@@ -1,5 +1,5 @@
 /**
- * Personal data as the privacy notice promises, over real PGlite and a real PostgreSQL database
+ * Personal data as the privacy notice promises, over a real PostgreSQL database
  * of its own: a person found in every table and .eml file; the subject-access JSON holds every
  * row that names them; erasure leaves nothing of them anywhere and every later e-mail to them is
  * suppressed (the visitor still gets the normal answer); retention deletes exactly what the

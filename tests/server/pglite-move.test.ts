@@ -153,7 +153,7 @@ describe('a DATA_DIR of the PGlite release', () => {
     expect(moved.sequences).toEqual(expected.sequences);
 
     // Served by this release: its console reads the moved rows, and new rows take new numbers.
-    const { app } = await makeTestApp({ DATA_DIR: dataDir });
+    const { app } = await makeTestApp({ DATA_DIR: dataDir, DATABASE_URL: '' });
     try {
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.json()).toEqual({ status: 'ready', database: 'embedded' });

@@ -76,8 +76,22 @@ async function postMany(count: number, send: (i: number) => Promise<number>): Pr
 
 type Nginx = { child: ChildProcess; dir: string; port: number; exited: Promise<void> };
 
-/** nginx in the foreground with its own prefix, config, pid file and error log in `dir`. */
+/**
+ * nginx on a free port. Between the probe and nginx's bind another process may take the port
+ * (files run side by side): nginx then stops at once, and starts again on another.
+ */
 async function startNginx(upstreamPort: number): Promise<Nginx> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startNginxOnce(upstreamPort);
+    } catch (error) {
+      if (attempt >= 3 || !/Address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+/** nginx in the foreground with its own prefix, config, pid file and error log in `dir`. */
+async function startNginxOnce(upstreamPort: number): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'proxy-test-nginx-'));
   mkdirSync(join(dir, 'logs'));
   const port = await freePort();

@@ -1,5 +1,5 @@
 /**
- * The articles in the owner's console (issue #25 items 1 and 5, decision 047), on PGlite and
+ * The articles in the owner's console (issue #25 items 1 and 5, decision 047), on
  * PostgreSQL: the owner writes a draft (its first revision), saves new versions (a save naming an
  * older version is refused 409, and changes nothing), restores an earlier one as a new save; a slug
  * is unique among the articles and the old slugs of the others, and a published article's slug

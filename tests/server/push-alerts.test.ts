@@ -1,5 +1,5 @@
 /**
- * Alerts on the console people's devices (issue #27 item 5, decision 041), on PGlite and on
+ * Alerts on the console people's devices (issue #27 item 5, decision 041), on
  * PostgreSQL, against a push service on loopback that decrypts what it receives: the VAPID key is
  * the same for two instances sharing the secret; a device switched on receives one alert for a new
  * booking request, a lead, a message held as spam and an e-mail that failed for good, each naming

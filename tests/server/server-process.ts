@@ -1,18 +1,25 @@
 /**
  * The real server as its own process (src/server/root/main.ts through tsx), for the tests that
- * kill it or run two: started on a free loopback port with the tests' secret.
+ * kill it or run two: started on a free loopback port with the tests' secret, on the database of
+ * its DATA_DIR (databases.ts) unless `env` names one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withDatabase } from './databases';
 import { SECRET } from './forms-support';
 import { toSink } from './log-sink';
 
 export type SpawnedServer = {
   child: ChildProcess;
-  /** The site's URL once it says it is ready; rejects if the process exits first or takes a minute. */
+  /** The site's URL once it says it is ready; rejects if the process exits first or takes 3 minutes. */
   ready: Promise<string>;
 };
 
-export function spawnServer(env: Record<string, string>): SpawnedServer {
+export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+  // Never the default ./data: files running side by side would share it.
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'server-process-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/root/main.ts'], {
     env: {
       ...process.env,
@@ -21,13 +28,14 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       APP_SECRET: SECRET,
-      ...env,
+      ...(await withDatabase({ ...env, DATA_DIR: dataDir }, dataDir)),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);
+    // A bound, not an expectation: a loaded machine may take a minute and more to start it.
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 180_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       toSink(chunk);
       out += String(chunk);
@@ -54,7 +62,7 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
 export async function startServer(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const server = spawnServer(env);
+  const server = await spawnServer(env);
   return { child: server.child, url: await server.ready };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The weekly report of the visit counts (issue #27 item 4, decision 042), on PGlite and on
+ * The weekly report of the visit counts (issue #27 item 4, decision 042), on
  * PostgreSQL with a real SMTP peer: nothing before Monday 07:00 (UK time, GMT or BST); at 07:05
  * one e-mail to the owner with last week's figures against the week before (read from the
  * rollups and the submissions), delivered with its link to the Visits page and no visitor's
