@@ -3,7 +3,8 @@
  * pending or unsubscribed ones, who must receive nothing) seeded straight into the database, one
  * issue written and sent through the owner's console API, at no rate limit
  * (NEWSLETTER_SEND_RATE=0), by a real server process to an SMTP sink in this process (127.0.0.1
- * only); on PGlite, then on a throwaway Postgres database. At the sink every message is counted
+ * only); on the embedded PostgreSQL (the cluster of the server's own DATA_DIR), then on a
+ * throwaway database of the external Postgres. At the sink every message is counted
  * by its recipient: each confirmed subscriber must receive the issue exactly once (no duplicate,
  * none missing, nobody else). E-mails a second run from the first newsletter e-mail at the sink to
  * the last; the send request itself (which fixes the recipients) is timed apart.
@@ -18,6 +19,9 @@
  * same e-mail (the issue as the console previews it, with the list headers) to a sink of the same
  * kind; the ratio is the campaign's rate over its rate. The target is absolute (>= 500 e-mails a
  * second): the ratio is shown beside it.
+ *
+ * Memory: the server's peak RSS during the campaign and, on the embedded PostgreSQL, its
+ * database's peak PSS (scripts/bench-process.mjs) and their sum.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -25,14 +29,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { site } from '../src/content/site.ts';
 import { signInLink } from '../src/server/console/sign-in.ts';
 import { loadConfig } from '../src/server/kit/config.ts';
 import { createLinks } from '../src/server/kit/http/links.ts';
+import { withBenchClient } from './bench-database.mjs';
 import { runAnchor } from './bench-outbox.mjs';
-import { peakRssMb, stop, waitReady } from './bench-process.mjs';
+import { peakRssMb, sampleDatabasePss, stop, sumMb, waitReady } from './bench-process.mjs';
 
 const OWNER = 'owner@example.com';
 const MAIL_FROM = 'hello@example.com';
@@ -66,6 +70,8 @@ export const NEWSLETTER_COLUMNS = [
   'ownerMaxMs',
   'formAnswerP99Ms',
   'peakRssMb',
+  'dbPeakPssMb',
+  'peakSumMb',
 ];
 
 /** One issue of the kind the owner sends: some 300 words of Markdown, headings, lists, a quote and links. */
@@ -199,25 +205,12 @@ function startServer(args, env) {
   });
 }
 
-/** Runs the seed on the bench's database, PGlite (its folder, no server running) or Postgres. */
-async function seed({ dataDir, databaseUrl }, subscribers, others) {
-  if (databaseUrl) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(SEED, [subscribers, others]);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(join(dataDir, 'pglite'));
-  try {
-    await db.query(SEED, [subscribers, others]);
-  } finally {
-    await db.close();
-  }
+/**
+ * Runs the seed on the bench's database, the embedded cluster of its DATA_DIR (started for the
+ * while, no server running on it) or Postgres.
+ */
+async function seed(store, subscribers, others) {
+  await withBenchClient(store, (client) => client.query(SEED, [subscribers, others]));
 }
 
 /** The console's API as the owner: a sign-in link made with the server's settings, its token posted. */
@@ -281,7 +274,7 @@ async function runOn(label, db, o) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-newsletter-'));
   const env = {
     DATA_DIR: dataDir,
-    // Empty: PGlite in DATA_DIR, whatever the bench's own environment says.
+    // Empty: the embedded cluster of DATA_DIR, whatever the bench's own environment says.
     DATABASE_URL: db.databaseUrl ?? '',
     PORT: String(o.port),
     PUBLIC_URL: `http://localhost:${o.port}`,
@@ -296,6 +289,7 @@ async function runOn(label, db, o) {
   };
   const origin = new URL(env.PUBLIC_URL).origin;
   let server;
+  let database;
   try {
     // The first start makes the tables; the subscribers are written with no server running.
     server = startServer(o.serverArgs, env);
@@ -305,6 +299,8 @@ async function runOn(label, db, o) {
     await seed({ dataDir, databaseUrl: db.databaseUrl }, o.subscribers, o.others);
     server = startServer(o.serverArgs, env);
     await waitReady(base, server, 60_000);
+    // The embedded database's memory, from its start with the server to the campaign's end.
+    database = db.databaseUrl ? undefined : sampleDatabasePss(dataDir);
 
     const api = await ownerApi(base, env);
     const issue = await api('POST', '/newsletter/issues', ISSUE);
@@ -337,6 +333,7 @@ async function runOn(label, db, o) {
       detail = await api('GET', `/newsletter/issues/${issue.id}`);
     }
     const peak = peakRssMb(server.pid);
+    const dbPeak = await database?.stop();
     await stop(server);
 
     const { mails, bytes, first, last } = sink.figures();
@@ -408,8 +405,10 @@ async function runOn(label, db, o) {
         ),
       ),
       peakRssMb: peak,
+      ...(database ? { dbPeakPssMb: dbPeak, peakSumMb: sumMb(peak, dbPeak) } : {}),
     };
   } finally {
+    await database?.stop();
     if (server) await stop(server);
     await sink.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -431,7 +430,7 @@ export async function runNewsletter({
   log = console.log,
 }) {
   const o = { serverArgs, port, subscribers, others, forms, timeoutMs, log };
-  const rows = [await runOn('pglite', {}, o)];
+  const rows = [await runOn('embedded', {}, o)];
   rows.push(await withPostgres((databaseUrl) => runOn('postgres', { databaseUrl }, o)));
   return rows;
 }

@@ -16,8 +16,8 @@ export type DatabasePssSampler = {
   stop(): Promise<number>;
 };
 export function postmasterPid(dataDir: string): number | undefined;
-export function treePssMb(pid: number): Promise<number>;
-export function databasePssMb(dataDir: string): Promise<number>;
+export function treePssMb(pid: number): number;
+export function databasePssMb(dataDir: string): number;
 export function sampleDatabasePss(dataDir: string, everyMs?: number): DatabasePssSampler;
 export function sumMb(...figures: (number | undefined)[]): number;
 export function peakRssMb(pid: number): number;

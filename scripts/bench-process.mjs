@@ -3,9 +3,9 @@
  * (SIGTERM, then SIGKILL after 20 s), its peak memory, and the memory of its embedded database.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 /** Resolves once `base`/readyz answers; fails if the process ends first or after `timeoutMs`. */
 export async function waitReady(base, child, timeoutMs = 120_000) {
@@ -79,18 +79,18 @@ export function postmasterPid(dataDir) {
 }
 
 /** A process and all its descendants, by /proc/<pid>/task/<tid>/children. */
-async function tree(pid) {
+function tree(pid) {
   const pids = [pid];
   for (let i = 0; i < pids.length; i += 1) {
     let tasks = [];
     try {
-      tasks = await readdir(`/proc/${pids[i]}/task`);
+      tasks = readdirSync(`/proc/${pids[i]}/task`);
     } catch {
       continue;
     }
     for (const task of tasks) {
       try {
-        const children = await readFile(`/proc/${pids[i]}/task/${task}/children`, 'utf8');
+        const children = readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8');
         for (const child of children.split(/\s+/).filter(Boolean)) pids.push(Number(child));
       } catch {
         // Ended since it was listed.
@@ -105,11 +105,11 @@ async function tree(pid) {
  * gone). PSS, not RSS: each of PostgreSQL's processes maps the same shared buffers, which RSS would
  * count once per process; PSS shares every page among the processes that map it.
  */
-export async function treePssMb(pid) {
+export function treePssMb(pid) {
   let kb = 0;
-  for (const member of await tree(pid)) {
+  for (const member of tree(pid)) {
     try {
-      kb += Number(/^Pss:\s+(\d+)/m.exec(await readFile(`/proc/${member}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${member}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {
       // Ended since it was listed.
     }
@@ -118,7 +118,7 @@ export async function treePssMb(pid) {
 }
 
 /** The memory of `dataDir`'s embedded database now: its postmaster's and its children's PSS, in MB. */
-export async function databasePssMb(dataDir) {
+export function databasePssMb(dataDir) {
   const pid = postmasterPid(dataDir);
   return pid === undefined ? 0 : treePssMb(pid);
 }
@@ -127,27 +127,34 @@ export async function databasePssMb(dataDir) {
  * Samples `dataDir`'s embedded database's PSS (databasePssMb) every `everyMs` until stopped: the
  * kernel keeps no high-water mark of PSS, so its peak is the highest sample. The postmaster is
  * looked up at every sample, so a server started again on the same folder is followed too. The
- * reads are asynchronous, so a load generator in this process is not held up by them.
+ * samples are read on a thread of their own (a few ms of the kernel's time each, walking every
+ * process's page tables), so a load generator in this process is not held up by them.
  * `peakMb` the highest sample so far, `nowMb` the last, `reset()` starts the peak again from the
  * last sample, `stop()` ends the sampling (after one last sample) and answers the peak.
  */
-export function sampleDatabasePss(dataDir, everyMs = 250) {
+export function sampleDatabasePss(dataDir, everyMs = 500) {
   let peak = 0;
   let last = 0;
-  let running = true;
-  const sample = async () => {
-    const mb = await databasePssMb(dataDir);
+  const take = (mb) => {
     if (mb > 0) {
       last = mb;
       peak = Math.max(peak, mb);
     }
   };
-  const loop = (async () => {
-    while (running) {
-      await sample();
-      await sleep(everyMs);
-    }
-  })();
+  const worker = new Worker(new URL(import.meta.url), { workerData: { databasePss: { dataDir, everyMs } } });
+  worker.unref();
+  let ended;
+  const done = new Promise((resolve) => {
+    worker.on('message', (message) => {
+      if (typeof message === 'number') take(message);
+      else if (message?.last !== undefined) {
+        take(message.last);
+        resolve();
+      }
+    });
+    worker.once('error', () => resolve());
+    worker.once('exit', () => resolve());
+  });
   return {
     get peakMb() {
       return peak;
@@ -159,15 +166,30 @@ export function sampleDatabasePss(dataDir, everyMs = 250) {
       peak = last;
     },
     async stop() {
-      if (running) {
-        running = false;
-        await loop;
-        await sample();
-      }
+      ended ??= (async () => {
+        worker.postMessage('stop');
+        await done;
+        await worker.terminate();
+      })();
+      await ended;
       return peak;
     },
   };
 }
 
+/** The sampling thread of sampleDatabasePss: a sample every `everyMs`, and a last one when asked to stop. */
+function runDatabasePssSampler({ dataDir, everyMs }) {
+  const timer = setInterval(() => parentPort.postMessage(databasePssMb(dataDir)), everyMs);
+  parentPort.postMessage(databasePssMb(dataDir));
+  parentPort.on('message', (message) => {
+    if (message !== 'stop') return;
+    clearInterval(timer);
+    parentPort.postMessage({ last: databasePssMb(dataDir) });
+    parentPort.close();
+  });
+}
+
 /** MB figures added and rounded as the tables show them. */
 export const sumMb = (...figures) => Math.round(figures.reduce((a, b) => a + (b ?? 0), 0) * 10) / 10;
+
+if (!isMainThread && workerData?.databasePss) runDatabasePssSampler(workerData.databasePss);

@@ -849,7 +849,7 @@ async function main() {
     server = await startServer(env);
     readyMs = server.readyMs;
     readyRssMb = peakRssMb(server.child.pid);
-    dbReadyPssMb = await databasePssMb(dataDir);
+    dbReadyPssMb = databasePssMb(dataDir);
     database = sampleDatabasePss(dataDir);
     await scheduleBenchEvent(env);
     publishedRssMb = peakRssMb(server.child.pid);
