@@ -32,8 +32,11 @@ export default defineConfig({
           // machine may be loaded by other work.
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // Two files at a time: each test makes its own databases, folders and ports.
-          maxWorkers: 2,
+          // One file at a time for now. Each test makes its own databases, folders and ports, so
+          // files can run two at a time (maxWorkers: 2); that waits for a run on a quiet machine
+          // showing no test that bounds a request by time (the pool's 5 s wait for a connection, a
+          // render) fails for it.
+          fileParallelism: false,
           // After the unit tests, which run with their own number of workers.
           sequence: { groupOrder: 1 },
         },
