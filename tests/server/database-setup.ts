@@ -12,35 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/server/kit/db/client';
-
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** What the setup hands every test file (databases.ts): the template's name and the run's prefix. */
-export type TestDatabases = { template: string; prefix: string };
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    testDatabases: TestDatabases | null;
-  }
-}
-
-/** The URL of database `name` on the test server. */
-export function databaseUrl(name: string): string {
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Runs `text` on the test server's maintenance database, in a connection of its own. */
-export async function onServer(text: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(text);
-  } finally {
-    await admin.end();
-  }
-}
+import { databaseUrl, onServer, TEST_DATABASE_URL, type TestDatabases } from './database-server';
 
 /** Why the local Postgres does not answer, or undefined when it does. */
 async function unavailable(): Promise<string | undefined> {

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { databaseUrl, onServer, type TestDatabases } from './database-setup';
+import { databaseUrl, onServer, type TestDatabases } from './database-server';
 
-export { TEST_DATABASE_URL } from './database-setup';
+export { TEST_DATABASE_URL } from './database-server';
 
 /** The run's template, or none (the local Postgres is missing and SKIP_SERVICE_TESTS=1 says so). */
 function run(): TestDatabases | null {

@@ -92,7 +92,11 @@ describe('the embedded database folder', () => {
   const dataDirMode = process.getuid?.() === 0 ? 0o710 : 0o700;
 
   it('creates DATA_DIR and DATA_DIR/postgres readable by their owner only', async () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'private-dirs-')), 'data');
+    const parent = mkdtempSync(join(tmpdir(), 'private-dirs-'));
+    // A parent the postgres user may pass through (as root), so the cluster is made in DATA_DIR;
+    // behind a closed parent it goes outside it (embedded-postgres.test.ts).
+    chmodSync(parent, 0o755);
+    const dataDir = join(parent, 'data');
     const database = await openDatabase({ dataDir });
     try {
       expect(mode(dataDir)).toBe(dataDirMode);
@@ -149,9 +153,12 @@ async function startupOutput(env: Record<string, string>): Promise<string> {
       child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
     });
   } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    // A child that has exited already (a failed start) is not waited for again.
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   }
   return out;
 }
