@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateIn, type PublicAvailability } from '../../src/features/booking/availability';
+import { expandFeed } from '../../src/features/booking/calendar-feed-expand';
 import { refreshCalendarFeed } from '../../src/features/booking/calendar-feed.server';
 import { ukWallTimeToInstant } from '../../src/lib/uk-dates';
 import {
@@ -261,6 +262,7 @@ describe.each(drivers)("the owner's calendar on $name", (driver) => {
       availabilityUrl: 'https://www.sterling.test/owner/availability',
       log: app.app.log,
       wakeOutbox: () => {},
+      expand: (ics: string, range: { from: string; to: string }) => expandFeed(ics, range),
       limits,
     });
     const now = new Date(Date.now() + 3600_000);

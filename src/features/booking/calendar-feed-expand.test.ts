@@ -1,6 +1,6 @@
 /** The owner's calendar read as busy half-days (decision 037): recurrence, zones, clock changes. */
 import { describe, expect, test } from 'vitest';
-import { expandFeed, NotACalendar } from './calendar-feed-expand';
+import { expandFeed, FeedTooLarge, NotACalendar } from './calendar-feed-expand';
 
 const LONDON = [
   'BEGIN:VTIMEZONE',
@@ -189,5 +189,30 @@ describe('expandFeed', () => {
   test('text that is not a calendar is refused', async () => {
     await expect(expandFeed('<html>Sign in</html>', YEAR)).rejects.toBeInstanceOf(NotACalendar);
     await expect(expandFeed('BEGIN:VCARD\r\nEND:VCARD\r\n', YEAR)).rejects.toBeInstanceOf(NotACalendar);
+  });
+
+  test('an event that never ends is left out; the events after it are read', async () => {
+    const ics = calendar(
+      ['BEGIN:VEVENT', 'UID:cut@example.com', 'DTSTART:20270104T100000Z', 'DTEND:20270104T110000Z'],
+      ['BEGIN:VEVENT', 'BEGIN:VEVENT'],
+      vevent(['DTSTART:20270105T100000Z', 'DTEND:20270105T110000Z']),
+      ['BEGIN:VEVENT', 'DTSTART:20270106T100000Z'],
+    );
+    expect(await busyOf(ics)).toEqual(['2027-01-05 morning']);
+    // Lines ending in LF alone are read as CRLF ones are.
+    expect(await busyOf(ics.replaceAll('\r\n', '\n'))).toEqual(['2027-01-05 morning']);
+  });
+
+  test('a feed whose series step through more occurrences than the limit is refused, naming it', async () => {
+    const ics = calendar(
+      ...Array.from({ length: 3 }, () =>
+        vevent(['DTSTART:20200101T100000Z', 'DTEND:20200101T110000Z', 'RRULE:FREQ=DAILY']),
+      ),
+    );
+    // Three daily series begun in 2020 step some 2,600 times each to reach 2027's end.
+    expect((await expandFeed(ics, YEAR, { maxOccurrences: 10_000 })).busy).toHaveLength(365);
+    const refused = expandFeed(ics, YEAR, { maxOccurrences: 5_000 });
+    await expect(refused).rejects.toBeInstanceOf(FeedTooLarge);
+    await expect(refused).rejects.toThrow(/more than 5,000 occurrences to go through/);
   });
 });

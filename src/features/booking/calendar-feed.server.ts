@@ -23,6 +23,7 @@ import type { Db, Queryable } from '~/server/kit/db/client';
 import { enqueueEmails, type OutgoingEmail } from '~/server/kit/mail/outbox';
 import { runEvery } from '~/server/kit/timer';
 import type { BusyTime } from './availability';
+import { FeedTooLarge, NotACalendar, type ExpandedFeed } from './calendar-feed-expand';
 import { FEED_LIMITS, FeedFetchError, fetchFeed, type FeedFetchPolicy } from './calendar-feed-fetch.server';
 import { bookingCalendarFeed } from './tables.server';
 
@@ -134,6 +135,12 @@ export type CalendarFeedDeps = {
   availabilityUrl: string;
   log: FastifyBaseLogger;
   wakeOutbox(): void;
+  /**
+   * The feed's text as busy half-days (calendar-feed-expand.ts), in a process of its own with
+   * time, memory and occurrence limits (src/server/root/calendar-expansion.ts); throws
+   * NotACalendar or FeedTooLarge.
+   */
+  expand(ics: string, range: { from: string; to: string }): Promise<ExpandedFeed>;
   /** Test knobs: a shorter timeout, a smaller size limit. */
   limits?: Partial<Pick<FeedFetchPolicy, 'timeoutMs' | 'maxBytes'>>;
 };
@@ -182,14 +189,13 @@ export async function refreshCalendarFeed(
       timeoutMs: deps.limits?.timeoutMs ?? FEED_LIMITS.timeoutMs,
       maxBytes: deps.limits?.maxBytes ?? FEED_LIMITS.maxBytes,
     });
-    // ical.js is loaded by the first expansion (calendar-feed-expand.ts): a site with no feed never pays its memory.
-    const { expandFeed, NotACalendar } = await import('./calendar-feed-expand');
     let expanded;
     try {
-      expanded = await expandFeed(text, { from: today, to: addDays(today, BOOKING_HORIZON_DAYS) });
+      expanded = await deps.expand(text, { from: today, to: addDays(today, BOOKING_HORIZON_DAYS) });
     } catch (error) {
       if (error instanceof NotACalendar)
         throw new FeedFetchError('The calendar address did not answer with a calendar (an iCal file).');
+      if (error instanceof FeedTooLarge) throw new FeedFetchError(error.message);
       throw error;
     }
     // Kept only if the address is still the one fetched (the owner may have changed it meanwhile).

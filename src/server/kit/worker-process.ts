@@ -18,17 +18,49 @@ export type WorkerProcess<Job, Result> = {
 /** A job's failure as it crosses back. */
 export type JobError = { name: string; message: string };
 
+/**
+ * A job that ran past `jobTimeoutMs`: its process is killed (a job may be stuck in a loop that
+ * never yields), and the next job starts a fresh one.
+ */
+export class JobTimeout extends Error {
+  override name = 'JobTimeout';
+}
+
+/** The process died while a job ran (killed, or out of its memory): `signal` or `code` says how. */
+export class JobCrashed extends Error {
+  override name = 'JobCrashed';
+  constructor(
+    message: string,
+    readonly code: number | null,
+    readonly signal: NodeJS.Signals | null,
+  ) {
+    super(message);
+  }
+}
+
+export type WorkerProcessOptions = {
+  /** Node's flags for the program, after the defaults (a memory limit: `--max-old-space-size=N`). */
+  execArgv?: string[];
+  /** How long a job may take before its process is killed and the job fails with JobTimeout. */
+  jobTimeoutMs?: number;
+};
+
 type Answer<Result> = { id: number; result?: Result; error?: JobError };
 
 /**
  * The program at `programUrl`: a `.mjs` beside the server bundle, or, when the server runs from
  * its TypeScript source (the tests), the `.ts` beside the caller, through tsx.
  */
-function startProcess(programUrl: URL): ChildProcess {
+function startProcess(programUrl: URL, extraArgv: string[]): ChildProcess {
   const typescript = programUrl.pathname.endsWith('.ts');
   return fork(fileURLToPath(programUrl), [], {
     // V8 set for size, as the server is (decisions 009, 015): the work is short and seldom.
-    execArgv: ['--max-semi-space-size=4', '--optimize-for-size', ...(typescript ? ['--import', 'tsx'] : [])],
+    execArgv: [
+      '--max-semi-space-size=4',
+      '--optimize-for-size',
+      ...extraArgv,
+      ...(typescript ? ['--import', 'tsx'] : []),
+    ],
     serialization: 'advanced',
     // Its errors reach the server's own error stream; it writes nothing else.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -44,6 +76,7 @@ export function workerProcess<Job, Result>(
   programUrl: URL,
   label: string,
   idleMs: number,
+  { execArgv = [], jobTimeoutMs }: WorkerProcessOptions = {},
 ): WorkerProcess<Job, Result> {
   let child: ChildProcess | undefined;
   let idle: ReturnType<typeof setTimeout> | undefined;
@@ -57,7 +90,7 @@ export function workerProcess<Job, Result>(
   }
 
   function start(): ChildProcess {
-    const started = startProcess(programUrl);
+    const started = startProcess(programUrl, execArgv);
     started.on('message', ({ id, result, error }: Answer<Result>) => {
       const call = pending.get(id);
       if (!call) return;
@@ -70,7 +103,13 @@ export function workerProcess<Job, Result>(
     });
     started.once('exit', (code, signal) => {
       if (child === started)
-        fail(new Error(`The ${label} process stopped (${signal ?? code}) before it answered.`));
+        fail(
+          new JobCrashed(
+            `The ${label} process stopped (${signal ?? code}) before it answered.`,
+            code,
+            signal,
+          ),
+        );
     });
     started.unref();
     started.channel?.unref();
@@ -90,15 +129,27 @@ export function workerProcess<Job, Result>(
       child ??= start();
       const process = child;
       const id = nextId++;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       return new Promise<Result>((resolve, reject) => {
         pending.set(id, { resolve, reject });
+        if (jobTimeoutMs !== undefined)
+          timer = setTimeout(() => {
+            if (!pending.has(id)) return;
+            // Every job of this process fails with it: it is killed, whatever it was doing.
+            if (child === process) child = undefined;
+            for (const call of pending.values())
+              call.reject(new JobTimeout(`The ${label} process took longer than ${jobTimeoutMs} ms.`));
+            pending.clear();
+            process.kill('SIGKILL');
+          }, jobTimeoutMs);
         // A job is held while it waits: the channel keeps the server's loop until the answer.
         process.channel?.ref();
         process.send({ id, job }, (error) => {
           if (error && pending.delete(id)) reject(error);
         });
       }).finally(() => {
-        if (pending.size > 0) return;
+        clearTimeout(timer);
+        if (pending.size > 0 || child !== process) return;
         process.channel?.unref();
         idle = setTimeout(() => {
           if (child === process && pending.size === 0) {

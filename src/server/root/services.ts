@@ -51,6 +51,7 @@ import { currentSession } from '../console/sessions';
 import type { PeriodicJob } from '../kit/timer';
 import { isConsolePath } from './site/static-files';
 import { builtPublicUrl, createPublisher, type Publisher } from './site/publisher';
+import { calendarExpansion, type CalendarLimits } from './calendar-expansion';
 import { imageProcess } from './images';
 import { articlesDigest, builtArticlesDigest, readRepositoryArticles } from '../kit/repository-articles';
 import { runEvery } from '../kit/timer';
@@ -94,6 +95,8 @@ export type ServicesOptions = {
   alerts?: { everyMs?: number };
   /** Test knobs for reading the owner's calendar (a shorter timeout, a smaller size limit). */
   calendarFeed?: CalendarFeedDeps['limits'];
+  /** Test knobs: the calendar expansion's limits (a shorter time, fewer occurrences). */
+  calendarExpansion?: Partial<CalendarLimits>;
 };
 
 declare module 'fastify' {
@@ -241,9 +244,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     config,
     ...options.alerts,
   });
+  // The owner's calendar is read in a process of its own, with limits (decision 037, addendum).
+  const calendarReader = calendarExpansion(options.calendarExpansion);
   const calendarFeed = startCalendarFeed({
     db: database.db,
     config,
+    expand: calendarReader.expand,
     availabilityUrl: links.absolute(`${CONSOLE_PATH}/availability`),
     log: app.log,
     wakeOutbox,
@@ -386,7 +392,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       consoleJobs.stop(),
       retention.stop(),
       retentionRuns.stop(),
-      calendarFeed.stop(),
+      calendarFeed.stop().then(() => calendarReader.stop()),
       alerts.stop(),
       countingChores.stop(),
       weeklyReport.stop(),
