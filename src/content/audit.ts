@@ -101,6 +101,7 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
   'booking.cancel': (t) => `cancelled booking ${t ?? ''}`,
   'booking.reschedule': (t, d) => `moved booking ${t ?? ''}${despite(d)}`,
   'booking.keep-time': (t) => `kept booking ${t ?? ''} at its time (the applicant had asked to move it)`,
+  'booking.release-hold': (t) => `released the half-day held by booking request ${t ?? ''}`,
   'event.create': (t) => `created masterclass ${shortId(t)}`,
   'event.update': (t, d) =>
     `changed masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,

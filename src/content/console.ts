@@ -275,6 +275,13 @@ export const bookingsCopy = {
   suggestAfternoon: 'Afternoon (1pm-5pm)',
   /** The applicant asked to move their session (decision 039). */
   moveAsked: 'Asks to move to',
+  /** What a request holds (decision 053). */
+  hold: 'Held for it',
+  holdUntil: (choice: string) => `${choice}, closed to other visitors until`,
+  notHeld: 'Nothing: other visitors may still ask for its first choice.',
+  releaseHold: 'Release the half-day',
+  confirmReleaseTitle: 'Release this half-day?',
+  confirmReleaseText: 'Other visitors can ask for it again. The request stays, and you can still confirm it.',
   confirmMoveHeading: (asked: string) => `Move to the time asked for: ${asked}`,
   confirmMove: 'Confirm the new time',
   keepTime: 'Keep the current time',

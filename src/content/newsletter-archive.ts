@@ -13,7 +13,8 @@ export const newsletterArchive = {
   },
   eyebrow: 'The Smart Money Newsletter',
   title: 'Past issues',
-  intro: 'Issues of the newsletter as they were sent, newest first. Subscribe to receive the next one by e-mail.',
+  intro:
+    'Issues of the newsletter as they were sent, newest first. Subscribe to receive the next one by e-mail.',
   none: 'No issues are on the site yet.',
   sentLabel: 'Sent',
   backLabel: 'All past issues',

@@ -54,7 +54,10 @@ export const masterclassPath = (slug: string) => `${MASTERCLASSES_PAGE.path}/${s
  * (decision 047); its Atom feed beside them. The e-mail links' pages under /newsletter/ (confirm,
  * unsubscribe) are routes of their own, matched first.
  */
-export const NEWSLETTER_ARCHIVE_PAGE = { path: '/newsletter', module: 'newsletter-archive' } as const satisfies Page;
+export const NEWSLETTER_ARCHIVE_PAGE = {
+  path: '/newsletter',
+  module: 'newsletter-archive',
+} as const satisfies Page;
 export const newsletterIssuePath = (slug: string) => `${NEWSLETTER_ARCHIVE_PAGE.path}/${slug}`;
 export const NEWSLETTER_FEED_PATH = '/newsletter/feed.xml';
 

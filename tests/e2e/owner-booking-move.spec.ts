@@ -109,3 +109,52 @@ test('the owner declines a request with a reason and another half-day; the appli
   expect(mail!.text).toContain('Our note: I am teaching that week.');
   expect(mail!.text).toMatch(/We could offer .+, morning 9am-12pm UK time instead\./);
 });
+
+test('the owner sees the half-day a request holds and releases it; visitors are offered it again', async ({
+  ownerPage: page,
+  page: visitor,
+}) => {
+  const tag = uniqueTag('Release');
+  const [day] = await freeDays(page.request, 1, 5);
+  const { reference } = await requestBooking(page.request, {
+    lastName: tag,
+    email: `${tag}@example.org`,
+    first: day!,
+  });
+
+  await gotoHydrated(visitor, '/book');
+  const date = visitor.getByRole('group', { name: 'First choice' }).getByLabel('Date');
+  await date.fill(day!);
+  const morning = visitor
+    .getByRole('group', { name: 'First choice' })
+    .getByRole('radio', { name: 'Morning (9am-12pm)' });
+  await expect(morning).toBeDisabled();
+
+  await openConsole(page, '/owner/bookings');
+  const card = page.getByRole('article', { name: new RegExp(reference) });
+  await expect(card.getByText('Held for it')).toBeVisible();
+  await expect(card).toContainText('closed to other visitors until');
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await card.screenshot({ path: 'test-results/screens/booking-hold-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await card.screenshot({ path: 'test-results/screens/booking-hold-390.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  await card.getByRole('button', { name: 'Release the half-day' }).click();
+  await page
+    .getByRole('dialog', { name: 'Release this half-day?' })
+    .getByRole('button', { name: 'Release the half-day' })
+    .click();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: `The half-day held by ${reference} is open to visitors again.` }),
+  ).toBeVisible();
+  await expect(card).toContainText('Nothing: other visitors may still ask for its first choice.');
+  await expect(card.getByRole('button', { name: 'Release the half-day' })).toHaveCount(0);
+
+  await gotoHydrated(visitor, '/book');
+  await date.fill(day!);
+  await expect(morning).toBeEnabled();
+});

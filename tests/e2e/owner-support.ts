@@ -236,7 +236,8 @@ let visitor = 0;
 /** Its own client address per request, so the form rate limit counts each test apart. */
 export function clientAddress(): string {
   visitor += 1;
-  return `203.0.113.${((process.pid * 7 + visitor * 13 + Math.floor(Math.random() * 50)) % 250) + 1}`;
+  // An IPv6 /64 of its own, never another call's: one hold per client (decision 053).
+  return `2001:db8:${(process.pid % 0xffff).toString(16)}:${visitor.toString(16)}::1`;
 }
 
 /** A contact message through the public endpoint; `spam` fills the honeypot, which holds it. */

@@ -92,6 +92,7 @@ async function holdsBetween(q: Queryable, from: string, to: string, now: Date) {
       or(
         and(
           eq(bookings.status, 'requested'),
+          eq(bookings.holds, true),
           gte(bookings.firstChoiceDate, from),
           lte(bookings.firstChoiceDate, to),
           gt(bookings.createdAt, holdSince),
@@ -199,6 +200,44 @@ export async function closedReason(q: Queryable, date: string, start: string): P
  */
 export async function lockDay(tx: Tx, date: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`booking-day:${date}`}))`);
+}
+
+/**
+ * The most requests that hold a half-day at once, by default (BOOKING_HOLDS_MAX, decision 053). A
+ * small business answers a few requests a week; a flood from many clients closes at most these,
+ * and the requests past them still reach the owner, holding nothing.
+ */
+export const OPEN_HOLDS_MAX = 10;
+
+/**
+ * Whether a new request holds its first choice (decision 053): not when a request from the same
+ * e-mail address or the same client (`clientKey`, a keyed hash of its address or IPv6 /64) holds
+ * one now, nor when `max` requests hold one. Taken under one lock for every request, so
+ * two requests from one client at once cannot both find none; the lock is taken before the days'
+ * (checkRequestIsFree), which is the order every request takes them in.
+ */
+export async function requestMayHold(
+  tx: Tx,
+  { email, clientKey }: { email: string; clientKey: string | undefined },
+  now: Date,
+  max = OPEN_HOLDS_MAX,
+): Promise<boolean> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('booking-holds'))`);
+  const holdSince = new Date(now.getTime() - REQUEST_HOLD_DAYS * DAY_MS);
+  const [row] = await tx
+    .select({
+      open: count(),
+      sameClient: sql<number>`count(*) filter (where ${bookings.clientKey} = ${clientKey ?? null})::int`,
+      sameEmail: sql<number>`count(*) filter (where lower(${submissions.fields}->>'email') = ${email.trim().toLowerCase()})::int`,
+    })
+    .from(bookings)
+    .innerJoin(submissions, and(eq(submissions.id, bookings.submissionId), eq(submissions.spam, false)))
+    .where(
+      and(eq(bookings.status, 'requested'), eq(bookings.holds, true), gt(bookings.createdAt, holdSince)),
+    );
+  return (
+    !!row && Number(row.open) < max && Number(row.sameClient) === 0 && Number(row.sameEmail) === 0
+  );
 }
 
 /** The request's half-day was taken since the page loaded: 409, the message on step 1's field. */

@@ -35,6 +35,11 @@ export type BookingSummary = {
   move: { label: string; startTimes: { value: string; label: string }[] } | null;
   history: { status: string; at: string; actor: string }[];
   createdAt: string;
+  /**
+   * A request's hold on its first choice (decision 053): until when it closes that half-day to
+   * other visitors, or null when it holds nothing; undefined for anything but a request.
+   */
+  holdUntil?: string | null;
 };
 export type BookingList = {
   items: BookingSummary[];
@@ -148,6 +153,8 @@ export const bookingRoutes = {
     ...act,
     body: confirmMoveBody,
   }),
+  /** Ends a request's hold on its first choice (decision 053); the request stays. */
+  releaseHold: route<BookingActAnswer>()({ method: 'POST', path: '/bookings/:id/release-hold', ...act }),
   /** Keeps the session at its current time; the applicant is told. */
   keepTime: route<BookingActAnswer>()({ method: 'POST', path: '/bookings/:id/keep-time', ...act }),
 };

@@ -6,9 +6,10 @@
  */
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { sessionTypeLabels, type SessionTime, type SessionType } from '~/content/booking';
+import { REQUEST_HOLD_DAYS, sessionTypeLabels, type SessionTime, type SessionType } from '~/content/booking';
 import { audit, type AuditAction } from '~/server/kit/audit';
 import type { Queryable } from '~/server/kit/db/client';
+import { Refusal } from '~/server/kit/http/request-checks';
 import { submissions } from '~/server/kit/db/schema';
 import type { ConsoleArea, OwnerIdentity } from '~/server/kit/http/owner-routes';
 import { slotWords, type OwnerActed, type OwnerActionHook } from './booking-action-checks.server';
@@ -25,6 +26,7 @@ import { readAvailabilitySettings } from './availability.server';
 import { bookingStatusEvents, bookings } from './tables.server';
 
 const LIMIT = 200;
+const DAY_MS = 86_400_000;
 
 function viewFilter(view: BookingView, today: string): SQL | undefined {
   if (view === 'confirmed') return and(eq(bookings.status, 'confirmed'), gte(bookings.sessionDate, today));
@@ -120,6 +122,14 @@ export async function bookingList(db: Queryable, view: BookingView, now = new Da
           .filter((e) => e.bookingId === row.id)
           .map((e) => ({ status: e.status, at: e.at.toISOString(), actor: e.actor })),
         createdAt: row.createdAt.toISOString(),
+        ...(row.status === 'requested'
+          ? {
+              holdUntil:
+                row.holds && row.createdAt.getTime() + REQUEST_HOLD_DAYS * DAY_MS > now.getTime()
+                  ? new Date(row.createdAt.getTime() + REQUEST_HOLD_DAYS * DAY_MS).toISOString()
+                  : null,
+            }
+          : {}),
       };
     }),
   };
@@ -202,6 +212,27 @@ export const bookingsArea: ConsoleArea = (routes, { config, db, links, clock, wa
       ),
     ),
   );
+  routes.on(bookingRoutes.releaseHold, async ({ params, owner, request }) => {
+    const released = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(bookings)
+        .set({ holds: false, updatedAt: clock() })
+        .where(and(eq(bookings.id, params.id), eq(bookings.status, 'requested'), eq(bookings.holds, true)))
+        .returning({ reference: bookings.reference });
+      if (row) await audit(tx, owner.email, 'booking.release-hold', row.reference);
+      return row;
+    });
+    if (!released) {
+      const [exists] = await db.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, params.id));
+      if (!exists) throw new Refusal(404, { error: 'There is no such booking.' });
+      throw new Refusal(409, { error: 'This request holds no half-day.' });
+    }
+    request.log.info({ bookingId: params.id }, 'booking request hold released');
+    return {
+      status: 'requested',
+      message: `The half-day held by ${released.reference} is open to visitors again.`,
+    };
+  });
   routes.on(bookingRoutes.keepTime, async ({ params, owner, request }) =>
     answered(
       request,

@@ -27,7 +27,7 @@ import { CANCEL_PATH, RESPOND_PATH } from './booking-paths';
 import { endOfUkDay, formatUkDate } from './booking-dates';
 import { ownerRequestEmail, requestReceivedEmail } from './booking-emails.server';
 import { signLink, type LinkAction } from './booking-links.server';
-import { checkRequestIsFree, publicAvailability } from './availability.server';
+import { checkRequestIsFree, publicAvailability, requestMayHold } from './availability.server';
 import { z } from '~/lib/zod';
 import { isIsoDate } from '~/lib/uk-dates';
 import { generateReference } from './booking-reference';
@@ -49,6 +49,7 @@ async function insertBooking(
   tx: Tx,
   submissionId: string,
   data: BookingRequest,
+  hold: { holds: boolean; clientKey: string | undefined },
 ): Promise<{ id: string; reference: string }> {
   const id = randomUUID();
   for (let attempt = 0; attempt < 8; attempt += 1) {
@@ -64,6 +65,8 @@ async function insertBooking(
         firstChoiceTime: data.firstChoiceTime,
         secondChoiceDate: data.secondChoiceDate || null,
         secondChoiceTime: data.secondChoiceTime || null,
+        holds: hold.holds,
+        clientKey: hold.clientKey ?? null,
       })
       .onConflictDoNothing({ target: bookings.reference })
       .returning({ id: bookings.id });
@@ -101,10 +104,29 @@ export const bookingHandler = defineFormHandler({
     firstChoiceTime: timeInWords,
     secondChoiceTime: timeInWords,
   },
-  async accept({ tx, data, submissionId, receivedAt, config, links, diary, releasedByOwner, sendEmail }) {
+  async accept({
+    tx,
+    data,
+    submissionId,
+    receivedAt,
+    config,
+    links,
+    diary,
+    releasedByOwner,
+    clientKey,
+    sendEmail,
+  }) {
+    // Whether this request may hold its first choice: one hold per address and per client, and
+    // a ceiling on all of them (decision 053). Decided first: its lock comes before the days'.
+    const holds = await requestMayHold(
+      tx,
+      { email: data.email, clientKey },
+      receivedAt,
+      config.bookingHoldsMax,
+    );
     // A half-day taken since the page loaded is refused (409, on step 1); else this row holds it.
     if (!releasedByOwner) await checkRequestIsFree(tx, diary, data, receivedAt);
-    const { id, reference } = await insertBooking(tx, submissionId, data);
+    const { id, reference } = await insertBooking(tx, submissionId, data, { holds, clientKey });
     await tx
       .insert(bookingStatusEvents)
       .values({ bookingId: id, status: 'requested', at: receivedAt, actor: 'applicant' });

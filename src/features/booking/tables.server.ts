@@ -8,6 +8,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   date,
   index,
   integer,
@@ -54,6 +55,14 @@ export const bookings = pgTable(
     moveDate: date('move_date', { mode: 'string' }),
     moveTime: text('move_time'),
     moveAskedAt: timestamp('move_asked_at', { withTimezone: true }),
+    /**
+     * Whether the request holds its first choice (decision 053): not when its e-mail address or
+     * its client already holds one, when the open holds are at their ceiling, or once the owner
+     * released it. A request that holds nothing still reaches the owner.
+     */
+    holds: boolean('holds').notNull().default(true),
+    /** A keyed hash of the requesting client (its address, or its IPv6 /64): one hold per client. */
+    clientKey: text('client_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -181,6 +181,11 @@ const EnvSchema = z.object({
    * crashed instance had in flight go again once it has passed. Tests shorten it.
    */
   OUTBOX_LEASE_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(15).max(3600).default(60)),
+  /**
+   * The most booking requests that hold their first choice at once (decision 053); the rest still
+   * reach the owner, holding nothing. The browser tests raise it: their requests all hold.
+   */
+  BOOKING_HOLDS_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(10)),
   /** Newsletter e-mails a second at most (decision 046); 0: as fast as the relay takes them. */
   NEWSLETTER_SEND_RATE: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).default(10)),
   /**
@@ -278,6 +283,8 @@ export type Config = {
   visitorMailHourlyCap: number;
   /** How long the outbox leases a row it sends over SMTP (OUTBOX_LEASE_SECONDS). */
   outboxLeaseMs: number;
+  /** The most booking requests that hold a half-day at once (BOOKING_HOLDS_MAX, decision 053). */
+  bookingHoldsMax: number;
   /** The newsletter's sending (decision 046): messages a second (0: no limit), the footer's address. */
   newsletter: { ratePerSecond: number; postalAddress: readonly string[] };
   staticFastPath: boolean;
@@ -457,6 +464,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFileRefusedDomain: e.MAIL_FILE_REFUSED_DOMAIN,
     visitorMailHourlyCap: e.VISITOR_MAIL_HOURLY_CAP,
     outboxLeaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
+    bookingHoldsMax: e.BOOKING_HOLDS_MAX,
     newsletter: {
       ratePerSecond: e.NEWSLETTER_SEND_RATE,
       postalAddress: e.NEWSLETTER_POSTAL_ADDRESS

@@ -78,6 +78,17 @@ function BookingActions({
       {booking.move ? <MoveAskedForm booking={booking} act={act} busy={busy} of={describedBy} /> : null}
       {form}
       {end === 'decline' ? <DeclineNote words={words} onChange={setWords} /> : null}
+      {booking.holdUntil ? (
+        <ConfirmButton
+          label={copy.releaseHold}
+          title={copy.confirmReleaseTitle}
+          text={copy.confirmReleaseText}
+          cancelLabel={copy.keep}
+          describedBy={describedBy}
+          disabled={busy}
+          onConfirm={() => void act('release-hold', `/bookings/${booking.id}/release-hold`)}
+        />
+      ) : null}
       <ConfirmButton
         label={label}
         title={title}
@@ -151,6 +162,20 @@ function BookingCard({
           <div className="sm:col-span-2">
             <dt className="font-medium text-ink-700">{copy.moveAsked}</dt>
             <dd className="font-semibold">{booking.move.label}</dd>
+          </div>
+        ) : null}
+        {booking.holdUntil !== undefined ? (
+          <div className="sm:col-span-2">
+            <dt className="font-medium text-ink-700">{copy.hold}</dt>
+            <dd>
+              {booking.holdUntil ? (
+                <>
+                  {copy.holdUntil(booking.choices[0]?.label ?? '')} <DateTime iso={booking.holdUntil} />
+                </>
+              ) : (
+                copy.notHeld
+              )}
+            </dd>
           </div>
         ) : null}
         {booking.session ? null : (

@@ -37,6 +37,11 @@ export type AcceptContext<T> = {
    * request is refused for now (a half-day taken since) is the owner's to answer, not a refusal.
    */
   releasedByOwner?: boolean;
+  /**
+   * The requesting client: a keyed hash of its address (an IPv6 /64), as its rate limit counts
+   * it. Absent for a submission the owner released from the spam folder.
+   */
+  clientKey?: string;
   /** Queues e-mails in this transaction; they are sent after it commits. Several are fine, attachments too. */
   sendEmail(...emails: OutgoingEmail[]): void;
 };

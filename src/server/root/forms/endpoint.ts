@@ -80,7 +80,15 @@ export async function formsApi(app: FastifyInstance, options: FormsApiOptions) {
         row,
         consent: handler.consent?.(data, fields),
         handler,
-        context: { data, submissionId: row.id, receivedAt: new Date(), config, links, diary },
+        context: {
+          data,
+          submissionId: row.id,
+          receivedAt: new Date(),
+          config,
+          links,
+          diary,
+          clientKey: links.hashAddress(rateLimitSubject(request.ip)),
+        },
         idempotencyKey: handler.idempotent ? idempotencyKeyOf(request) : undefined,
       });
       if (!stored.ok) throw new Refusal(422, { error: IDEMPOTENCY_MISMATCH_MESSAGE });
