@@ -15,7 +15,15 @@ import { addDays, ukWallTimeToInstant } from '../../src/lib/uk-dates';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, gotoHydrated } from './support/fixtures';
 import { freeDays } from './support/free-days';
-import { EXPECTED_CONSOLE_ERRORS, openConsole, requestBooking, test, uniqueTag } from './owner-support';
+import {
+  clientAddress,
+  EXPECTED_CONSOLE_ERRORS,
+  openConsole,
+  requestBooking,
+  sameOrigin,
+  test,
+  uniqueTag,
+} from './owner-support';
 
 test.use({
   // The taken half-day is answered 409 by the form endpoint, which the browser logs.
@@ -23,6 +31,37 @@ test.use({
 });
 
 const firstChoice = (page: Page) => page.getByRole('group', { name: 'First choice' });
+
+/** A visitor's booking request for the morning of `date`, as the wizard sends it: its HTTP status. */
+async function requestBookingStatus(page: Page, date: string): Promise<number> {
+  const issued = await page.request.post('/api/form-token', {
+    data: { formType: 'booking' },
+    headers: sameOrigin,
+  });
+  const { token } = (await issued.json()) as { token: string };
+  await new Promise((r) => setTimeout(r, 200));
+  const res = await page.request.post('/api/send-contact-email', {
+    headers: { ...sameOrigin, 'x-forwarded-for': clientAddress() },
+    data: {
+      formType: 'booking',
+      sessionType: 'inPerson',
+      firstChoiceDate: date,
+      firstChoiceTime: 'morning',
+      secondChoiceDate: '',
+      secondChoiceTime: '',
+      firstName: 'Day',
+      lastName: 'Off',
+      email: `${uniqueTag('dayoff')}@example.org`,
+      phone: '+44 7700 900123',
+      company: 'Test Ltd',
+      role: 'Adviser',
+      notes: '',
+      website: '',
+      formToken: token,
+    },
+  });
+  return res.status();
+}
 
 /** Opens the first choice's calendar and shows the month of `date`. */
 async function calendarAt(page: Page, date: string) {
@@ -50,14 +89,20 @@ test('days off set in the console and a bank holiday are closed in the wizard’
   await owner.getByLabel('First day off').fill(off!);
   await owner.getByLabel('Note').fill('Dentist');
   await owner.getByRole('button', { name: 'Add days off' }).click();
-  await expect(owner.getByRole('list', { name: 'Days off' })).toContainText(`${formatUkDate(off!)}: Dentist`);
-  await owner.getByRole('button', { name: 'Save availability' }).click();
+  // Saved at once: no other button to press, and a reload finds it.
   await expect(
     owner
       .getByRole('status')
-      .filter({ hasText: 'Availability saved. The booking form offers the new times now.' }),
+      .filter({ hasText: `Days off saved: ${formatUkDate(off!)}. Visitors can no longer ask for them.` }),
   ).toBeVisible();
+  await expect(owner.getByRole('list', { name: 'Days off' })).toContainText(`${formatUkDate(off!)}: Dentist`);
+  await expect(owner.getByText('You have changes that are not saved yet.')).toHaveCount(0);
   await expectNoAxeViolations(owner);
+  await owner.reload();
+  await expect(owner.getByRole('list', { name: 'Days off' })).toContainText(`${formatUkDate(off!)}: Dentist`);
+  // A visitor's request for it is refused.
+  const refused = await requestBookingStatus(page, off!);
+  expect(refused).toBe(409);
   await openConsole(owner, '/owner/audit');
   await expect(owner.getByRole('main')).toContainText(
     'changed the availability offered to visitors (days off)',
@@ -105,11 +150,50 @@ test('days off set in the console and a bank holiday are closed in the wizard’
     firstChoice(page).getByRole('button', { name: 'Show free dates for the first choice' }),
   ).toBeFocused();
 
-  // Put back, for the tests after this one.
+  // Put back, for the tests after this one: saved at once too.
   await openConsole(owner, '/owner/availability');
   await owner.getByRole('button', { name: `Remove ${formatUkDate(off!)}` }).click();
-  await owner.getByRole('button', { name: 'Save availability' }).click();
-  await expect(owner.getByRole('status').filter({ hasText: 'Availability saved.' })).toBeVisible();
+  await expect(
+    owner.getByRole('status').filter({
+      hasText: `${formatUkDate(off!)} removed from your days off. Visitors can ask for it again.`,
+    }),
+  ).toBeVisible();
+  await owner.reload();
+  await expect(owner.getByText('No days off.')).toBeVisible();
+});
+
+test('changes to the other settings are shown unsaved, and leaving the page with them asks first', async ({
+  ownerPage: owner,
+}) => {
+  await openConsole(owner, '/owner/availability');
+  const cap = owner.getByLabel('Most sessions in one day');
+  const before = await cap.inputValue();
+  await cap.fill(before === '3' ? '4' : '3');
+  await expect(owner.getByText('You have changes that are not saved yet.')).toBeVisible();
+  await owner.setViewportSize({ width: 1280, height: 900 });
+  await owner.screenshot({ path: 'test-results/screens/availability-unsaved-1280.png', fullPage: true });
+  await owner.setViewportSize({ width: 390, height: 844 });
+  await owner.screenshot({ path: 'test-results/screens/availability-unsaved-390.png', fullPage: true });
+  await owner.setViewportSize({ width: 1280, height: 900 });
+
+  // Leaving inside the console: asked, and staying keeps the change.
+  const asked: string[] = [];
+  owner.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await owner.getByRole('navigation').getByRole('link', { name: 'Bookings' }).first().click();
+  await expect
+    .poll(() => asked)
+    .toEqual(['Your availability changes are not saved. Leave this page and lose them?']);
+  await expect(owner).toHaveURL(/\/owner\/availability$/);
+  await expect(cap).not.toHaveValue(before);
+
+  // Put back: nothing left unsaved, and leaving asks nothing.
+  await cap.fill(before);
+  await expect(owner.getByText('You have changes that are not saved yet.')).toHaveCount(0);
+  await owner.getByRole('navigation').getByRole('link', { name: 'Bookings' }).first().click();
+  await expect(owner).toHaveURL(/\/owner\/bookings/);
 });
 
 test('a half-day another request holds is disabled as fully booked; the other half stays free', async ({

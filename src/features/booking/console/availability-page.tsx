@@ -1,8 +1,10 @@
 /**
  * The owner's Availability page (decision 036): which half-days the booking wizard offers. Weekly
  * hours, days off (single dates and ranges, with a note), bank holidays (closed unless opened),
- * the minimum notice, the booking window and the daily cap, saved together; the server checks
- * them (AvailabilitySettingsSchema) and its errors are shown beside the part to correct.
+ * the minimum notice, the booking window and the daily cap. Days off are saved as soon as they are
+ * added or removed; the rest together with "Save availability", and leaving the page with changes
+ * not saved asks first. The server checks them (AvailabilitySettingsSchema) and its errors are
+ * shown beside the part to correct.
  */
 import { useState, type FormEvent } from 'react';
 import { SESSION_TIMES, sessionTimeLabels } from '~/content/booking';
@@ -12,6 +14,7 @@ import { DateTime } from '~/components/console/dates';
 import { Field, SubmitButton, TextField } from '~/components/console/fields';
 import { post } from '~/components/console/http';
 import { useNotify } from '~/components/console/notices';
+import { useUnsavedGuard } from '~/components/console/unsaved';
 import { PageHeading, Section } from '~/components/console/page';
 import { isIsoDate } from '~/lib/uk-dates';
 import { AVAILABILITY_LIMITS, WEEKDAYS, type AvailabilitySettings } from '../availability';
@@ -42,11 +45,35 @@ type Errors = Partial<Record<keyof AvailabilitySettings, string>>;
 function AvailabilityForm({ answer }: { answer: AvailabilityAnswer }) {
   const notify = useNotify();
   const [settings, setSettings] = useState(answer.settings);
+  // What the server holds: days off are saved on their own, the rest with "Save availability".
+  const [saved, setSaved] = useState(answer.settings);
   const [updatedAt, setUpdatedAt] = useState(answer.updatedAt);
   const [errors, setErrors] = useState<Errors>({});
   const [sending, setSending] = useState(false);
   const set = <K extends keyof AvailabilitySettings>(key: K, value: AvailabilitySettings[K]) =>
     setSettings((s) => ({ ...s, [key]: value }));
+  const dirty = JSON.stringify(settings) !== JSON.stringify(saved);
+  useUnsavedGuard(dirty, copy.leaveUnsaved);
+
+  /** Saves the days off at once, with the other settings as they are saved (not as edited). */
+  async function saveDaysOff(daysOff: AvailabilitySettings['daysOff'], done: string): Promise<boolean> {
+    if (sending) return false;
+    setSending(true);
+    const result = await post<AvailabilityAnswer>('/availability', { ...saved, daysOff });
+    setSending(false);
+    if (!result.ok) {
+      if (result.status === 401) return false;
+      setErrors((e) => ({ ...e, daysOff: result.fieldErrors?.daysOff ?? result.error }));
+      notify({ tone: 'error', text: result.error });
+      return false;
+    }
+    setErrors((e) => ({ ...e, daysOff: undefined }));
+    setSaved(result.data.settings);
+    setSettings((s) => ({ ...s, daysOff: result.data.settings.daysOff }));
+    setUpdatedAt(result.data.updatedAt);
+    notify({ tone: 'success', text: done });
+    return true;
+  }
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -62,6 +89,7 @@ function AvailabilityForm({ answer }: { answer: AvailabilityAnswer }) {
     }
     setErrors({});
     setSettings(result.data.settings);
+    setSaved(result.data.settings);
     setUpdatedAt(result.data.updatedAt);
     notify({ tone: 'success', text: copy.saved });
   }
@@ -69,7 +97,7 @@ function AvailabilityForm({ answer }: { answer: AvailabilityAnswer }) {
   return (
     <form onSubmit={(e) => void save(e)} noValidate className="mt-6 grid gap-8">
       <WeeklyHours settings={settings} onChange={(weekly) => set('weekly', weekly)} error={errors.weekly} />
-      <DaysOff days={settings.daysOff} onChange={(days) => set('daysOff', days)} error={errors.daysOff} />
+      <DaysOff days={settings.daysOff} onSave={saveDaysOff} busy={sending} error={errors.daysOff} />
       <BankHolidays
         holidays={answer.bankHolidays}
         open={settings.openHolidays}
@@ -120,6 +148,7 @@ function AvailabilityForm({ answer }: { answer: AvailabilityAnswer }) {
       </Section>
       <div className="flex flex-wrap items-center gap-4">
         <SubmitButton busy={sending} label={copy.save} busyLabel={copy.saving} />
+        {dirty ? <p className="text-sm font-semibold text-ink-800">{copy.unsaved}</p> : null}
         <p className="text-sm text-ink-600">
           {updatedAt ? (
             <>
@@ -194,13 +223,20 @@ function WeeklyHours({
   );
 }
 
+/** A day off in words: '21 December 2026' or '21 December 2026 to 24 December 2026'. */
+const rangeWords = (d: { from: string; to: string }) =>
+  d.from === d.to ? formatUkDate(d.from) : `${formatUkDate(d.from)} to ${formatUkDate(d.to)}`;
+
 function DaysOff({
   days,
-  onChange,
+  onSave,
+  busy,
   error,
 }: {
   days: AvailabilitySettings['daysOff'];
-  onChange: (days: AvailabilitySettings['daysOff']) => void;
+  /** Saves the new list at once; true when saved, with `done` told to the owner. */
+  onSave: (days: AvailabilitySettings['daysOff'], done: string) => Promise<boolean>;
+  busy: boolean;
   error?: string;
 }) {
   const [from, setFrom] = useState('');
@@ -208,12 +244,16 @@ function DaysOff({
   const [note, setNote] = useState('');
   const [problem, setProblem] = useState<{ from?: string; to?: string }>({});
 
-  function add() {
+  async function add() {
     const last = to || from;
     if (!isIsoDate(from)) return setProblem({ from: copy.fromRequired });
     if (!isIsoDate(last) || last < from) return setProblem({ to: copy.toAfterFrom });
     setProblem({});
-    onChange([...days, { from, to: last, note: note.trim() }].sort((a, b) => a.from.localeCompare(b.from)));
+    const next = [...days, { from, to: last, note: note.trim() }].sort((a, b) =>
+      a.from.localeCompare(b.from),
+    );
+    // The fields keep what was typed until it is saved.
+    if (!(await onSave(next, copy.daysOffSaved(rangeWords({ from, to: last }))))) return;
     setFrom('');
     setTo('');
     setNote('');
@@ -229,14 +269,20 @@ function DaysOff({
           {days.map((d, index) => (
             <li key={`${d.from}-${d.to}-${index}`} className="flex flex-wrap items-center gap-3">
               <span>
-                {d.from === d.to ? formatUkDate(d.from) : `${formatUkDate(d.from)} to ${formatUkDate(d.to)}`}
+                {rangeWords(d)}
                 {d.note ? `: ${d.note}` : ''}
               </span>
               <button
                 type="button"
                 className="btn btn-secondary"
-                aria-label={`${copy.remove} ${d.from === d.to ? formatUkDate(d.from) : `${formatUkDate(d.from)} to ${formatUkDate(d.to)}`}`}
-                onClick={() => onChange(days.filter((_, i) => i !== index))}
+                aria-label={`${copy.remove} ${rangeWords(d)}`}
+                disabled={busy}
+                onClick={() =>
+                  void onSave(
+                    days.filter((_, i) => i !== index),
+                    copy.dayOffRemoved(rangeWords(d)),
+                  )
+                }
               >
                 {copy.remove}
               </button>
@@ -285,7 +331,7 @@ function DaysOff({
           )}
         </Field>
       </div>
-      <button type="button" className="btn btn-secondary" onClick={add}>
+      <button type="button" className="btn btn-secondary" disabled={busy} onClick={() => void add()}>
         {copy.addDaysOff}
       </button>
     </Section>
