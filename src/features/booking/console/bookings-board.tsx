@@ -78,28 +78,30 @@ function BookingActions({
       {booking.move ? <MoveAskedForm booking={booking} act={act} busy={busy} of={describedBy} /> : null}
       {form}
       {end === 'decline' ? <DeclineNote words={words} onChange={setWords} /> : null}
-      {booking.holdUntil ? (
+      <div className="flex flex-wrap gap-3">
+        {booking.holdUntil ? (
+          <ConfirmButton
+            label={copy.releaseHold}
+            title={copy.confirmReleaseTitle}
+            text={copy.confirmReleaseText}
+            cancelLabel={copy.keep}
+            describedBy={describedBy}
+            disabled={busy}
+            onConfirm={() => void act('release-hold', `/bookings/${booking.id}/release-hold`)}
+          />
+        ) : null}
         <ConfirmButton
-          label={copy.releaseHold}
-          title={copy.confirmReleaseTitle}
-          text={copy.confirmReleaseText}
+          label={label}
+          title={title}
+          text={text}
           cancelLabel={copy.keep}
           describedBy={describedBy}
           disabled={busy}
-          onConfirm={() => void act('release-hold', `/bookings/${booking.id}/release-hold`)}
+          onConfirm={() =>
+            void act(end, `/bookings/${booking.id}/${end}`, end === 'decline' ? words : undefined)
+          }
         />
-      ) : null}
-      <ConfirmButton
-        label={label}
-        title={title}
-        text={text}
-        cancelLabel={copy.keep}
-        describedBy={describedBy}
-        disabled={busy}
-        onConfirm={() =>
-          void act(end, `/bookings/${booking.id}/${end}`, end === 'decline' ? words : undefined)
-        }
-      />
+      </div>
     </div>
   );
 }
