@@ -19,6 +19,7 @@ import { NOT_A_LEAD } from '../../src/contract/leads';
 import type { PersonView } from '../../src/contract/people';
 import {
   bodies,
+  OWNER,
   bookableDate,
   makeFormsApp,
   startSmtpPeer,
@@ -144,6 +145,9 @@ describe.each(drivers)('leads on $name', (driver) => {
       ),
     );
     expect(mail.envelopeFrom).toBe('hello@sterling.test');
+    expect(mail.header('from')).toContain('hello@sterling.test');
+    // No contact e-mail in Business details yet: the answer comes to whoever replied.
+    expect(mail.header('reply-to')).toBe(OWNER);
     expect(mail.text).toContain('Thank you: a workshop on a Thursday suits us.');
     expect(mail.text).toContain('Ada Lovelace wrote:');
     expect(mail.text?.replace(/\r\n/g, '\n')).toContain(
@@ -170,14 +174,25 @@ describe.each(drivers)('leads on $name', (driver) => {
     expect(await audited('submission.reply', id)).toHaveLength(1);
   });
 
-  it('without a quote the lead’s words are not in the reply', async () => {
-    const { id, email } = await lead({ message: 'Please do not quote me back.' });
-    await owner('POST', `/api/owner/submissions/${id}/reply`, {
-      body: { subject: 'Thank you', text: 'We will be in touch.', quote: false },
-    });
-    const mail = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email)));
-    expect(mail.text).toContain('We will be in touch.');
-    expect(mail.text).not.toContain('Please do not quote me back.');
+  it('without a quote the lead’s words are not in the reply; the answer goes to the business’s contact e-mail', async () => {
+    await t.query(
+      `insert into business_details (id, name, email, address, testimonials, updated_by)
+       values (1, 'Sterling Sats Ltd', 'office@sterling-sats.test', '["1 Bank Street", "London"]', '[]', 'test')`,
+    );
+    try {
+      const { id, email } = await lead({ message: 'Please do not quote me back.' });
+      await owner('POST', `/api/owner/submissions/${id}/reply`, {
+        body: { subject: 'Thank you', text: 'We will be in touch.', quote: false },
+      });
+      const mail = await until(() => smtp.mails.find((m) => m.envelopeTo.includes(email)));
+      expect(mail.text).toContain('We will be in touch.');
+      expect(mail.text).not.toContain('Please do not quote me back.');
+      // Sent from the site's address, answered to the business's mailbox.
+      expect(mail.envelopeFrom).toBe('hello@sterling.test');
+      expect(mail.header('reply-to')).toBe('office@sterling-sats.test');
+    } finally {
+      await t.query(`delete from business_details`);
+    }
   });
 
   it('refuses bad input with a sentence per field, and stores and sends nothing', async () => {

@@ -188,6 +188,15 @@ export async function businessPostalAddress(db: Queryable): Promise<string[] | n
   return identity && [identity.name, ...identity.address];
 }
 
+/** The contact e-mail of Business details: where a reply to the business goes; null until set. */
+export async function businessContactEmail(db: Queryable): Promise<string | null> {
+  const [row] = await db
+    .select({ email: businessDetails.email })
+    .from(businessDetails)
+    .where(eq(businessDetails.id, ROW));
+  return row?.email.trim() ? row.email.trim() : null;
+}
+
 /** The overview's warning while the details are not set. */
 export async function businessWarnings(db: Queryable): Promise<string[]> {
   const [row] = await db

@@ -144,59 +144,70 @@ export function replyEmail(
   };
 }
 
-/** Leads: set where one stands, keep a note, reply by e-mail. A helper may do all three. */
-export const leadsArea: ConsoleArea = (routes, { db, config, wakeOutbox }) => {
-  routes.on(leadRoutes.state, async ({ params, body, owner }) => {
-    const state: LeadState = body.state;
-    await db.transaction(async (tx) => {
-      const lead = await leadFor(tx, params.id);
-      if (lead.state === state) return;
-      await tx.update(submissions).set({ leadState: state }).where(eq(submissions.id, params.id));
-      await audit(tx, owner.email, 'submission.state', params.id, { state });
-    });
-    return { ok: true as const, state };
-  });
+/** The address a lead's answer to a reply goes to: the business's contact e-mail, if set. */
+export type BusinessReplyTo = (q: Queryable) => Promise<string | null>;
 
-  routes.on(leadRoutes.note, async ({ params, body, owner }) => {
-    const row = await db.transaction(async (tx) => {
-      await leadFor(tx, params.id);
-      const [note] = await tx
-        .insert(leadNotes)
-        .values({ submissionId: params.id, kind: 'note', author: owner.email, body: body.text })
-        .returning();
-      await audit(tx, owner.email, 'submission.note', params.id);
-      return note!;
+/**
+ * Leads: set where one stands, keep a note, reply by e-mail. A helper may do all three. A reply
+ * is sent from the site's sending address (MAIL_FROM, which the domain's SPF and DKIM cover) with
+ * Reply-To the contact e-mail of Business details, or the address of whoever replied when none
+ * is set, so the lead's answer comes to the business's mailbox.
+ */
+export const leadsArea =
+  (businessReplyTo: BusinessReplyTo): ConsoleArea =>
+  (routes, { db, config, wakeOutbox }) => {
+    routes.on(leadRoutes.state, async ({ params, body, owner }) => {
+      const state: LeadState = body.state;
+      await db.transaction(async (tx) => {
+        const lead = await leadFor(tx, params.id);
+        if (lead.state === state) return;
+        await tx.update(submissions).set({ leadState: state }).where(eq(submissions.id, params.id));
+        await audit(tx, owner.email, 'submission.state', params.id, { state });
+      });
+      return { ok: true as const, state };
     });
-    return { ok: true as const, note: noteOf(config, row) };
-  });
 
-  routes.on(leadRoutes.reply, async ({ params, body, owner }) => {
-    const row = await db.transaction(async (tx) => {
-      const lead = await leadFor(tx, params.id);
-      const to = text(lead.fields.email);
-      if (to === '') throw new Refusal(409, { error: NO_ADDRESS });
-      const [emailId] = await enqueueEmails(tx, params.id, [
-        { kind: 'lead.reply', to, subject: body.subject, content: replyEmail(lead, body) },
-      ]);
-      const [note] = await tx
-        .insert(leadNotes)
-        .values({
-          submissionId: params.id,
-          kind: 'reply',
-          author: owner.email,
-          subject: body.subject,
-          body: body.text,
-          outboxId: emailId ?? null,
-        })
-        .returning();
-      await tx.update(submissions).set({ leadState: 'replied' }).where(eq(submissions.id, params.id));
-      await audit(tx, owner.email, 'submission.reply', params.id);
-      return note!;
+    routes.on(leadRoutes.note, async ({ params, body, owner }) => {
+      const row = await db.transaction(async (tx) => {
+        await leadFor(tx, params.id);
+        const [note] = await tx
+          .insert(leadNotes)
+          .values({ submissionId: params.id, kind: 'note', author: owner.email, body: body.text })
+          .returning();
+        await audit(tx, owner.email, 'submission.note', params.id);
+        return note!;
+      });
+      return { ok: true as const, note: noteOf(config, row) };
     });
-    wakeOutbox();
-    return { ok: true as const, note: noteOf(config, row) };
-  });
-};
+
+    routes.on(leadRoutes.reply, async ({ params, body, owner }) => {
+      const row = await db.transaction(async (tx) => {
+        const lead = await leadFor(tx, params.id);
+        const to = text(lead.fields.email);
+        if (to === '') throw new Refusal(409, { error: NO_ADDRESS });
+        const replyTo = (await businessReplyTo(tx)) ?? owner.email;
+        const [emailId] = await enqueueEmails(tx, params.id, [
+          { kind: 'lead.reply', to, replyTo, subject: body.subject, content: replyEmail(lead, body) },
+        ]);
+        const [note] = await tx
+          .insert(leadNotes)
+          .values({
+            submissionId: params.id,
+            kind: 'reply',
+            author: owner.email,
+            subject: body.subject,
+            body: body.text,
+            outboxId: emailId ?? null,
+          })
+          .returning();
+        await tx.update(submissions).set({ leadState: 'replied' }).where(eq(submissions.id, params.id));
+        await audit(tx, owner.email, 'submission.reply', params.id);
+        return note!;
+      });
+      wakeOutbox();
+      return { ok: true as const, note: noteOf(config, row) };
+    });
+  };
 
 /**
  * The notes and replies about a lead are theirs as much as the lead is: found, listed, exported

@@ -20,6 +20,7 @@ import { articlesArea } from '~/features/publishing/articles-console.server';
 import { businessArea } from '~/features/business/business-console.server';
 import { businessPostalAddress } from '~/features/business/business.server';
 import { inboxArea } from '../console/inbox';
+import { businessContactEmail } from '~/features/business/business.server';
 import { leadsArea } from '../console/leads';
 import { spamArea, type FormHandlers } from '../console/spam';
 import { submissionsExportArea } from '../console/submissions-export';
@@ -66,7 +67,8 @@ export function consoleAreas(deps: {
     articlesArea(deps.onPublished, deps.images?.cover),
     businessArea(deps.onPublished, deps.images?.photo),
     inboxArea(deps.handlers),
-    leadsArea,
+    // A reply to a lead comes back to the business's contact e-mail (the business feature's).
+    leadsArea(businessContactEmail),
     spamArea(deps.handlers),
     submissionsExportArea,
     bookingsArea,
