@@ -48,6 +48,13 @@ export function sitemapXml(
 
 type FeedEntry = { title: string; path: string; summary: string; html: string; date: string };
 
+/**
+ * Plain text as the HTML the feed's text constructs hold: the library writes an entry's title and
+ * summary as `type="html"`, so a title the owner typed with `<script>` in it would be markup to a
+ * feed reader; escaped, it is read back as the same words.
+ */
+const asHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
 /** An Atom feed of entries (newest first), dated by the newest, so the same entries make the same feed. */
 function atom(
   publicUrl: string,
@@ -70,10 +77,10 @@ function atom(
     const url = `${publicUrl}${entry.path}`;
     const date = new Date(`${entry.date}T00:00:00Z`);
     made.addItem({
-      title: entry.title,
+      title: asHtml(entry.title),
       id: url,
       link: url,
-      description: entry.summary,
+      description: asHtml(entry.summary),
       content: entry.html,
       date,
       published: date,
@@ -90,8 +97,19 @@ function atom(
 export function atomFeed(publicUrl: string, articles: readonly ArticleDoc[]): string {
   return atom(
     publicUrl,
-    { title: articlesPage.feedTitle, description: articlesPage.seo.description, listPath: ARTICLES_PATH, feedPath: '/feed.xml' },
-    articles.map((a) => ({ title: a.title, path: articlePath(a.slug), summary: a.summary, html: a.html, date: a.date })),
+    {
+      title: articlesPage.feedTitle,
+      description: articlesPage.seo.description,
+      listPath: ARTICLES_PATH,
+      feedPath: '/feed.xml',
+    },
+    articles.map((a) => ({
+      title: a.title,
+      path: articlePath(a.slug),
+      summary: a.summary,
+      html: a.html,
+      date: a.date,
+    })),
   );
 }
 
