@@ -13,7 +13,7 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signLink } from '../../src/features/booking/booking-links.server';
 import { ukLocalInput } from '../../src/features/events/event-times';
-import { DIARY_RATE_LIMIT } from '../../src/server/console/diary';
+import { DIARY_GUESS_LIMIT, DIARY_RATE_LIMIT } from '../../src/server/console/diary';
 import {
   bodies,
   bookableDate,
@@ -222,16 +222,41 @@ describe.each(drivers)('the owner’s diary on $name', (driver) => {
     expect(audit.map((a) => a.action)).toEqual(['diary.create', 'diary.replace']);
   });
 
-  it('limits how often one client asks, whatever the key', async () => {
+  it('limits wrong keys per client, apart from the valid key, which guesses never lock out', async () => {
     const { address } = (await owner('GET', '/api/owner/diary')).json();
     const client = '203.0.113.77';
-    for (let i = 0; i < DIARY_RATE_LIMIT.max; i += 1) {
-      expect((await feed(i % 2 ? address.https : `${address.https}x`, {}, client)).statusCode).not.toBe(429);
+    for (let i = 0; i < DIARY_GUESS_LIMIT.max; i += 1) {
+      const guess = await feed(
+        i % 2 ? `${address.https}x` : `${address.https.split('?')[0]}?key=guess${i}`,
+        {},
+        client,
+      );
+      expect(guess.statusCode).toBe(404);
     }
-    const refused = await feed(address.https, {}, client);
+    const refused = await feed(`${address.https}x`, {}, client);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await feed(address.https, {}, '203.0.113.78')).statusCode).toBe(200);
+    // The owner's calendar, from the same address, is still served.
+    expect((await feed(address.https, {}, client)).statusCode).toBe(200);
+    // Another client's guesses are its own.
+    expect((await feed(`${address.https}x`, {}, '203.0.113.78')).statusCode).toBe(404);
+  });
+
+  it('limits how often the valid key is asked for, from any client', async () => {
+    const { address } = (await owner('GET', '/api/owner/diary')).json();
+    // Some were served by the tests above: the key's count goes on from there, whichever client asks.
+    let served = 0;
+    let refused = 0;
+    for (let i = 0; i <= DIARY_RATE_LIMIT.max && refused === 0; i += 1) {
+      const res = await feed(address.https, {}, `198.51.100.${(i % 200) + 1}`);
+      if (res.statusCode === 429) refused += 1;
+      else {
+        expect(res.statusCode).toBe(200);
+        served += 1;
+      }
+    }
+    expect(refused).toBe(1);
+    expect(served).toBeLessThan(DIARY_RATE_LIMIT.max);
   });
 });
 

@@ -37,10 +37,14 @@ export const DIARY_FEED_PATH = '/calendar/diary.ics';
 const PURPOSE = 'owner-diary';
 const ROW = 'diary';
 /**
- * A client's requests of the feed an hour: calendars ask every few minutes to every few hours, a
- * phone and a laptop each; far below what guessing keys would need, far above what they ask.
+ * Requests of the feed with its valid key, an hour, counted for the key (not the client): a
+ * calendar asks every few minutes to every few hours, a phone and a laptop each; far above what
+ * they ask. Wrong keys are counted apart, per client (DIARY_GUESS_LIMIT), so someone guessing
+ * from the owner's network never locks the owner's own calendar out.
  */
 export const DIARY_RATE_LIMIT = { max: 60, windowMs: 60 * 60_000 };
+/** Wrong or missing keys, an hour, per client: far below what guessing a key would need. */
+export const DIARY_GUESS_LIMIT = { max: 20, windowMs: 60 * 60_000 };
 /** How long a calendar may keep the feed before asking again (it revalidates with its ETag). */
 const MAX_AGE_S = 300;
 const NOT_FOUND = 'Not found.';
@@ -101,27 +105,30 @@ export function registerDiaryFeed(app: FastifyInstance, options: DiaryFeedOption
   const { db, links, limiter, diary } = options;
   const clock = options.clock ?? (() => new Date());
 
-  app.get(DIARY_FEED_PATH, async (request, reply) => {
-    const limit = await limiter.hit(
-      `diary:${options.clientKey(request)}`,
-      DIARY_RATE_LIMIT.max,
-      DIARY_RATE_LIMIT.windowMs,
+  const limit = async (bucket: string, rule: { max: number; windowMs: number }) => {
+    const hit = await limiter.hit(bucket, rule.max, rule.windowMs);
+    if (hit.allowed) return;
+    const retryAfter = String(Math.max(1, Math.ceil(hit.retryAfterMs / 1000)));
+    throw new Refusal(
+      429,
+      { error: 'Too many requests. Please try again later.' },
+      { 'retry-after': retryAfter },
     );
-    if (!limit.allowed) {
-      const retryAfter = String(Math.max(1, Math.ceil(limit.retryAfterMs / 1000)));
-      throw new Refusal(
-        429,
-        { error: 'Too many requests. Please try again later.' },
-        { 'retry-after': retryAfter },
-      );
-    }
+  };
+
+  app.get(DIARY_FEED_PATH, async (request, reply) => {
     const key = (request.query as Record<string, unknown>).key;
-    if (typeof key !== 'string' || key.length > MAX_TOKEN_LENGTH)
+    // A key is checked by its signature before anything is read: a forged one costs one HMAC.
+    const verified =
+      typeof key === 'string' && key.length <= MAX_TOKEN_LENGTH
+        ? await links.tokens.verify(PURPOSE, key)
+        : undefined;
+    const feed = verified?.ok ? await currentFeed(db) : undefined;
+    if (!verified?.ok || !feed || feed.feedId !== verified.subject) {
+      await limit(`diary-guess:${options.clientKey(request)}`, DIARY_GUESS_LIMIT);
       throw new Refusal(404, { error: NOT_FOUND });
-    const verified = await links.tokens.verify(PURPOSE, key);
-    const feed = verified.ok ? await currentFeed(db) : undefined;
-    if (!verified.ok || !feed || feed.feedId !== verified.subject)
-      throw new Refusal(404, { error: NOT_FOUND });
+    }
+    await limit(`diary:${feed.feedId}`, DIARY_RATE_LIMIT);
 
     const entries = await diary.entries(db, diaryStart(clock()));
     const body = buildLondonFeed({
