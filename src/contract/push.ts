@@ -57,6 +57,34 @@ export type PushDeviceBody = z.input<typeof pushDeviceBody>;
 export const NO_SUCH_DEVICE = 'There is no such device.';
 export const PUSH_HTTPS_ONLY =
   'This browser’s push service is not reached over https, so alerts cannot be sent to it.';
+/** The push services of the browsers (decision 041): Chrome's and Edge's, Firefox's, Safari's, Windows'. */
+export const PUSH_SERVICE_DOMAINS = [
+  'fcm.googleapis.com',
+  'push.services.mozilla.com',
+  'push.apple.com',
+  'notify.windows.com',
+] as const;
+export const PUSH_UNKNOWN_SERVICE =
+  'This browser’s push service is not one alerts are sent to (Chrome, Edge, Firefox and Safari’s are).';
+/** The devices one console person may switch alerts on for. */
+export const PUSH_DEVICES_MAX = 10;
+export const PUSH_TOO_MANY = `Alerts are on for ${PUSH_DEVICES_MAX} of your devices already: remove one first.`;
+
+/** Whether `endpoint` is at one of the known push services (https, its host one of theirs). */
+export function knownPushService(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.toLowerCase();
+  return (
+    url.protocol === 'https:' &&
+    url.port === '' &&
+    PUSH_SERVICE_DOMAINS.some((domain) => host === domain || host.endsWith(`.${domain}`))
+  );
+}
 const device = z.object({ id: z.uuid() });
 
 export const pushRoutes = {

@@ -9,7 +9,14 @@
  * read, or an address that is not http(s), is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_HTTPS_ONLY, type AlertPayload, type PushView } from '../../src/contract/push';
+import {
+  PUSH_DEVICES_MAX,
+  PUSH_HTTPS_ONLY,
+  PUSH_TOO_MANY,
+  PUSH_UNKNOWN_SERVICE,
+  type AlertPayload,
+  type PushView,
+} from '../../src/contract/push';
 import { vapidKeys } from '../../src/server/console/push';
 import { bodies, bookableDate, makeFormsApp, SECRET, testDrivers, type FormsTestApp } from './forms-support';
 import { asOwner, signInOwner, type OwnerCall } from './owner-session';
@@ -267,7 +274,7 @@ describe.each(drivers)('alerts without the test setting on $name', (driver) => {
     await drop?.();
   });
 
-  it('refuses a push service reached over http, and posts to none on a loopback or private address', async () => {
+  it('refuses a push service reached over http or at a host that is not a browser’s push service, and posts to none', async () => {
     const owner = asOwner(t.app, await signInOwner(t.app));
     const sub = push.subscription('inward');
     const http = await owner('POST', '/api/owner/push/devices', {
@@ -275,11 +282,56 @@ describe.each(drivers)('alerts without the test setting on $name', (driver) => {
     });
     expect(http.statusCode).toBe(400);
     expect(http.json()).toEqual({ error: PUSH_HTTPS_ONLY });
-    // An https address that resolves to loopback is stored, and never posted to.
-    const inward = { endpoint: `https://127.0.0.1:${new URL(push.url).port}/push/inward`, keys: sub.keys };
-    expect((await owner('POST', '/api/owner/push/devices', { body: inward })).statusCode).toBe(200);
+    // An https address that is not a browser's push service is refused: loopback, private, any host.
+    for (const endpoint of [
+      `https://127.0.0.1:${new URL(push.url).port}/push/inward`,
+      'https://10.0.0.8/push/inward',
+      'https://attacker.example.com/collect',
+      'https://fcm.googleapis.com.attacker.example.com/fcm/send/x',
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+    ]) {
+      const res = await owner('POST', '/api/owner/push/devices', { body: { endpoint, keys: sub.keys } });
+      expect(res.statusCode, endpoint).toBe(400);
+      expect(res.json()).toEqual({ error: PUSH_UNKNOWN_SERVICE });
+    }
+    // A device stored before that check, at another host, is never posted to.
+    await t.query(
+      `insert into owner_push_devices (email, endpoint, p256dh, auth, name)
+       values ('owner@sterling.test', 'https://127.0.0.1:${new URL(push.url).port}/push/inward', '${sub.keys.p256dh}', '${sub.keys.auth}', 'Old')`,
+    );
     const res = await owner('POST', '/api/owner/push/test');
     expect(res.json()).toEqual({ ok: true, sent: 0, removed: 0 });
     expect(push.posted).toEqual([]);
+    await t.query(`delete from owner_push_devices`);
+  });
+
+  it(`takes the browsers' push services, and at most ${PUSH_DEVICES_MAX} devices a person`, async () => {
+    const owner = asOwner(t.app, await signInOwner(t.app));
+    const keys = push.subscription('limit').keys;
+    const endpoints = [
+      'https://fcm.googleapis.com/fcm/send/a',
+      'https://updates.push.services.mozilla.com/wpush/v2/b',
+      'https://web.push.apple.com/c',
+      'https://wns2-par02p.notify.windows.com/w/?token=d',
+      ...Array.from(
+        { length: PUSH_DEVICES_MAX - 4 },
+        (_, i) => `https://fcm.googleapis.com/fcm/send/more-${i}`,
+      ),
+    ];
+    for (const endpoint of endpoints) {
+      const res = await owner('POST', '/api/owner/push/devices', { body: { endpoint, keys } });
+      expect(res.statusCode, endpoint).toBe(200);
+    }
+    const more = await owner('POST', '/api/owner/push/devices', {
+      body: { endpoint: 'https://fcm.googleapis.com/fcm/send/one-too-many', keys },
+    });
+    expect(more.statusCode).toBe(409);
+    expect(more.json()).toEqual({ error: PUSH_TOO_MANY });
+    // The same browser again replaces its row: not one more.
+    expect(
+      (await owner('POST', '/api/owner/push/devices', { body: { endpoint: endpoints[0], keys } })).statusCode,
+    ).toBe(200);
+    const devices = ((await owner('GET', '/api/owner/push')).json() as PushView).devices;
+    expect(devices).toHaveLength(PUSH_DEVICES_MAX);
   });
 });

@@ -9,7 +9,8 @@
  *   share. Replacing the secret replaces the key, and the push services then refuse the old
  *   subscriptions: each device is switched on again.
  * - **The push service's address came from a browser**, through a signed-in console person: it is
- *   posted to only over https, and never to a private, loopback or link-local address
+ *   posted to only over https, only at the browsers' push services (`PUSH_SERVICE_DOMAINS`), at
+ *   most `PUSH_DEVICES_MAX` devices a person, and never to a private, loopback or link-local address
  *   (request-filtering-agent, checked after DNS), unless PUSH_ALLOW_LOCAL is set (tests). No
  *   redirect is followed. A 404 or 410 means the subscription is gone: the device is deleted.
  * - **What an alert says**: its kind and where to look ("New booking request", "Open it in the
@@ -20,8 +21,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type webpushModule from 'web-push';
 import {
+  knownPushService,
   NO_SUCH_DEVICE,
+  PUSH_DEVICES_MAX,
   PUSH_HTTPS_ONLY,
+  PUSH_TOO_MANY,
+  PUSH_UNKNOWN_SERVICE,
   pushRoutes,
   type AlertPayload,
   type PushDevice,
@@ -129,6 +134,11 @@ export function createPushSender(
     device: DeviceRow,
     alert: AlertPayload,
   ): Promise<'sent' | 'removed' | 'failed'> {
+    // A device stored before the push services were checked, at another host, is not posted to.
+    if (!config.pushAllowLocal && !knownPushService(device.endpoint)) {
+      log.warn({ deviceId: device.id }, 'push device not at a known push service: not sent');
+      return 'failed';
+    }
     try {
       const request = webpush.generateRequestDetails(
         { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
@@ -225,20 +235,36 @@ export const pushArea =
     }));
 
     routes.on(pushRoutes.add, async ({ body, owner, request }) => {
-      if (new URL(body.endpoint).protocol !== 'https:' && !config.pushAllowLocal) {
-        throw new Refusal(400, { error: PUSH_HTTPS_ONLY });
+      if (!config.pushAllowLocal) {
+        if (new URL(body.endpoint).protocol !== 'https:') throw new Refusal(400, { error: PUSH_HTTPS_ONLY });
+        if (!knownPushService(body.endpoint)) throw new Refusal(400, { error: PUSH_UNKNOWN_SERVICE });
       }
       const name = body.name || deviceName(request.headers['user-agent']);
-      // The same browser again (a new key, or another person on it): the row is replaced.
-      const [row] = await db
-        .insert(ownerPushDevices)
-        .values({ email: owner.email, endpoint: body.endpoint, ...body.keys, name })
-        .onConflictDoUpdate({
-          target: ownerPushDevices.endpoint,
-          set: { email: owner.email, ...body.keys, name, createdAt: sql`now()`, lastSentAt: null },
-        })
-        .returning();
-      return { ok: true as const, device: deviceOf(row!) };
+      const row = await db.transaction(async (tx) => {
+        // One person's devices are counted under one lock, so two at once cannot pass the limit.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`push-devices:${owner.email}`}))`);
+        const [mine] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(ownerPushDevices)
+          .where(
+            and(
+              eq(ownerPushDevices.email, owner.email),
+              sql`${ownerPushDevices.endpoint} <> ${body.endpoint}`,
+            ),
+          );
+        if ((mine?.n ?? 0) >= PUSH_DEVICES_MAX) throw new Refusal(409, { error: PUSH_TOO_MANY });
+        // The same browser again (a new key, or another person on it): the row is replaced.
+        const [saved] = await tx
+          .insert(ownerPushDevices)
+          .values({ email: owner.email, endpoint: body.endpoint, ...body.keys, name })
+          .onConflictDoUpdate({
+            target: ownerPushDevices.endpoint,
+            set: { email: owner.email, ...body.keys, name, createdAt: sql`now()`, lastSentAt: null },
+          })
+          .returning();
+        return saved!;
+      });
+      return { ok: true as const, device: deviceOf(row) };
     });
 
     routes.on(pushRoutes.remove, async ({ params, owner }) => {
