@@ -63,6 +63,7 @@ function picture(width: number, height: number) {
 describe.each(drivers)('article covers on $name', (driver) => {
   let t: FormsTestApp;
   let owner: OwnerCall;
+  let helper: OwnerCall;
   let drop: () => Promise<void>;
   const db = () => t.app.services.database.db;
   /** A request with no session, as a reader's browser makes it. */
@@ -71,8 +72,9 @@ describe.each(drivers)('article covers on $name', (driver) => {
   beforeAll(async () => {
     const made = await driver.env();
     drop = made.drop;
-    t = await makeFormsApp(made.env);
+    t = await makeFormsApp({ ...made.env, HELPER_EMAILS: 'Grace <grace@sterling.test>' });
     owner = asOwner(t.app, await signInOwner(t.app));
+    helper = asOwner(t.app, await signInOwner(t.app, 'grace@sterling.test'));
   });
 
   afterAll(async () => {
@@ -218,8 +220,10 @@ describe.each(drivers)('article covers on $name', (driver) => {
       [1600, 'jpg', 'jpeg', 'image/jpeg'],
     ] as const) {
       const path = `/media/cover-${cover.version}-${width}.${ext}`;
-      // A draft's cover: not found by a reader, shown to the console person (their browser alone caches it).
+      // A draft's cover: not found by a reader nor a helper (who reads no draft), shown to the
+      // owner (their browser alone caches it).
       expect((await get(path)).statusCode, path).toBe(404);
+      expect((await helper('GET', path)).statusCode, path).toBe(404);
       const served = await owner('GET', path);
       expect(served.statusCode, path).toBe(200);
       expect(served.headers['content-type']).toBe(type);

@@ -155,7 +155,8 @@ export async function removeCover(db: Db, articleId: string, actor: string): Pro
 export function registerArticleCovers(
   app: FastifyInstance,
   db: Queryable,
-  signedIn: (request: FastifyRequest) => Promise<boolean>,
+  /** Whether the request comes from someone who may read drafts (the owner). */
+  mayReadDrafts: (request: FastifyRequest) => Promise<boolean>,
 ): void {
   app.get<{ Params: { file: string } }>(`${COVER_PATH_PREFIX}:file`, async (request, reply) => {
     const file = coverFileOf(request.params.file);
@@ -175,7 +176,7 @@ export function registerArticleCovers(
       );
     if (!row) return reply.callNotFound();
     const published = row.status === 'published';
-    if (!published && !(await signedIn(request))) return reply.callNotFound();
+    if (!published && !(await mayReadDrafts(request))) return reply.callNotFound();
     return reply
       .header('content-type', COVER_MIME[file.format])
       .header('cache-control', `${published ? 'public' : 'private'}, max-age=31536000, immutable`)

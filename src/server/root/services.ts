@@ -22,7 +22,7 @@ import { CONSOLE_PATH } from '~/content/routes';
 import { registerDiaryFeed } from '../console/diary';
 import { startConsoleJobs, type ConsoleJobs } from '../console/jobs';
 import { createRetentionRunner, type RetentionRunner } from '../console/retention';
-import { ConfigError, type Config } from '../kit/config';
+import { ConfigError, consoleUserOf, type Config } from '../kit/config';
 import { errorCode } from '../kit/log-safe';
 import type { PersonalDataRegistry } from '../kit/personal-data';
 import { openDatabase, type Database } from '../kit/db/client';
@@ -409,12 +409,12 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
 
   // The founder's photo, as the business's details name it (decision 048).
   registerFounderPhoto(app, database.db);
-  // The articles' cover images (decision 050); a draft's only to a console person (the editor).
-  registerArticleCovers(
-    app,
-    database.db,
-    async (request) => (await currentSession(database.db, config, request, new Date(), false)) !== undefined,
-  );
+  // The articles' cover images (decision 050); a draft's only to whoever may read drafts: the
+  // owner (the articles' routes are the owner's; a helper reads no draft).
+  registerArticleCovers(app, database.db, async (request) => {
+    const session = await currentSession(database.db, config, request, new Date(), false);
+    return !!session && consoleUserOf(config, session.email)?.role === 'owner';
+  });
 
   app.get('/readyz', async (_request, reply) => {
     try {
