@@ -31,7 +31,7 @@ const body = [
   '| ---- | ---- |',
   '| 2025/26 | 18% |',
   '',
-  '![A chart](https://img.example.com/chart.png)',
+  '![A chart](/images/chart.png)',
   '',
   '---',
   '',
@@ -77,9 +77,26 @@ describe('renderIssueEmail', () => {
     expect(html).toMatch(/<a href="https:\/\/www\.example\.com\/" title="A title"[^>]*>safe<\/a>/);
     expect(html).toMatch(/<a href="mailto:hello@example\.com"[^>]*>mail<\/a>/);
     expect(html).not.toContain('http://img.example.com');
-    expect(html).toMatch(/<img src="https:\/\/img\.example\.com\/ok\.png" alt="good"/);
+    // Another host's image is a link to it: that host never learns who opened the e-mail.
+    expect(html).not.toMatch(/<img[^>]*img\.example\.com/);
+    expect(html).toMatch(/<a href="https:\/\/img\.example\.com\/ok\.png"[^>]*>good<\/a>/);
     expect(text).toContain('click and javascript:alert(2) and data');
     expect(text).not.toMatch(/\((?:javascript|data):/i);
+  });
+
+  it('loads images from the site itself only, by its path or its address', async () => {
+    const { html } = await renderIssueEmail(
+      {
+        subject: 'Images',
+        preheader: '',
+        body: '![ours](/og-image.png) ![also ours](https://www.example.com/a.png) ![theirs](https://www.example.com.evil.test/b.png) ![protocol](//evil.test/c.png)',
+      },
+      footer,
+    );
+    const images = [...html.matchAll(/<img [^>]*src="([^"]*)"/g)].map((m) => m[1]);
+    expect(images).toEqual(['https://www.example.com/og-image.png', 'https://www.example.com/a.png']);
+    expect(html).toMatch(/<a href="https:\/\/www\.example\.com\.evil\.test\/b\.png"[^>]*>theirs<\/a>/);
+    expect(html).not.toContain('evil.test/c.png');
   });
 
   it('inlines the stylesheet in the site’s colours', async () => {
@@ -143,7 +160,7 @@ describe('renderIssueEmail', () => {
       ].sort(),
     );
     expect([...html.matchAll(/<img [^>]*src="([^"]*)"/g)].map((m) => m[1])).toEqual([
-      'https://img.example.com/chart.png',
+      'https://www.example.com/images/chart.png',
     ]);
   });
 

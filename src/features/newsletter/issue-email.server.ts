@@ -7,7 +7,8 @@
  *
  * The body is the owner's, but it is still treated as text that could carry markup by mistake
  * (a pasted snippet, a copied page): raw HTML is shown as text, links go only to http(s) and
- * mailto addresses, and images load only over https. Nothing in the e-mail tracks its reader:
+ * mailto addresses, and images load only from the site itself, over https (another host's is a
+ * link to it, so that host never learns who opened the e-mail). Nothing in the e-mail tracks its reader:
  * no pixel, no per-person link but the unsubscribe one.
  */
 import type juice from 'juice';
@@ -44,6 +45,24 @@ export type RenderedIssue = { html: string; text: string };
 const SAFE_LINK = /^(?:https?:\/\/|mailto:)/i;
 /** Images load only over https: a plain-http image is flagged as insecure by mail clients. */
 const SAFE_IMAGE = /^https:\/\//i;
+/** A path of this site: one slash, then anything but a second slash or a backslash. */
+const SITE_PATH = /^\/(?![/\\])/;
+
+/**
+ * The site's own origin while a body is rendered (`bodyHtml`; marked renders synchronously): an
+ * image loads in the e-mail only from there, as on the site's pages, so no other host learns who
+ * opened it. An https image elsewhere becomes a link to it, named by its alternative text.
+ */
+let imageOrigin: string | undefined;
+
+function originOf(siteUrl: string): string | undefined {
+  try {
+    const url = new URL(siteUrl);
+    return url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The body's look, inlined into each element by juice: many mail clients (Gmail's apps, Outlook)
@@ -90,9 +109,13 @@ markdown.use({
       return `<a href="${escapeHtml(href)}"${titled}>${text}</a>`;
     },
     image({ href, title, text }) {
-      if (!SAFE_IMAGE.test(href)) return escapeHtml(text);
       const titled = title ? ` title="${escapeHtml(title)}"` : '';
-      return `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}"${titled}>`;
+      const own = imageOrigin && SITE_PATH.test(href) ? `${imageOrigin}${href}` : href;
+      if (imageOrigin && SAFE_IMAGE.test(own) && originOf(own) === imageOrigin)
+        return `<img src="${escapeHtml(own)}" alt="${escapeHtml(text)}"${titled}>`;
+      if (SAFE_IMAGE.test(href))
+        return `<a href="${escapeHtml(href)}"${titled}>${escapeHtml(text || href)}</a>`;
+      return escapeHtml(text);
     },
     // A form control in an e-mail does nothing; a task list reads as ticked or not.
     checkbox({ checked }) {
@@ -111,9 +134,16 @@ let inliner: Promise<typeof juice> | undefined;
 const loadJuice = () => (inliner ??= import('juice').then((module) => module.default));
 
 /** The body as HTML, with the stylesheet inlined into each element. */
-async function bodyHtml(body: string): Promise<string> {
+async function bodyHtml(body: string, siteUrl: string): Promise<string> {
   const inline = await loadJuice();
-  return inline.inlineContent(markdown.parse(body) as string, BODY_CSS, { applyWidthAttributes: false });
+  imageOrigin = originOf(siteUrl);
+  let html: string;
+  try {
+    html = markdown.parse(body) as string;
+  } finally {
+    imageOrigin = undefined;
+  }
+  return inline.inlineContent(html, BODY_CSS, { applyWidthAttributes: false });
 }
 
 // --- The plain-text part ------------------------------------------------------------------------
@@ -294,7 +324,7 @@ export async function renderIssueEmail(issue: IssueText, footer: IssueFooter): P
   const html = emailFrame({
     heading: issue.subject,
     preheader: issue.preheader,
-    body: await bodyHtml(issue.body),
+    body: await bodyHtml(issue.body, footer.siteUrl),
     footer: footerHtml(footer),
   });
   const text = [
