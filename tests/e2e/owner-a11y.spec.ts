@@ -36,6 +36,7 @@ const PAGES = [
   ['/owner/retention', 'Retention'],
   ['/owner/audit', 'Audit log'],
   ['/owner/security', 'Security'],
+  ['/owner/visits', 'Visits'],
 ] as const;
 
 /** The pages as a helper sees them (decision 032): their own audit log, and an owner's page. */

@@ -148,6 +148,11 @@ test('the owner writes an issue, previews it, sends a test, then sends it now an
     await expect(frame).toHaveAttribute('sandbox', '');
     await expect(frame).toHaveAttribute('srcdoc', new RegExp(subject));
     await expect(frame).toHaveAttribute('srcdoc', new RegExp(tag));
+    // As a person sees it: a frame the e-mail's width (600 px, or a phone's 375), tall enough to
+    // read it, never the browser's default 300 x 150 box.
+    const box = (await frame.boundingBox())!;
+    expect([600, 375]).toContain(Math.round(box.width));
+    expect(box.height).toBeGreaterThanOrEqual(600);
   }
   await page.getByText('The plain-text part').click();
   await expect(page.locator('pre')).toContainText(line);

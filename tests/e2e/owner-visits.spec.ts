@@ -115,6 +115,13 @@ test('the owner reads the day’s visits, a form’s funnel and the chart, and s
   // The chart is drawn, named, and its figures are in a table.
   const chart = page.getByRole('img', { name: /^Chart of visitors and page views per hour/ });
   await expect(chart.locator('canvas')).toBeVisible();
+  // As a person sees it: the chart has its height, and what follows starts below it, not under it.
+  const drawn = (await chart.boundingBox())!;
+  expect(drawn.height).toBeGreaterThanOrEqual(260);
+  const canvas = (await chart.locator('canvas').first().boundingBox())!;
+  expect(canvas.height).toBeGreaterThan(150);
+  const next = (await page.locator('summary', { hasText: 'The figures per hour' }).boundingBox())!;
+  expect(next.y).toBeGreaterThanOrEqual(drawn.y + drawn.height - 1);
   await page.locator('summary', { hasText: 'The figures per hour' }).click();
   await expect(page.getByRole('table', { name: 'The figures per hour' }).getByRole('row')).toHaveCount(
     shown.series.length + 1,
