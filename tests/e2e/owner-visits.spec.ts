@@ -120,8 +120,16 @@ test('the owner reads the day’s visits, a form’s funnel and the chart, and s
   expect(drawn.height).toBeGreaterThanOrEqual(260);
   const canvas = (await chart.locator('canvas').first().boundingBox())!;
   expect(canvas.height).toBeGreaterThan(150);
+  // Drawn inside its box, not below it (a chart without uPlot's rules overflows its box).
+  expect(canvas.y).toBeGreaterThanOrEqual(drawn.y - 1);
+  expect(canvas.y + canvas.height).toBeLessThanOrEqual(drawn.y + drawn.height + 1);
   const next = (await page.locator('summary', { hasText: 'The figures per hour' }).boundingBox())!;
   expect(next.y).toBeGreaterThanOrEqual(drawn.y + drawn.height - 1);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/screens/visits-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.locator('summary', { hasText: 'The figures per hour' }).click();
   await expect(page.getByRole('table', { name: 'The figures per hour' }).getByRole('row')).toHaveCount(
     shown.series.length + 1,

@@ -1,13 +1,16 @@
 /**
  * The Visits page's chart: visitors and page views per day (per hour for today), drawn by uPlot.
- * uPlot and its stylesheet are loaded by this component when it first shows, so they reach the
- * console's Visits page alone, never a public page's bundle. The chart is one image to a screen
+ * uPlot is loaded by this component when it first shows, so it reaches the console's Visits page
+ * alone, never a public page's bundle; its few rules are in the console's stylesheet. The chart is one image to a screen
  * reader (named by `label`); the figures it draws are in the table beside it (VisitsPage).
  */
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { visitsCopy as copy } from '~/content/visits';
 import type { AnalyticsSummary } from '../analytics-console-contract';
+
+/** uPlot's axis date template with the day before the month, as the UK writes dates ("7/12/26"). */
+export const ukDateTemplate = (template: string) => template.replaceAll('{M}/{D}', '{D}/{M}');
 
 /** The lines' colours: the site's ink and a deep amber, each above 4.5:1 on white. */
 const COLOURS = { visitors: '#1e3a5f', views: '#a14a00' };
@@ -37,7 +40,7 @@ export function VisitsChart({
     let chart: uPlot | undefined;
     let observer: ResizeObserver | undefined;
     let gone = false;
-    void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
+    void import('uplot').then(({ default: UPlot }) => {
       if (gone) return;
       const size = () => ({ width: Math.max(240, element.clientWidth), height: 260 });
       const data: uPlot.AlignedData = [
@@ -50,6 +53,8 @@ export function VisitsChart({
           ...size(),
           // The dates are UK days and hours written as UTC: shown as they are, wherever the browser is.
           tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+          // UK dates on the axis: day before month (uPlot writes "12/7" for 7 December).
+          fmtDate: (template) => UPlot.fmtDate(ukDateTemplate(template)),
           legend: { show: false },
           scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
           axes: [
