@@ -40,7 +40,14 @@ async function startRelay(onReceived: (count: number) => void) {
       stream.on('error', () => {});
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        const id = /^message-id:\s*(\S+)/im.exec(Buffer.concat(chunks).toString('utf8'))?.[1] ?? '?';
+        const message = Buffer.concat(chunks).toString('utf8');
+        // Only the test's own e-mails are counted: on a Monday the server queues the owner's
+        // weekly report too, which is accepted and left out.
+        if (!/^subject:\s*Lead \d+/im.test(message)) {
+          callback();
+          return;
+        }
+        const id = /^message-id:\s*(\S+)/im.exec(message)?.[1] ?? '?';
         if (!arrived.has(id)) arrived.set(id, Date.now());
         count += 1;
         onReceived(count);
@@ -138,7 +145,9 @@ describe('a server killed while sending', () => {
       const database = await openDatabase({ dataDir, databaseUrl: await databaseFor(dataDir) });
       try {
         const rows = (
-          (await database.db.execute(sql`select status from outbox`)) as unknown as {
+          (await database.db.execute(
+            sql`select status from outbox where kind = 'contact.owner'`,
+          )) as unknown as {
             rows: { status: string }[];
           }
         ).rows;

@@ -50,6 +50,7 @@ const HELPERS = [
   'POST /api/owner/bookings/:id/confirm-move',
   'POST /api/owner/bookings/:id/decline',
   'POST /api/owner/bookings/:id/keep-time',
+  'POST /api/owner/bookings/:id/release-hold',
   'POST /api/owner/bookings/:id/cancel',
   'POST /api/owner/bookings/:id/reschedule',
   'GET /api/owner/events',
