@@ -83,6 +83,15 @@ function mailsTo(address: string) {
     .filter((m) => (m.header('to') ?? '').includes(address));
 }
 
+/** `target` lies wholly on the screen, below the site's fixed header. */
+async function expectOnScreen(page: Page, target: Locator) {
+  const box = (await target.boundingBox())!;
+  const header = (await page.locator('body > header').first().boundingBox())!;
+  const height = page.viewportSize()!.height;
+  expect(box.y, 'below the header').toBeGreaterThanOrEqual(header.y + header.height - 1);
+  expect(box.y + box.height, 'above the screen’s bottom').toBeLessThanOrEqual(height + 1);
+}
+
 for (const width of [1280, 375]) {
   test.describe(`the booking wizard at ${width} px`, () => {
     test.use({ viewport: { width, height: width > 800 ? 900 : 740 } });
@@ -222,6 +231,11 @@ for (const width of [1280, 375]) {
       await expect(page.getByText(msg.gate, { exact: true })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Select Your Session Format' })).toBeVisible();
       await expect(firstChoice(page).getByLabel('Date')).toHaveAccessibleDescription('Please select a date');
+      // Focus goes to the first field in error, on the screen and clear of the fixed header.
+      await expect(firstChoice(page).getByLabel('Date')).toBeFocused();
+      await expectOnScreen(page, firstChoice(page).getByLabel('Date'));
+      await expectOnScreen(page, page.getByText('Please select a date', { exact: true }));
+      await page.screenshot({ path: `test-results/screens/booking-step1-error-${width}.png` });
       await expectNoAxeViolations(page);
 
       await firstChoice(page).getByLabel('Date').fill(FIRST_DATE);
@@ -230,6 +244,8 @@ for (const width of [1280, 375]) {
       await expect(firstChoice(page).getByRole('group', { name: 'Time (UK)' })).toHaveAccessibleDescription(
         'Please select a time',
       );
+      await expect(firstChoice(page).getByRole('radio', { name: 'Morning (9am-12pm)' })).toBeFocused();
+      await expectOnScreen(page, firstChoice(page).getByRole('group', { name: 'Time (UK)' }));
 
       await firstChoice(page).getByRole('radio', { name: 'Afternoon (1pm-5pm)' }).click();
       await next.click();

@@ -108,6 +108,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
   const [step, setStep] = useState<Step>(1);
   const [reference, setReference] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const stepChanged = useRef(false);
   const keyFor = useIdempotencyKey();
   const bounds = useDateBounds();
@@ -149,7 +150,30 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
     const unavailable = unavailableChoices(form.getValues(), availability.answer);
     form.showFieldErrors(unavailable);
     if (canContinue(form.getValues(), new Date()) && Object.keys(unavailable).length === 0) goTo(2);
-    else toast({ title: copy.toasts.incompleteStep, variant: 'destructive' });
+    else {
+      toast({ title: copy.toasts.incompleteStep, variant: 'destructive' });
+      focusFirstError();
+    }
+  }
+
+  /**
+   * Focus on step 1's first field in error, in the middle of the screen (clear of the fixed
+   * header, at any width), so its message is where the eye and a screen reader are.
+   */
+  function focusFirstError() {
+    // Once React has drawn the errors just set.
+    requestAnimationFrame(() => {
+      const name = STEP1_FIELDS.find((field) => form.getFieldState(field).error);
+      const fields = name ? formRef.current?.querySelectorAll<HTMLElement>(`[name="${name}"]`) : undefined;
+      if (!fields || fields.length === 0) return;
+      // A group of options: the one chosen, or the first that may be chosen.
+      const target =
+        [...fields].find((f) => (f as HTMLInputElement).checked) ??
+        [...fields].find((f) => !(f as HTMLInputElement).disabled) ??
+        fields[0]!;
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'center' });
+    });
   }
 
   async function onValid(values: BookingRequest) {
@@ -189,6 +213,7 @@ export function BookingWizard({ belowForm }: { belowForm?: ReactNode }) {
   return (
     <>
       <form
+        ref={formRef}
         {...form.formProps}
         onSubmit={(event) => {
           // Enter in a step-1 field continues rather than submitting half a form.
