@@ -15,6 +15,8 @@ import { expect, gotoHydrated, test } from './support/fixtures';
 // A desktop browser's user agent: headless Chromium names itself HeadlessChrome, a bot to `isbot`.
 const DESKTOP_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
+const PHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 test.describe.configure({ mode: 'serial' });
@@ -190,7 +192,8 @@ test("the contact form's funnel: one visitor starts and leaves, another sends", 
     ).rows[0];
   const before = await funnel();
 
-  // Two browsers: the same address, two user agents, so two visitors.
+  // Two devices on one address, a computer and a phone, so two visitors (decision 042: a visitor
+  // is an address and a kind of device).
   const leaves = await browser.newContext({ userAgent: `${DESKTOP_UA} Leaves/1` });
   const page1 = await leaves.newPage();
   await gotoHydrated(page1, `${baseURL}/contact`);
@@ -199,7 +202,7 @@ test("the contact form's funnel: one visitor starts and leaves, another sends", 
   expect((await started).status()).toBe(200);
   await leaves.close();
 
-  const sends = await browser.newContext({ userAgent: `${DESKTOP_UA} Sends/1` });
+  const sends = await browser.newContext({ userAgent: PHONE_UA });
   const page2 = await sends.newPage();
   await gotoHydrated(page2, `${baseURL}/contact`);
   const form = page2.getByRole('form', { name: 'Send Us a Message' });

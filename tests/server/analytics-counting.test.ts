@@ -291,11 +291,29 @@ describe.each(drivers)('counting visits on $name', (driver) => {
         from analytics_views where day = '2026-01-14' group by device
       union all
       select 'page', path, count(distinct visitor)::int, count(*)::int from analytics_views where day = '2026-01-14' group by path
-      union all
-      select 'referrer', referrer, count(*)::int, sum(n)::int from (
-        select visitor, max(referrer) as referrer, count(*) as n from analytics_views where day = '2026-01-14' group by visitor
-      ) e group by referrer
       order by 1, 2`);
+    // Referrers per visit, counted here in order of arrival: a view with a referrer or a tag
+    // starts a visit, and the views after it are that visit's.
+    const raw = await t.query<{ visitor: string; referrer: string; tagged: boolean }>(
+      `select visitor::text as visitor, referrer, (utm_source <> '' or utm_medium <> '' or utm_campaign <> '') as tagged
+       from analytics_views where day = '2026-01-14' order by ctid`,
+    );
+    const visitOf = new Map<string, string>();
+    const referrers = new Map<string, { visitors: Set<string>; views: number }>();
+    for (const view of raw) {
+      if (view.referrer !== '' || view.tagged || !visitOf.has(view.visitor))
+        visitOf.set(view.visitor, view.referrer);
+      const referrer = visitOf.get(view.visitor)!;
+      const entry = referrers.get(referrer) ?? { visitors: new Set<string>(), views: 0 };
+      entry.visitors.add(view.visitor);
+      entry.views += 1;
+      referrers.set(referrer, entry);
+    }
+    recount.push(
+      ...[...referrers]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([value, e]) => ({ dimension: 'referrer', value, visitors: e.visitors.size, views: e.views })),
+    );
     const stored0 = await t.query<{ dimension: string; value: string; visitors: number; views: number }>(
       `select dimension, value, visitors, views from analytics_daily where dimension in ('device', 'page', 'referrer') order by 1, 2`,
     );

@@ -201,7 +201,7 @@ export function registerCounting(app: FastifyInstance, options: CountingOptions)
     const { day, hour } = ukDayAndHour(at);
     const ua = request.headers['user-agent'] ?? '';
     const salt = await salts.forDay(day);
-    return { day, hour, visitor: visitorOf(site, salt, ip, ua), device: agentOf(ua).device };
+    return { day, hour, visitor: visitorOf(site, salt, addressKey(ip), ua), device: agentOf(ua).device };
   }
 
   app.post(VIEWS_API, { onRequest: [sameOriginOnly(config)], bodyLimit: 4096 }, async (request, reply) => {

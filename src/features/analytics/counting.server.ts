@@ -1,7 +1,7 @@
 /**
  * How a page view is told apart and what of it is kept (decision 042). A visitor is the first
- * 8 bytes of SHA-256 over the site, the UK day's random salt, the client address and the user
- * agent: the same browser on the same day is one visitor, and once the day's salt is destroyed
+ * 8 bytes of SHA-256 over the site, the UK day's random salt, the client address (an IPv6 /64)
+ * and the kind of device: the same device on the same day is one visitor, and once the day's salt is destroyed
  * nobody (this server included) can work back from the hash to an address or link two days.
  * The address and the user agent are read, hashed and dropped; the device class is a coarse
  * word. Bots, prefetches and browsers that ask not to be tracked are not counted at all.
@@ -79,9 +79,16 @@ export function ukDayAndHour(at: Date): { day: string; hour: number } {
   return whenHeld;
 }
 
-/** The day's visitor: a signed 64-bit integer from the keyed hash. */
+/**
+ * The day's visitor: a signed 64-bit integer from the keyed hash of the client's address (as the
+ * caller gives it: an IPv6 /64 as one) and the kind of device (desktop, mobile, tablet), never the whole user agent:
+ * a browser that changes its user agent, or a script that makes up one per request, stays one
+ * visitor, while a phone and a computer on one office connection are two (decision 042, addendum).
+ */
 export function visitorOf(site: string, salt: string, address: string, userAgent: string): bigint {
-  const digest = createHash('sha256').update(`${site}\n${salt}\n${address}\n${userAgent}`).digest();
+  const digest = createHash('sha256')
+    .update(`${site}\n${salt}\n${address}\n${deviceOf(userAgent)}`)
+    .digest();
   return digest.readBigInt64BE(0);
 }
 

@@ -4,10 +4,12 @@
  * rolled up (`figuresFromViews`, read live by the dashboard for today). A visitor is a visitor
  * of one day (the salt changes daily), so a range's visitors are the sum of its days'.
  *
- * A visitor's referrer and UTM tags for the day are those of the view that carried them (the
- * landing view: the beacon sends the referrer only for the first page of a visit, and a page
- * reached inside the site has no tags); if a visitor came twice from different places in one
- * day, one of them is kept.
+ * Referrers and UTM tags are counted per visit (decision 042, addendum): a view that carries them
+ * (the landing view: the beacon sends the referrer only for the first page of a visit, and a page
+ * reached inside the site has no tags) starts a visit, whose views are those that follow it, and
+ * its referrer and tags are kept together. A visitor who came twice in a day from two places is
+ * counted under both, each with its own visit's views; a referrer never lends its views to
+ * another's tags.
  *
  * Once every day of a calendar month is rolled up, the month is summed too (`rollUpMonth`), so
  * that a long range reads a row per month and value rather than one per day.
@@ -33,14 +35,29 @@ const FORM_PAGES = JSON.stringify(
  */
 export const dimensionRows = (from: string, to: string) => sql`
   with v as (
-    select day, visitor, path, referrer, utm_source, utm_medium, utm_campaign, device
+    select ctid as seq, day, visitor, path, referrer, utm_source, utm_medium, utm_campaign, device
     from analytics_views where day between ${from}::date and ${to}::date
   ),
-  vd as (
-    select day, visitor, count(*)::int as views, max(referrer) as referrer, max(utm_source) as utm_source,
-      max(utm_medium) as utm_medium, max(utm_campaign) as utm_campaign
-    from v group by day, visitor
+  -- Each view that carries a referrer or a tag starts a visit; the views after it, to the next
+  -- such view, are that visit's (views are stored in the order they came: the table is only
+  -- appended to). A visitor's views before any such view are a visit from nowhere.
+  vn as (
+    select *, count(*) filter (
+        where referrer <> '' or utm_source <> '' or utm_medium <> '' or utm_campaign <> ''
+      ) over (partition by day, visitor order by seq) as visit
+    from v
   ),
+  visits as (
+    select day, visitor, count(*)::int as views,
+      (array_agg(referrer order by seq))[1] as referrer, (array_agg(utm_source order by seq))[1] as utm_source,
+      (array_agg(utm_medium order by seq))[1] as utm_medium, (array_agg(utm_campaign order by seq))[1] as utm_campaign
+    from vn group by day, visitor, visit
+  ),
+  -- A visitor is counted once per value, with the views of its visits that came by it.
+  vd_referrer as (select day, referrer, visitor, sum(views) as views from visits group by day, referrer, visitor),
+  vd_source as (select day, utm_source, visitor, sum(views) as views from visits where utm_source <> '' group by day, utm_source, visitor),
+  vd_medium as (select day, utm_medium, visitor, sum(views) as views from visits where utm_medium <> '' group by day, utm_medium, visitor),
+  vd_campaign as (select day, utm_campaign, visitor, sum(views) as views from visits where utm_campaign <> '' group by day, utm_campaign, visitor),
   fp as (select * from jsonb_to_recordset(${FORM_PAGES}::jsonb) as fp(form_type text, path text)),
   by_page as (select day, path, visitor, count(*) as n from v group by day, path, visitor),
   by_device as (select day, device, visitor, count(*) as n from v group by day, device, visitor),
@@ -57,13 +74,13 @@ export const dimensionRows = (from: string, to: string) => sql`
   union all
   select day::text, 'device', device, count(*)::int, sum(n)::int from by_device group by day, device
   union all
-  select day::text, 'referrer', referrer, count(*)::int, sum(views)::int from vd group by day, referrer
+  select day::text, 'referrer', referrer, count(*)::int, sum(views)::int from vd_referrer group by day, referrer
   union all
-  select day::text, 'source', utm_source, count(*)::int, sum(views)::int from vd where utm_source <> '' group by day, utm_source
+  select day::text, 'source', utm_source, count(*)::int, sum(views)::int from vd_source group by day, utm_source
   union all
-  select day::text, 'medium', utm_medium, count(*)::int, sum(views)::int from vd where utm_medium <> '' group by day, utm_medium
+  select day::text, 'medium', utm_medium, count(*)::int, sum(views)::int from vd_medium group by day, utm_medium
   union all
-  select day::text, 'campaign', utm_campaign, count(*)::int, sum(views)::int from vd where utm_campaign <> '' group by day, utm_campaign
+  select day::text, 'campaign', utm_campaign, count(*)::int, sum(views)::int from vd_campaign group by day, utm_campaign
   union all
   select day::text, 'funnel', form_type, count(*)::int, sum(n)::int from by_form group by day, form_type
   union all
