@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPEN_HOLDS_MAX } from '../../src/features/booking/availability.server';
+import { leadStateAfter } from '../../src/features/booking/booking-lead.server';
 import type { PublicAvailability } from '../../src/features/booking/availability';
 import { bodies, bookableDate, makeFormsApp, type FormsTestApp } from './forms-support';
 import { apiCall, asOwner, signInOwner, type OwnerCall } from './owner-session';
@@ -138,5 +139,65 @@ describe('holds on half-days', () => {
     expect((await apiCall(t.app, 'POST', `/api/owner/bookings/${holding.id}/release-hold`)).statusCode).toBe(
       401,
     );
+  });
+});
+
+describe('a booking’s lead follows the booking', () => {
+  let t: FormsTestApp;
+  let owner: OwnerCall;
+  beforeAll(async () => {
+    t = await makeFormsApp();
+    owner = asOwner(t.app, await signInOwner(t.app));
+  });
+  afterAll(async () => {
+    await t?.app.close();
+  });
+
+  const stateOf = async (reference: string) =>
+    (
+      await t.query<{ state: string }>(
+        `select s.lead_state as state from submissions s join bookings b on b.submission_id = s.id
+         where b.reference = '${reference}'`,
+      )
+    )[0]!.state;
+
+  it('is new while requested, handled once confirmed, moved or cancelled, new again when the applicant asks to move', async () => {
+    const asked = await t.post(
+      bodies.booking(bookableDate(3), { email: 'follows@example.org' }),
+      {},
+      '192.0.2.77',
+    );
+    expect(asked.statusCode, asked.body).toBe(200);
+    const reference = asked.json().reference as string;
+    expect(await stateOf(reference)).toBe('new');
+    const { id } = (
+      (await owner('GET', '/api/owner/bookings?view=requested')).json().items as {
+        id: string;
+        reference: string;
+      }[]
+    ).find((b) => b.reference === reference)!;
+
+    expect(
+      (await owner('POST', `/api/owner/bookings/${id}/confirm`, { body: { choice: 1, start: '10:00' } }))
+        .statusCode,
+    ).toBe(200);
+    expect(await stateOf(reference)).toBe('handled');
+
+    // The applicant asks to move it: the owner's turn again.
+    await t.query(
+      `update submissions set lead_state = 'new' where id = (select submission_id from bookings where id = '${id}')`,
+    );
+    expect(leadStateAfter('move-asked')).toBe('new');
+    const moved = await owner('POST', `/api/owner/bookings/${id}/reschedule`, {
+      body: { date: bookableDate(6), start: '14:00' },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await stateOf(reference)).toBe('handled');
+
+    await t.query(
+      `update submissions set lead_state = 'new' where id = (select submission_id from bookings where id = '${id}')`,
+    );
+    expect((await owner('POST', `/api/owner/bookings/${id}/cancel`)).statusCode).toBe(200);
+    expect(await stateOf(reference)).toBe('handled');
   });
 });

@@ -22,6 +22,7 @@ import {
 } from './booking-emails.server';
 import type { BookingStatus, LinkActAnswer, LinkActionName } from './booking-link-api';
 import { dropReminder, sessionReminder } from './booking-reminders.server';
+import { leadFollowsBooking } from './booking-lead.server';
 import { bookingStatusEvents, bookings } from './tables.server';
 import { lockDay, readAvailabilitySettings } from './availability.server';
 import { isHttpsUrl, MEETING_LINK_REFUSED } from './availability-settings';
@@ -244,6 +245,7 @@ export async function applyAction(
   }
 
   await tx.insert(bookingStatusEvents).values({ bookingId: row.id, status, at: now, actor });
+  await leadFollowsBooking(tx, row.submissionId, status);
   await enqueueEmails(tx, row.submissionId, emails);
   return { answer: { status, message }, clash };
 }

@@ -31,6 +31,7 @@ import type { LinkActAnswer } from './booking-link-api';
 import { signLink } from './booking-links.server';
 import { RESPOND_PATH } from './booking-paths';
 import { dropReminder, sessionReminder } from './booking-reminders.server';
+import { leadFollowsBooking } from './booking-lead.server';
 import { bookingStatusEvents, bookings } from './tables.server';
 import { checkRequestIsFree, lockDay, TakenRefusal } from './availability.server';
 import { isIsoDate } from '~/lib/uk-dates';
@@ -124,6 +125,7 @@ export async function moveSession(
   await tx
     .insert(bookingStatusEvents)
     .values({ bookingId: row.id, status: 'rescheduled', at: now, actor: 'owner' });
+  await leadFollowsBooking(tx, row.submissionId, 'rescheduled');
   const view = { id: row.id, reference: row.reference, details, meetingUrl: row.meetingUrl };
   const to = {
     to: details.email,
@@ -194,6 +196,7 @@ export async function askToMove(
   await tx
     .insert(bookingStatusEvents)
     .values({ bookingId: row.id, status: 'move-asked', at: now, actor: 'applicant' });
+  await leadFollowsBooking(tx, row.submissionId, 'move-asked');
   const ownerExpiry = new Date(now.getTime() + OWNER_LINK_DAYS * DAY_MS);
   const confirmExpiry = endOfUkDay(date) < ownerExpiry ? endOfUkDay(date) : ownerExpiry;
   const [confirmMove, keepTime] = await Promise.all([
@@ -224,6 +227,7 @@ export async function keepTime(tx: Tx, ctx: PerformContext, loaded: Loaded, now:
     .set({ moveDate: null, moveTime: null, moveAskedAt: null, updatedAt: now })
     .where(eq(bookings.id, row.id));
   await tx.insert(bookingStatusEvents).values({ bookingId: row.id, status: 'move-kept', at: now, actor });
+  await leadFollowsBooking(tx, row.submissionId, 'move-kept');
   await enqueueEmails(tx, row.submissionId, [
     moveKeptEmail({ id: row.id, reference: row.reference, details }, slotOf(row)!, asked, {
       to: details.email,
