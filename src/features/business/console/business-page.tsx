@@ -97,13 +97,23 @@ function BusinessForm({ answer: loaded }: { answer: BusinessAnswer }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [focusOn]);
 
-  const set = (name: keyof Omit<Values, 'testimonials'>) => (value: string) =>
+  /** A field's message goes as soon as the field is changed: it is checked again on save. */
+  const clearError = (key: string) =>
+    setErrors((all) => {
+      const kept = Object.entries(all).filter(([k]) => k !== key && !k.startsWith(`${key}.`));
+      return kept.length === Object.keys(all).length ? all : Object.fromEntries(kept);
+    });
+  const set = (name: keyof Omit<Values, 'testimonials'>) => (value: string) => {
+    clearError(name);
     setValues((v) => ({ ...v, [name]: value }));
-  const setTestimonial = (index: number, change: Partial<Required<TestimonialInput>>) =>
+  };
+  const setTestimonial = (index: number, change: Partial<Required<TestimonialInput>>) => {
+    for (const field of Object.keys(change)) clearError(`testimonials.${index}.${field}`);
     setValues((v) => ({
       ...v,
       testimonials: v.testimonials.map((t, i) => (i === index ? { ...t, ...change } : t)),
     }));
+  };
 
   async function save(e: FormEvent) {
     e.preventDefault();
