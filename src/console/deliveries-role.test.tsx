@@ -21,6 +21,7 @@ const failed = {
   createdAt: '2026-01-01T10:00:00.000Z',
   sentAt: null,
   submissionId: null,
+  dueAt: null,
 };
 
 const table = (role: ConsoleRole) =>

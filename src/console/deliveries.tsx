@@ -14,6 +14,7 @@ import { useResource } from '~/components/console/data';
 import { useAction } from '~/components/console/notices';
 import { useMayUse } from '~/components/console/role';
 import { Badge, PageHeading } from '~/components/console/page';
+import { DateTime } from '~/components/console/dates';
 import { LoadedList } from '~/components/console/pager';
 import { QueryTabs } from '~/components/console/tabs';
 import { DataTable, DateCell, numeric, td } from '~/components/console/table';
@@ -64,6 +65,11 @@ export function DeliveriesTable({
           <td className={`${td} break-all`}>{item.to}</td>
           <td className={td}>
             <Badge tone={tones[item.status] ?? 'neutral'}>{copy.statuses[item.status] ?? item.status}</Badge>
+            {item.dueAt ? (
+              <span className="mt-1 block text-xs text-ink-700">
+                {copy.due} <DateTime iso={item.dueAt} />
+              </span>
+            ) : null}
           </td>
           <DateCell iso={item.createdAt} />
           <DateCell iso={item.sentAt} />

@@ -308,6 +308,7 @@ export const deliveriesCopy = {
     suppressed: 'Suppressed',
   } as Record<string, string>,
   created: 'Queued',
+  due: 'due',
   to: 'To',
   subject: 'Subject',
   status: 'Status',

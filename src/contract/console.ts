@@ -170,6 +170,8 @@ export type DeliverySummary = {
   createdAt: string;
   sentAt: string | null;
   submissionId: string | null;
+  /** A waiting e-mail that goes later (a reminder, a retry): when; null when it goes now. */
+  dueAt: string | null;
 };
 export type DeliveryList = { items: DeliverySummary[] };
 

@@ -511,6 +511,13 @@ describe.each(drivers)('the owner console on $name', (driver) => {
     };
     expect(waiting.items.find((d) => d.id === Number(row!.id))?.lastError).toBe('EMESSAGE 451');
     await t.query(`update outbox set next_attempt_at = now() + interval '1 hour' where id = ${row!.id}`);
+    // Due later: the list says when it goes (a waiting e-mail never looks stuck).
+    const due = (
+      (await owner('GET', '/api/owner/deliveries?status=pending')).json() as {
+        items: { id: number; dueAt: string | null }[];
+      }
+    ).items.find((d) => d.id === Number(row!.id))!.dueAt;
+    expect(new Date(due!).getTime()).toBeGreaterThan(Date.now() + 55 * 60_000);
     const [{ now: retriedAt }] = (await t.query<{ now: string }>(`select now()::text as now`)) as [
       { now: string },
     ];

@@ -26,6 +26,8 @@ const columns = {
   createdAt: outbox.createdAt,
   sentAt: outbox.sentAt,
   submissionId: outbox.submissionId,
+  // A waiting e-mail due later (a reminder, a retry): when it goes.
+  dueAt: sql<Date | null>`case when ${outbox.status} = 'pending' and ${outbox.nextAttemptAt} > now() + interval '1 minute' then ${outbox.nextAttemptAt} end`,
 };
 
 export async function deliverySummaries(
@@ -40,6 +42,7 @@ export async function deliverySummaries(
     status: r.status as DeliveryStatus,
     createdAt: r.createdAt.toISOString(),
     sentAt: r.sentAt ? r.sentAt.toISOString() : null,
+    dueAt: r.dueAt ? new Date(r.dueAt).toISOString() : null,
   }));
 }
 
