@@ -12,7 +12,7 @@ import { Loaded, useResource } from '~/components/console/data';
 import { DateTime } from '~/components/console/dates';
 import { useAction, useNotify } from '~/components/console/notices';
 import { PageHeading } from '~/components/console/page';
-import { TableBox, td, th } from '~/components/console/table';
+import { DataTable, td } from '~/components/console/table';
 
 /** How often the page asks again while a run is under way. */
 const FOLLOW_MS = 2000;
@@ -89,37 +89,23 @@ export function RetentionPage() {
             {data.runs.length === 0 ? (
               <p className="mt-2 text-ink-700">{copy.none}</p>
             ) : (
-              <TableBox label={copy.tableLabel}>
-                <table className="w-full min-w-[32rem] border-collapse">
-                  <caption className="sr-only">{copy.tableLabel}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col" className={th}>
-                        {copy.started}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.finished}
-                      </th>
-                      <th scope="col" className={th}>
-                        {copy.removed}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.runs.map((r) => (
-                      <tr key={r.id}>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={r.startedAt} />
-                        </td>
-                        <td className={`${td} whitespace-nowrap`}>
-                          <DateTime iso={r.finishedAt} />
-                        </td>
-                        <td className={td}>{removed(data, r)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableBox>
+              <DataTable
+                label={copy.tableLabel}
+                minWidth="min-w-[32rem]"
+                columns={[copy.started, copy.finished, copy.removed]}
+              >
+                {data.runs.map((r) => (
+                  <tr key={r.id}>
+                    <td className={`${td} whitespace-nowrap`}>
+                      <DateTime iso={r.startedAt} />
+                    </td>
+                    <td className={`${td} whitespace-nowrap`}>
+                      <DateTime iso={r.finishedAt} />
+                    </td>
+                    <td className={td}>{removed(data, r)}</td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </>
         )}

@@ -226,7 +226,7 @@ test('a booking is confirmed, then rescheduled: the applicant gets the invite mo
   await openConsole(page, '/owner/bookings');
   const card = page.getByRole('article', { name: new RegExp(reference) });
   await expect(card.getByRole('listitem').filter({ hasText: 'First choice:' })).toBeVisible();
-  await card.getByLabel('Day').selectOption({ index: 0 });
+  await card.getByLabel('Day', { exact: true }).selectOption({ index: 0 });
   await card.getByLabel('Start time').selectOption({ index: 1 });
   await card.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByRole('status').filter({ hasText: /confirmed/i })).toBeVisible();
