@@ -18,6 +18,7 @@ import { freeDays } from './support/free-days';
 import {
   clientAddress,
   EXPECTED_CONSOLE_ERRORS,
+  formToken,
   openConsole,
   requestBooking,
   sameOrigin,
@@ -34,12 +35,7 @@ const firstChoice = (page: Page) => page.getByRole('group', { name: 'First choic
 
 /** A visitor's booking request for the morning of `date`, as the wizard sends it: its HTTP status. */
 async function requestBookingStatus(page: Page, date: string): Promise<number> {
-  const issued = await page.request.post('/api/form-token', {
-    data: { formType: 'booking' },
-    headers: sameOrigin,
-  });
-  const { token } = (await issued.json()) as { token: string };
-  await new Promise((r) => setTimeout(r, 200));
+  const token = await formToken(page.request, 'booking');
   const res = await page.request.post('/api/send-contact-email', {
     headers: { ...sameOrigin, 'x-forwarded-for': clientAddress() },
     data: {
