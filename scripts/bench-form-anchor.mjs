@@ -28,8 +28,8 @@ const INSERT = {
       id uuid, fields jsonb, user_agent text, ip_hash text)
   ),
   s as (
-    insert into submissions (id, form_type, fields, user_agent, ip_hash)
-    select id, 'contact', fields, user_agent, ip_hash from batch
+    insert into submissions (id, form_type, fields, user_agent, ip_hash, lead_state)
+    select id, 'contact', fields, user_agent, ip_hash, 'new' from batch
     returning id
   ),
   c as (

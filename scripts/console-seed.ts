@@ -407,7 +407,7 @@ built as (
   from timed
 )
 insert into submissions (id, form_type, fields, received_at, user_agent, ip_hash, spam, spam_reason,
-                         idempotency_key, response, request_hash)
+                         idempotency_key, response, request_hash, lead_state)
 select
   gen_random_uuid(),
   form_type,
@@ -464,7 +464,9 @@ select
   case when form_type = 'booking' and not spam then gen_random_uuid()::text end,
   case when form_type = 'booking' and not spam then jsonb_build_object('reference', 'BK-' ||
     ${Array.from({ length: 6 }, (_, d) => `substr(${literal(REFERENCE_ALPHABET)}, 1 + ((i::bigint * 7919 + 104729) / ${31 ** d} % 31)::int, 1)`).join(' || ')}) end,
-  case when form_type = 'booking' and not spam then encode(sha256(convert_to(i::text, 'UTF8')), 'hex') end
+  case when form_type = 'booking' and not spam then encode(sha256(convert_to(i::text, 'UTF8')), 'hex') end,
+  -- Only a message and a session request are leads (decision 054).
+  case when form_type in ('contact', 'booking') then 'new' end
 from built`;
 }
 

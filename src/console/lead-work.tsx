@@ -16,16 +16,20 @@ import { Badge, IfAny, Section } from '~/components/console/page';
 
 const TONES = { new: 'warn', replied: 'good', handled: 'neutral' } as const;
 
-/** Where a lead stands, as a badge: new (to answer), replied, handled. */
-export function LeadBadge({ state }: { state: LeadState }) {
-  return <Badge tone={TONES[state]}>{leadStateLabels[state]}</Badge>;
+/** Where a lead stands, as a badge: new (to answer), replied, handled; nothing for no lead. */
+export function LeadBadge({ state }: { state: LeadState | null }) {
+  return state === null ? null : <Badge tone={TONES[state]}>{leadStateLabels[state]}</Badge>;
 }
 
 const base = (id: string) => `/submissions/${encodeURIComponent(id)}`;
 
-/** "Mark as handled" for a lead new or replied to, "Mark as new" for one put aside. */
+/**
+ * "Mark as handled" for a lead new or replied to, "Mark as new" for one put aside; nothing for a
+ * submission that is no lead (a reply from the console makes it one).
+ */
 export function LeadStateButton({ item, reload }: { item: SubmissionDetail; reload: () => void }) {
   const { busy, run } = useAction();
+  if (item.state === null) return null;
   const next = item.state === 'handled' ? 'new' : 'handled';
   return (
     <button

@@ -168,7 +168,7 @@ export function SubmissionPage({ id }: { id: string }) {
                 </DetailRow>
               ) : (
                 <DetailRow keepLines label={copy.lead}>
-                  <LeadBadge state={item.state} />
+                  {item.state === null ? copy.notALead : <LeadBadge state={item.state} />}
                 </DetailRow>
               )}
               {item.bookingId ? (

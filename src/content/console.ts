@@ -165,6 +165,7 @@ export const submissionCopy = {
   confirmDeleteText: 'It is removed for good, with its consents and e-mails. This cannot be undone.',
   actionsHeading: 'Actions',
   lead: 'Lead',
+  notALead: 'Not a lead: nothing here waits for an answer. A reply sent below makes it one.',
   emailLink: (email: string) => `Write to ${email}`,
 };
 

@@ -121,8 +121,11 @@ export type SubmissionSummary = {
   excerpt: string | null;
   spam: boolean;
   spamReason: string | null;
-  /** Where the lead stands: new until someone replies or puts it aside (src/contract/leads.ts). */
-  state: LeadState;
+  /**
+   * Where the lead stands: new until someone replies or puts it aside (src/contract/leads.ts);
+   * null when it is no lead (a guide download, a sign-up, a registration: decision 054).
+   */
+  state: LeadState | null;
 };
 export type SubmissionPage = { items: SubmissionSummary[]; next: string | null };
 

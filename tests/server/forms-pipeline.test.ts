@@ -183,7 +183,7 @@ describe('the form handler interface', () => {
   it('writes concurrent submissions together, and a bad one fails alone', async () => {
     const writer = createSubmissionWriter(database);
     const item = (id: string) => ({
-      row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h' },
+      row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h', leadState: null },
       consent: { id: 'echo-consent', text: 'I agree.' },
       emails: [
         {
@@ -222,7 +222,7 @@ describe('the form handler interface', () => {
       ...(sendAt ? { sendAt } : {}),
     });
     await writer.write({
-      row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h' },
+      row: { id, formType: 'echo', fields: { name: 'x' }, userAgent: null, ipHash: 'h', leadState: null },
       consent: undefined,
       emails: [email('echo.now'), email('echo.later', later)],
     });

@@ -108,6 +108,43 @@ describe.each(drivers)('leads on $name', (driver) => {
     expect(bad.json()).toEqual({ error: 'The state filter is not valid.' });
   });
 
+  it('only a message and a session request are leads; a reply makes any other submission one', async () => {
+    n += 1;
+    const sent = async (body: Record<string, unknown>) => {
+      const res = await t.post(body);
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { id: string }).id;
+    };
+    const contact = await sent(bodies.contact({ email: `only${n}c@example.org` }));
+    const booking = await sent(bodies.booking(bookableDate(4), { email: `only${n}b@example.org` }));
+    const guide = await sent(bodies.guide({ email: `only${n}g@example.org` }));
+    const signUp = await sent(bodies.newsletter({ email: `only${n}n@example.org` }));
+
+    expect((await detail(contact)).state).toBe('new');
+    expect((await detail(booking)).state).toBe('new');
+    expect((await detail(guide)).state).toBeNull();
+    expect((await detail(signUp)).state).toBeNull();
+
+    const page = async (query: string) =>
+      ((await owner('GET', `/api/owner/submissions?${query}`)).json() as SubmissionPage).items.map((i) => i.id);
+    const newOnes = await page('state=new');
+    expect(newOnes).toEqual(expect.arrayContaining([contact, booking]));
+    expect(newOnes).not.toContain(guide);
+    expect(newOnes).not.toContain(signUp);
+    // Still in the inbox, and in its form's list.
+    expect(await page('form=newsletter')).toContain(signUp);
+    const latest = ((await owner('GET', '/api/owner/overview')).json() as Overview).latestLeads.map((l) => l.id);
+    expect(latest).toContain(contact);
+    expect(latest).not.toContain(guide);
+    expect(latest).not.toContain(signUp);
+
+    const reply = await owner('POST', `/api/owner/submissions/${guide}/reply`, {
+      body: { subject: 'Your guide', text: 'Did the guide answer your questions?', quote: false },
+    });
+    expect(reply.statusCode).toBe(200);
+    expect((await detail(guide)).state).toBe('replied');
+  });
+
   it('a note is kept with the lead, by name, and audited without its words', async () => {
     const { id } = await lead();
     const res = await helper('POST', `/api/owner/submissions/${id}/notes`, {

@@ -6,7 +6,7 @@
  * spam folder's own actions are in spam.ts. The filters are read by the route's schema
  * (src/contract/inbox.ts).
  */
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { FormType, SubmissionDetail, SubmissionPage, SubmissionSummary } from '~/contract/console';
 import { inboxRoutes, NO_SUCH_SUBMISSION, type InboxQuery } from '~/contract/inbox';
 import { cursorAfter } from '~/contract/query';
@@ -72,7 +72,7 @@ type SummaryRow = {
   excerpt: string | null;
   spam: boolean;
   spamReason: string | null;
-  state: LeadState;
+  state: LeadState | null;
 };
 
 function summary(row: SummaryRow): SubmissionSummary {
@@ -211,12 +211,12 @@ export async function inboxPage(
   return { items: items.map(summary), next };
 }
 
-/** The newest `count` leads (not spam), newest first: the overview's list. */
+/** The newest `count` leads (not spam, and of a lead's form or answered), newest first: the overview's list. */
 export async function latestLeads(db: Queryable, count: number): Promise<SubmissionSummary[]> {
   const rows = await db
     .select(summaryColumns)
     .from(submissions)
-    .where(spamIs(false))
+    .where(and(spamIs(false), isNotNull(submissions.leadState)))
     .orderBy(desc(submissions.receivedAt), desc(submissions.id))
     .limit(count);
   return rows.map(summary);

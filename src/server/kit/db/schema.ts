@@ -67,9 +67,11 @@ export const submissions = pgTable(
     releasedAt: timestamp('released_at', { withTimezone: true }),
     /**
      * Where the lead stands for the owner: 'new' until someone answers it ('replied', set by a reply
-     * sent from the console) or puts it aside ('handled'). The inbox lists and filters by it.
+     * sent from the console) or puts it aside ('handled'). The inbox lists and filters by it. Null:
+     * not a lead (a guide download, a newsletter sign-up, a masterclass registration arrive so,
+     * `leadStateOnArrival`), until the owner replies to it from the console.
      */
-    leadState: text('lead_state').$type<LeadState>().notNull().default('new'),
+    leadState: text('lead_state').$type<LeadState>(),
     /** The e-mail address the visitor typed, lower-cased: how a person's rows are found. */
     emailKey: text('email_key').generatedAlwaysAs(sql`lower(fields->>'email')`),
     /**

@@ -28,6 +28,7 @@ import { rateLimitSubject, type RateLimiter } from './rate-limit';
 import { createSubmissions, type SubmissionRow } from './submissions';
 import { addressConfirmRoute } from './address-confirm';
 import type { Diary } from '../../kit/diary';
+import { leadStateOnArrival } from '~/contract/lead-states';
 
 export type FormsApiOptions = {
   config: Config;
@@ -205,6 +206,7 @@ function submissionRow(
     fields: data,
     userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null,
     ipHash: links.hashAddress(request.ip),
+    leadState: leadStateOnArrival(formType),
   };
 }
 

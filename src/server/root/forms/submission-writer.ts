@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ConsentVersion } from '~/content/consents';
+import type { LeadState } from '~/contract/lead-states';
 import type { Database, NamedStatement, Queryable } from '../../kit/db/client';
 import { outboxRows, type OutgoingEmail } from '../../kit/mail/outbox';
 
@@ -17,6 +18,8 @@ export type SubmissionRow = {
   fields: unknown;
   userAgent: string | null;
   ipHash: string;
+  /** 'new' for a lead's form, null for the others (`leadStateOnArrival`). */
+  leadState: LeadState | null;
 };
 
 export type PendingSubmission = {
@@ -38,12 +41,12 @@ const MAX_BATCH = 200;
 const insertStatement = (batch: string) => sql`
   with batch as (
     select * from jsonb_to_recordset(${batch}::jsonb) as b(
-      id uuid, form_type text, fields jsonb, user_agent text, ip_hash text,
+      id uuid, form_type text, fields jsonb, user_agent text, ip_hash text, lead_state text,
       consent_id text, wording text, emails jsonb)
   ),
   s as (
-    insert into submissions (id, form_type, fields, user_agent, ip_hash)
-    select id, form_type, fields, user_agent, ip_hash from batch
+    insert into submissions (id, form_type, fields, user_agent, ip_hash, lead_state)
+    select id, form_type, fields, user_agent, ip_hash, lead_state from batch
     returning id
   ),
   c as (
@@ -67,6 +70,7 @@ function batchParameter(items: readonly PendingSubmission[]): string {
       fields: row.fields,
       user_agent: row.userAgent,
       ip_hash: row.ipHash,
+      lead_state: row.leadState,
       consent_id: consent?.id ?? null,
       wording: consent?.text ?? null,
       emails: outboxRows(emails).map((m) => ({
