@@ -8,7 +8,7 @@
 export const AUDIT_KINDS = {
   security: { label: 'Signing in and security', areas: ['sign-in', 'sign-out', 'passkey', 'diary'] },
   leads: { label: 'Leads and spam', areas: ['submission'] },
-  bookings: { label: 'Bookings', areas: ['booking'] },
+  bookings: { label: 'Bookings and availability', areas: ['booking', 'availability', 'calendar'] },
   events: { label: 'Masterclasses', areas: ['event'] },
   newsletter: { label: 'The newsletter', areas: ['newsletter'] },
   articles: { label: 'Articles', areas: ['article'] },
@@ -68,8 +68,11 @@ const FORM_NAMES: Record<string, string> = {
   masterclass: 'masterclass registrations',
 };
 
-/** What each action did, after the name of who did it. */
-const WORDS: Record<string, (target: string | null, detail: Detail) => string> = {
+/**
+ * What each action did, after the name of who did it. `t` is the record as the sentence names
+ * it: by its name when the log can still find one (`namedTarget`), else by its id.
+ */
+const WORDS: Record<string, (t: string, detail: Detail) => string> = {
   'sign-in.link-sent': () => 'asked for a sign-in link',
   'sign-in.link': () => 'signed in with an e-mail link',
   'sign-in.passkey': () => 'signed in with a passkey',
@@ -88,74 +91,124 @@ const WORDS: Record<string, (target: string | null, detail: Detail) => string> =
       : 'set the address of their own calendar, whose busy times close half-days',
   'calendar.failed': () =>
     "could not read the owner's calendar; its last good copy is used and the owner was e-mailed",
-  'submission.mark-spam': (t) => `moved submission ${shortId(t)} to spam`,
+  'submission.mark-spam': (t) => `moved submission ${t} to spam`,
   'submission.release': (t, d) =>
-    `released submission ${shortId(t)} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,
-  'submission.delete': (t) => `deleted spam submission ${shortId(t)}`,
+    `released submission ${t} from spam${counted(numberIn(d, 'emails'), 'e-mail sent', 'e-mails sent')}`,
+  'submission.delete': (t) => `deleted spam submission ${t}`,
   'submission.state': (t, d) =>
-    `marked lead ${shortId(t)} as ${typeof d?.state === 'string' ? (LEAD_STATE_WORDS[d.state] ?? d.state) : 'changed'}`,
-  'submission.note': (t) => `kept a note about lead ${shortId(t)}`,
-  'submission.reply': (t) => `replied to lead ${shortId(t)} by e-mail`,
-  'booking.confirm': (t, d) => `confirmed booking ${t ?? ''}${despite(d)}`,
-  'booking.decline': (t) => `declined booking ${t ?? ''}`,
-  'booking.cancel': (t) => `cancelled booking ${t ?? ''}`,
-  'booking.reschedule': (t, d) => `moved booking ${t ?? ''}${despite(d)}`,
-  'booking.keep-time': (t) => `kept booking ${t ?? ''} at its time (the applicant had asked to move it)`,
-  'booking.release-hold': (t) => `released the half-day held by booking request ${t ?? ''}`,
-  'event.create': (t) => `created masterclass ${shortId(t)}`,
+    `marked lead ${t} as ${typeof d?.state === 'string' ? (LEAD_STATE_WORDS[d.state] ?? d.state) : 'changed'}`,
+  'submission.note': (t) => `kept a note about lead ${t}`,
+  'submission.reply': (t) => `replied to lead ${t} by e-mail`,
+  'booking.confirm': (t, d) => `confirmed booking ${t}${despite(d)}`,
+  'booking.decline': (t) => `declined booking ${t}`,
+  'booking.cancel': (t) => `cancelled booking ${t}`,
+  'booking.reschedule': (t, d) => `moved booking ${t}${despite(d)}`,
+  'booking.keep-time': (t) => `kept booking ${t} at its time (the applicant had asked to move it)`,
+  'booking.release-hold': (t) => `released the half-day held by booking request ${t}`,
+  'event.create': (t) => `created masterclass ${t}`,
   'event.update': (t, d) =>
-    `changed masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,
-  'event.publish': (t) => `published masterclass ${shortId(t)}`,
+    `changed masterclass ${t}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,
+  'event.publish': (t) => `published masterclass ${t}`,
   'event.cancel': (t, d) =>
-    `cancelled masterclass ${shortId(t)}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,
+    `cancelled masterclass ${t}${counted(numberIn(d, 'notified'), 'person told', 'people told')}`,
   'event.message': (t, d) =>
-    `e-mailed the people of masterclass ${shortId(t)}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
-  'newsletter.create': (t) => `wrote newsletter issue ${shortId(t)}`,
-  'newsletter.update': (t) => `changed newsletter issue ${shortId(t)}`,
+    `e-mailed the people of masterclass ${t}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
+  'newsletter.create': (t) => `wrote newsletter issue ${t}`,
+  'newsletter.update': (t) => `changed newsletter issue ${t}`,
   'newsletter.test': (t, d) =>
-    `sent a test of newsletter issue ${shortId(t)}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
+    `sent a test of newsletter issue ${t}${counted(numberIn(d, 'emails'), 'e-mail', 'e-mails')}`,
   'newsletter.send': (t, d) =>
-    `sent newsletter issue ${shortId(t)}${counted(numberIn(d, 'recipients'), 'recipient', 'recipients')}`,
-  'newsletter.schedule': (t) => `scheduled newsletter issue ${shortId(t)}`,
-  'newsletter.unschedule': (t) => `unscheduled newsletter issue ${shortId(t)}`,
-  'newsletter.pause': (t) => `paused newsletter issue ${shortId(t)}`,
-  'newsletter.resume': (t) => `resumed newsletter issue ${shortId(t)}`,
-  'newsletter.cancel': (t) => `cancelled newsletter issue ${shortId(t)}`,
-  'newsletter.site': (t) => `put newsletter issue ${shortId(t)} on the site`,
-  'newsletter.site-remove': (t) => `took newsletter issue ${shortId(t)} off the site`,
-  'article.create': (t) => `wrote article ${shortId(t)}`,
+    `sent newsletter issue ${t}${counted(numberIn(d, 'recipients'), 'recipient', 'recipients')}`,
+  'newsletter.schedule': (t) => `scheduled newsletter issue ${t}`,
+  'newsletter.unschedule': (t) => `unscheduled newsletter issue ${t}`,
+  'newsletter.pause': (t) => `paused newsletter issue ${t}`,
+  'newsletter.resume': (t) => `resumed newsletter issue ${t}`,
+  'newsletter.cancel': (t) => `cancelled newsletter issue ${t}`,
+  'newsletter.site': (t) => `put newsletter issue ${t} on the site`,
+  'newsletter.site-remove': (t) => `took newsletter issue ${t} off the site`,
+  'article.create': (t) => `wrote article ${t}`,
   'business.set': () => 'set the business’s details',
   'business.save': (_, d) =>
     `saved the business’s details${counted(numberIn(d, 'shown'), 'testimonial shown', 'testimonials shown')}`,
   'business.photo': () => 'uploaded the founder’s photo',
   'business.photo-remove': () => 'removed the founder’s photo',
-  'article.save': (t, d) => `saved article ${shortId(t)}${versionOf(d)}`,
+  'article.save': (t, d) => `saved article ${t}${versionOf(d)}`,
   'article.publish': (t, d) =>
     d?.scheduled === true
-      ? `published article ${shortId(t)} at its scheduled time`
-      : `published article ${shortId(t)}`,
-  'article.schedule': (t) => `scheduled article ${shortId(t)} to be published`,
-  'article.unschedule': (t) => `unscheduled article ${shortId(t)} (a draft again)`,
-  'article.unpublish': (t) => `unpublished article ${shortId(t)}`,
+      ? `published article ${t} at its scheduled time`
+      : `published article ${t}`,
+  'article.schedule': (t) => `scheduled article ${t} to be published`,
+  'article.unschedule': (t) => `unscheduled article ${t} (a draft again)`,
+  'article.unpublish': (t) => `unpublished article ${t}`,
+  'article.cover': (t) => `set the cover image of article ${t}`,
+  'article.cover-alt': (t) => `changed the cover image's description of article ${t}`,
+  'article.cover-remove': (t) => `removed the cover image of article ${t}`,
   'article.restore': (t, d) =>
-    `restored ${typeof d?.from === 'number' ? `version ${d.from}` : 'an earlier version'} of article ${shortId(t)}${versionOf(d)}`,
-  'delivery.retry': (t) => `sent e-mail ${t ?? ''} again`,
+    `restored ${typeof d?.from === 'number' ? `version ${d.from}` : 'an earlier version'} of article ${t}${versionOf(d)}`,
+  'delivery.retry': (t) => `sent e-mail ${t} again`,
   'analytics.weekly-report': (_, d) => `switched the weekly report ${d?.on === true ? 'on' : 'off'}`,
   'digest.spam': (_, d) => `sent the daily spam digest${counted(numberIn(d, 'held'), 'held', 'held')}`,
   'export.submissions': (t) =>
-    `exported ${t && FORM_NAMES[t] ? `the ${FORM_NAMES[t]}` : 'the submissions'} as CSV`,
-  'export.attendees': (t) => `exported the attendees of masterclass ${shortId(t)} as CSV`,
+    `exported ${FORM_NAMES[t] ? `the ${FORM_NAMES[t]}` : 'the submissions'} as CSV`,
+  'export.attendees': (t) => `exported the attendees of masterclass ${t} as CSV`,
   'export.subscribers': () => 'exported the newsletter subscribers as CSV',
   'person.export': () => 'downloaded everything held about one person',
   'person.erase': (_, d) => `erased one person${counted(total(d), 'record', 'records')}`,
   'suppression.lift': () => 'lifted an address from the suppression list',
-  'retention.run': (t) => `started retention run ${t ?? ''}`.trimEnd(),
+  'retention.run': (t) => `started retention run ${t}`.trimEnd(),
 };
 
-/** "Ada confirmed booking BK-K7WC6H": who, then what they did, in words. */
-export function auditSentence(who: string, action: string, target: string | null, detail: Detail): string {
+/**
+ * The kinds of record an entry's target can be named by, when the log reads it: a lead by the
+ * name they gave, an article and a masterclass by their titles, a newsletter issue by its subject.
+ * Names are read each time the log is shown, never stored in it: an erased person's entries name
+ * them by id alone.
+ */
+export type AuditTargetKind = 'lead' | 'article' | 'masterclass' | 'issue';
+
+const TARGET_OF_AREA: Readonly<Record<string, AuditTargetKind>> = {
+  submission: 'lead',
+  article: 'article',
+  event: 'masterclass',
+  newsletter: 'issue',
+};
+const TARGET_OF_ACTION: Readonly<Record<string, AuditTargetKind>> = { 'export.attendees': 'masterclass' };
+
+/** What kind of record an action's target is, if the log can name it. */
+export function targetKindOf(action: string): AuditTargetKind | undefined {
+  return TARGET_OF_ACTION[action] ?? TARGET_OF_AREA[action.split('.')[0] ?? action];
+}
+
+/** The longest name a sentence quotes whole. */
+const NAME_MAX = 80;
+
+/**
+ * A record's name as a sentence gives it after its noun: "lead from Ada Lovelace", "article
+ * “Custody for advisers”".
+ */
+function namedTarget(kind: AuditTargetKind | undefined, name: string | undefined): string | undefined {
+  const text = name?.replace(/\s+/g, ' ').trim();
+  if (!kind || !text) return undefined;
+  const short = text.length > NAME_MAX ? `${text.slice(0, NAME_MAX - 1).trimEnd()}…` : text;
+  return kind === 'lead' ? `from ${short}` : `“${short}”`;
+}
+
+/**
+ * "Ada confirmed booking BK-K7WC6H", "Ada published article “Custody for advisers”": who, then
+ * what they did, in words; the record by `name` when one was found, else by its id.
+ */
+export function auditSentence(
+  who: string,
+  action: string,
+  target: string | null,
+  detail: Detail,
+  name?: string,
+): string {
   const words = WORDS[action];
-  if (words) return `${who} ${words(target, detail).trimEnd()}`;
+  if (words) {
+    const t = namedTarget(targetKindOf(action), name) ?? shortId(target);
+    return `${who} ${words(t, detail).trimEnd()}`;
+  }
   return `${who}: ${action}${target ? ` (${target})` : ''}`;
 }
 

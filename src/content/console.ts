@@ -130,7 +130,7 @@ export const inboxCopy = {
       : `${n} submission${n === 1 ? '' : 's'} shown${more ? ', more are older' : ''}.`,
   spamBadge: 'Spam',
   lead: 'Lead',
-  anyLead: 'New, replied or handled',
+  anyLead: 'Any, lead or not',
   tableLabel: 'Submissions, newest first',
   download: 'Download these as CSV',
 };

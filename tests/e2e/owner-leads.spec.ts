@@ -6,9 +6,12 @@
  */
 import { expectNoAxeViolations } from './support/axe';
 import {
+  clientAddress,
   EXPECTED_CONSOLE_ERRORS,
+  formToken,
   openConsole,
   readMails,
+  sameOrigin,
   sendContact,
   test,
   uniqueTag,
@@ -102,6 +105,50 @@ test('the owner notes, replies to and puts aside a lead; the lead receives the r
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Mark as new' })).toBeVisible();
   expect(replies()).toHaveLength(1);
+
+  // The audit log names the lead, never by a code or an id.
+  await openConsole(page, '/owner/audit');
+  await expect(
+    page.getByRole('cell', { name: `Owner marked lead from Mary ${tag} as handled` }).first(),
+  ).toBeVisible();
+  await expect(page.getByRole('cell', { name: `Owner replied to lead from Mary ${tag} by e-mail` })).toBeVisible();
+});
+
+test('a newsletter sign-up is in the inbox but is no lead to answer', async ({ ownerPage: page, request }) => {
+  const tag = uniqueTag('turing');
+  const res = await request.post('/api/send-contact-email', {
+    headers: { ...sameOrigin, 'x-forwarded-for': clientAddress() },
+    data: {
+      formType: 'newsletter',
+      firstName: 'Alan',
+      lastName: tag,
+      email: `${tag}@example.org`,
+      subject: 'New Newsletter Subscriber',
+      message: 'Please add them',
+      sendConfirmation: false,
+      website: '',
+      formToken: await formToken(request, 'newsletter'),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+
+  await openConsole(page, '/owner/inbox');
+  await page.getByLabel('Search').fill(tag);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const row = page.getByRole('row', { name: new RegExp(tag) });
+  await expect(row).toBeVisible();
+  await expect(row.getByText(/^(New|Replied|Handled)$/)).toHaveCount(0);
+  await page.getByLabel('Lead').selectOption('new');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('No submissions match.')).toBeVisible();
+
+  await page.getByLabel('Lead').selectOption('');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('link', { name: `Alan ${tag}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Alan ${tag}` })).toBeFocused();
+  await expect(page.getByRole('region', { name: 'Summary' })).toContainText('Not a lead');
+  await expect(page.getByRole('button', { name: 'Mark as handled' })).toHaveCount(0);
+  await expectNoAxeViolations(page);
 });
 
 test('the overview shows the latest leads, what comes next and leads a week', async ({

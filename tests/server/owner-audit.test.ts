@@ -20,6 +20,8 @@ describe.each(await testDrivers('audit'))('the audit log on $name', (driver) => 
   let helper: OwnerCall;
   let reference: string;
   let submissionId: string;
+  let articleId: string;
+  const GONE = '0f0e0d0c-0b0a-4909-8807-060504030201';
 
   const page = async (call: OwnerCall, query = '') => {
     const res = await call('GET', `/api/owner/audit${query}`);
@@ -53,9 +55,26 @@ describe.each(await testDrivers('audit'))('the audit log on $name', (driver) => 
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
 
-    const sent = await t.post(bodies.contact({ email: `lead.${Date.now()}@example.org` }));
+    const sent = await t.post(
+      bodies.contact({ email: `lead.${Date.now()}@example.org`, firstName: 'Mary', lastName: 'Jackson' }),
+    );
     submissionId = (sent.json() as { id: string }).id;
     expect((await helper('POST', `/api/owner/submissions/${submissionId}/mark-spam`)).statusCode).toBe(200);
+    // An article the owner writes, named by its title; one since gone, by its id.
+    const article = await owner('POST', '/api/owner/articles', {
+      body: {
+        title: 'Custody   for advisers',
+        summary: 'Who holds the keys.',
+        slug: `custody-${Date.now()}`,
+        date: '2026-06-01',
+        taxYear: '',
+        body: 'Some words.',
+      },
+    });
+    expect(article.statusCode, article.body).toBe(200);
+    articleId = (article.json() as { id: string }).id;
+    await audit(t.app.services.database.db, OWNER, 'article.cover', GONE);
+    await audit(t.app.services.database.db, OWNER, 'availability.change', undefined, { changed: 'days off' });
     expect((await owner('GET', '/api/owner/exports/subscribers.csv')).statusCode).toBe(200);
     // A partner no longer configured, and the site itself.
     await audit(t.app.services.database.db, 'former.partner@sterling.test', 'booking.decline', 'BK-OLD123');
@@ -71,7 +90,10 @@ describe.each(await testDrivers('audit'))('the audit log on $name', (driver) => 
     const sentences = items.map((e) => e.sentence);
     expect(reference).toMatch(/^BK-/);
     expect(sentences).toContain(`Ada Lovelace confirmed booking ${reference}`);
-    expect(sentences).toContain(`Ada Lovelace moved submission ${submissionId.slice(0, 8)} to spam`);
+    expect(sentences).toContain('Ada Lovelace moved submission from Mary Jackson to spam');
+    expect(sentences).toContain('Sam wrote article “Custody for advisers”');
+    expect(sentences).toContain('Sam set the cover image of article 0f0e0d0c');
+    expect(items.find((e) => e.action === 'article.create')).toMatchObject({ target: articleId });
     expect(sentences).toContain('Ada Lovelace signed in with an e-mail link');
     expect(sentences).toContain('Sam exported the newsletter subscribers as CSV');
     expect(sentences).toContain('Former.partner declined booking BK-OLD123');
@@ -96,7 +118,11 @@ describe.each(await testDrivers('audit'))('the audit log on $name', (driver) => 
     expect(byHelper.items.every((e) => e.actor === HELPER)).toBe(true);
 
     const bookings = await page(owner, '?kind=bookings');
-    expect(bookings.items.map((e) => e.action).sort()).toEqual(['booking.confirm', 'booking.decline']);
+    expect(bookings.items.map((e) => e.action).sort()).toEqual([
+      'availability.change',
+      'booking.confirm',
+      'booking.decline',
+    ]);
     const security = await page(owner, '?kind=security');
     expect(security.items.length).toBeGreaterThan(0);
     expect(security.items.every((e) => /^(sign-in|sign-out|passkey)/.test(e.action))).toBe(true);

@@ -326,7 +326,7 @@ describe.each(drivers)('articles in the console on $name', (driver) => {
     ]);
     const words = await owner('GET', '/api/owner/audit?kind=articles');
     const sentences = words.json<{ items: { sentence: string }[] }>().items.map((e) => e.sentence);
-    expect(sentences).toContain(`Owner unscheduled article ${article.id.slice(0, 8)} (a draft again)`);
+    expect(sentences).toContain(`Owner unscheduled article “${article.title}” (a draft again)`);
   });
 
   it('previews the Markdown as the page shows it, running nothing', async () => {

@@ -10,7 +10,10 @@ import { peopleArea } from '../console/people';
 import { retentionArea, type RetentionRunner } from '../console/retention';
 import { securityArea } from '../console/security';
 import { overviewArea } from '../console/overview';
-import { auditArea } from '../console/audit';
+import { auditArea, leadNames, namesFrom } from '../console/audit';
+import { articles } from '~/features/publishing/tables.server';
+import { events } from '~/features/events/tables.server';
+import { newsletterIssues } from '~/features/newsletter/tables.server';
 import { deliveriesArea } from '../console/deliveries';
 import { suppressionsArea } from '../console/suppressions';
 import { subscribersArea } from '~/features/newsletter/newsletter-console.server';
@@ -57,7 +60,13 @@ export function consoleAreas(deps: {
     securityArea,
     pushArea(deps.pushSender),
     overviewArea,
-    auditArea,
+    // The log names what it speaks of: leads, and the features' articles, masterclasses and issues.
+    auditArea({
+      lead: leadNames,
+      article: namesFrom(articles, articles.id, articles.title),
+      masterclass: namesFrom(events, events.id, events.title),
+      issue: namesFrom(newsletterIssues, newsletterIssues.id, newsletterIssues.subject),
+    }),
     deliveriesArea,
     suppressionsArea,
     subscribersArea,
