@@ -10,7 +10,7 @@ import { page } from '~/components/console/paths';
 import { Loaded, useResource } from '~/components/console/data';
 import { Banner, PageHeading } from '~/components/console/page';
 import { IfMayUse } from '~/components/console/role';
-import { TableBox, td, th } from '~/components/console/table';
+import { DataTable, numeric, td } from '~/components/console/table';
 import { DateTime } from '~/components/console/dates';
 import { formatLongDate } from '~/lib/uk-dates';
 import { articleRoutes } from '~/features/publishing/articles-console-contract';
@@ -82,39 +82,25 @@ function Trend({ weeks }: { weeks: Overview['weeks'] }) {
         {copy.trendHeading}
       </h2>
       <p className="mt-1 text-ink-700">{copy.trendSentence(now, before)}</p>
-      <TableBox label={copy.trendTable}>
-        <table className="w-full border-collapse">
-          <thead>
-            <tr>
-              <th scope="col" className={th}>
-                {copy.weekOf}
-              </th>
-              <th scope="col" className={th}>
-                {copy.leads}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {weeks.map((week) => (
-              <tr key={week.start}>
-                <th scope="row" className={`${td} text-left font-medium whitespace-nowrap`}>
-                  {formatLongDate(week.start)}
-                </th>
-                <td className={`${td} w-full`}>
-                  <span className="flex items-center gap-2">
-                    <span
-                      aria-hidden="true"
-                      className="inline-block h-3 rounded bg-brand-600"
-                      style={{ width: `${(week.count / most) * 80}%`, minWidth: week.count ? '0.25rem' : 0 }}
-                    />
-                    <span className="tabular-nums">{week.count}</span>
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableBox>
+      <DataTable label={copy.trendTable} minWidth="min-w-[20rem]" columns={[copy.weekOf, copy.leads]}>
+        {weeks.map((week) => (
+          <tr key={week.start}>
+            <th scope="row" className={`${td} text-left font-medium whitespace-nowrap`}>
+              {formatLongDate(week.start)}
+            </th>
+            <td className={`${td} w-full`}>
+              <span className="flex items-center gap-2">
+                <span
+                  aria-hidden="true"
+                  className="inline-block h-3 rounded bg-brand-600"
+                  style={{ width: `${(week.count / most) * 80}%`, minWidth: week.count ? '0.25rem' : 0 }}
+                />
+                <span className="tabular-nums">{week.count}</span>
+              </span>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }
@@ -204,45 +190,30 @@ export function OverviewPage() {
                 <h2 id="overview-leads" className="text-xl font-semibold">
                   {copy.leadsHeading}
                 </h2>
-                <TableBox label={copy.leadsTable}>
-                  <table className="w-full border-collapse">
-                    <thead>
-                      <tr>
-                        <th scope="col" className={th}>
-                          {copy.form}
-                        </th>
-                        <th scope="col" className={`${th} text-right`}>
-                          {copy.today}
-                        </th>
-                        <th scope="col" className={`${th} text-right`}>
-                          {copy.week}
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.leads.map((row) => (
-                        <tr key={row.formType}>
-                          <th scope="row" className={`${td} text-left font-medium`}>
-                            <Link to={`${page('inbox')}?form=${row.formType}`} className="text-link">
-                              {formTypeLabels[row.formType] ?? row.formType}
-                            </Link>
-                          </th>
-                          <td className={`${td} text-right tabular-nums`}>{row.today}</td>
-                          <td className={`${td} text-right tabular-nums`}>{row.week}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                    <tfoot>
-                      <tr>
-                        <th scope="row" className={`${td} text-left font-semibold`}>
-                          {copy.total}
-                        </th>
-                        <td className={`${td} text-right font-semibold tabular-nums`}>{total.today}</td>
-                        <td className={`${td} text-right font-semibold tabular-nums`}>{total.week}</td>
-                      </tr>
-                    </tfoot>
-                  </table>
-                </TableBox>
+                <DataTable
+                  label={copy.leadsTable}
+                  minWidth="min-w-[20rem]"
+                  columns={[copy.form, numeric(copy.today), numeric(copy.week)]}
+                >
+                  {data.leads.map((row) => (
+                    <tr key={row.formType}>
+                      <th scope="row" className={`${td} text-left font-medium`}>
+                        <Link to={`${page('inbox')}?form=${row.formType}`} className="text-link">
+                          {formTypeLabels[row.formType] ?? row.formType}
+                        </Link>
+                      </th>
+                      <td className={`${td} text-right tabular-nums`}>{row.today}</td>
+                      <td className={`${td} text-right tabular-nums`}>{row.week}</td>
+                    </tr>
+                  ))}
+                  <tr>
+                    <th scope="row" className={`${td} text-left font-semibold`}>
+                      {copy.total}
+                    </th>
+                    <td className={`${td} text-right font-semibold tabular-nums`}>{total.today}</td>
+                    <td className={`${td} text-right font-semibold tabular-nums`}>{total.week}</td>
+                  </tr>
+                </DataTable>
                 <p className="mt-3">
                   <Link to={page('inbox')} className="text-link">
                     {copy.openInbox}

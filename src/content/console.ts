@@ -68,8 +68,8 @@ export const signInCopy = {
 
 export const overviewCopy = {
   title: 'Overview',
-  leadsHeading: 'New leads',
-  leadsTable: 'New leads by form',
+  leadsHeading: 'What arrived',
+  leadsTable: 'Submissions by form, today and this week',
   form: 'Form',
   today: 'Today',
   week: 'This week',

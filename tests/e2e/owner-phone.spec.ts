@@ -103,6 +103,31 @@ test('a table reflows into cards: each cell under its heading, the "To" column r
   ).toBeLessThanOrEqual(0);
 });
 
+test('no console page shows a raw table on a phone: every table reflows into cards', async ({
+  ownerPage: page,
+}) => {
+  for (const { path: relative } of CONSOLE_PAGES) {
+    const path = relative ? `/owner/${relative}` : '/owner';
+    await gotoHydrated(page, path);
+    await expect(page.locator('h1')).toBeFocused();
+    await expect(page.getByText('Loading…')).toHaveCount(0);
+    const tables = await page.locator('main table').evaluateAll((all) =>
+      all.map((table) => ({
+        name: table.closest('[role=region]')?.getAttribute('aria-label') ?? table.textContent?.slice(0, 40),
+        display: getComputedStyle(table).display,
+      })),
+    );
+    expect(
+      tables.filter((table) => table.display !== 'block'),
+      `${path}: tables that do not reflow`,
+    ).toEqual([]);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      `${path} scrolls sideways`,
+    ).toBeLessThanOrEqual(0);
+  }
+});
+
 test('the console at phone width has no axe violations', async ({ ownerPage: page, request }) => {
   const tag = uniqueTag('phoneaxe');
   await sendContact(request, {

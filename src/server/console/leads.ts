@@ -55,7 +55,7 @@ export async function notesOfLead(
 }
 
 /**
- * Leads (not spam) in each of the last `weeks` UK weeks (from Monday), oldest first, the current
+ * Leads (not spam, and leads: decision 054) in each of the last `weeks` UK weeks (from Monday), oldest first, the current
  * week (so far) last; a week with none is there with 0. Read with the inbox's index on received_at.
  */
 export async function leadsByWeek(db: Queryable, weeks: number): Promise<{ start: string; count: number }[]> {
@@ -70,7 +70,7 @@ export async function leadsByWeek(db: Queryable, weeks: number): Promise<{ start
       counted as (
         select date_trunc('week', received_at at time zone 'Europe/London')::date as start, count(*)::int as count
         from submissions, bounds
-        where not spam
+        where not spam and lead_state is not null
           and received_at >= ((this_week - 7 * (${weeks} - 1))::timestamp at time zone 'Europe/London')
         group by 1
       )

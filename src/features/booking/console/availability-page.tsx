@@ -16,6 +16,7 @@ import { post } from '~/components/console/http';
 import { useNotify } from '~/components/console/notices';
 import { useUnsavedGuard } from '~/components/console/unsaved';
 import { PageHeading, Section } from '~/components/console/page';
+import { DataTable, rowTh, td } from '~/components/console/table';
 import { isIsoDate } from '~/lib/uk-dates';
 import { AVAILABILITY_LIMITS, WEEKDAYS, type AvailabilitySettings } from '../availability';
 import type { AvailabilityAnswer, CalendarFeedStatus } from '../availability-console-contract';
@@ -175,45 +176,40 @@ function WeeklyHours({
   return (
     <Section id="availability-weekly" heading={copy.weeklyHeading}>
       <p className="mt-1 max-w-prose text-ink-700">{copy.weeklyIntro}</p>
-      <table className="mt-3 text-left">
-        <thead>
-          <tr>
-            <th scope="col" className="pr-6 pb-2">
-              {copy.day}
+      <DataTable
+        label={copy.weeklyHeading}
+        minWidth="min-w-[28rem]"
+        columns={[
+          copy.day,
+          ...SESSION_TIMES.map(
+            (time) => `${time === 'morning' ? 'Morning' : 'Afternoon'} (${sessionTimeLabels[time]})`,
+          ),
+        ]}
+      >
+        {WEEKDAYS.map((day) => (
+          <tr key={day}>
+            <th scope="row" className={rowTh}>
+              {WEEKDAY_NAMES[day]}
             </th>
             {SESSION_TIMES.map((time) => (
-              <th key={time} scope="col" className="pr-6 pb-2">
-                {time === 'morning' ? 'Morning' : 'Afternoon'} ({sessionTimeLabels[time]})
-              </th>
+              <td key={time} className={td}>
+                <input
+                  type="checkbox"
+                  className="size-5"
+                  aria-label={`${WEEKDAY_NAMES[day]} ${time}`}
+                  checked={settings.weekly[day][time]}
+                  onChange={(e) =>
+                    onChange({
+                      ...settings.weekly,
+                      [day]: { ...settings.weekly[day], [time]: e.target.checked },
+                    })
+                  }
+                />
+              </td>
             ))}
           </tr>
-        </thead>
-        <tbody>
-          {WEEKDAYS.map((day) => (
-            <tr key={day}>
-              <th scope="row" className="pr-6 py-1 font-medium">
-                {WEEKDAY_NAMES[day]}
-              </th>
-              {SESSION_TIMES.map((time) => (
-                <td key={time} className="py-1">
-                  <input
-                    type="checkbox"
-                    className="size-5"
-                    aria-label={`${WEEKDAY_NAMES[day]} ${time}`}
-                    checked={settings.weekly[day][time]}
-                    onChange={(e) =>
-                      onChange({
-                        ...settings.weekly,
-                        [day]: { ...settings.weekly[day], [time]: e.target.checked },
-                      })
-                    }
-                  />
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {error ? (
         <p role="alert" className="field-error">
           {error}
