@@ -476,6 +476,7 @@ export const availabilityPageCopy = {
   intro:
     'Choose when visitors can ask for a strategy session. The booking form offers only the mornings and afternoons left free by these settings, by sessions you have confirmed or that visitors have asked for, and by your published masterclasses. All times are UK time.',
   weeklyHeading: 'Weekly hours',
+  weeklyTable: 'The half-days open each week',
   weeklyIntro: 'Tick the mornings and afternoons you are open for sessions each week.',
   day: 'Day',
   daysOffHeading: 'Days off',

@@ -179,7 +179,7 @@ function WeeklyHours({
     <Section id="availability-weekly" heading={copy.weeklyHeading}>
       <p className="mt-1 max-w-prose text-ink-700">{copy.weeklyIntro}</p>
       <DataTable
-        label={copy.weeklyHeading}
+        label={copy.weeklyTable}
         minWidth="min-w-[28rem]"
         columns={[
           copy.day,
