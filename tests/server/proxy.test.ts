@@ -3,7 +3,7 @@
  * 127.0.0.1 with TRUST_PROXY=127.0.0.1. Two visitors (connecting to nginx from 127.0.0.2 and
  * 127.0.0.3, so nginx's $remote_addr differs) get a rate-limit window each, and X-Forwarded-For
  * forged by a client the app does not trust (127.0.0.9 straight to the app, or a visitor through
- * nginx) gives it no fresh window. `npm test` installs nginx first (scripts/ensure-nginx.mjs).
+ * nginx) gives it no fresh window. `npm test` installs nginx first (scripts/ensure-tools.mjs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -162,7 +162,7 @@ async function stopNginx(nginx: Nginx): Promise<void> {
 
 if (!existsSync(NGINX)) {
   throw new Error(
-    `nginx is missing at ${NGINX}: run node scripts/ensure-nginx.mjs (npm test does), or set NGINX_PATH.`,
+    `nginx is missing at ${NGINX}: run node scripts/ensure-tools.mjs (npm test does), or set NGINX_PATH.`,
   );
 }
 
