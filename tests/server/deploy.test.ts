@@ -16,7 +16,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ import { deployEnv } from '../../scripts/deploy-env.mjs';
 import { createLinks } from '../../src/server/kit/http/links';
 import { loadConfig } from '../../src/server/kit/config';
 import { SECRET, bodies, makeFormsApp, type FormsTestApp } from './forms-support';
+import { freePort } from './free-port';
 
 const CADDY = process.env.CADDY_PATH ?? '/usr/bin/caddy';
 const UNIT = 'deploy/sterling-sats.service';
@@ -80,18 +81,6 @@ describe('the systemd unit', () => {
     }
   });
 });
-
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 

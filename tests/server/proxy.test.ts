@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -16,21 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinks } from '../../src/server/kit/http/links';
 import { loadConfig } from '../../src/server/kit/config';
 import { SECRET, bodies, makeFormsApp, type FormsTestApp } from './forms-support';
+import { freePort } from './free-port';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const CONTACT_LIMIT = 3; // contact messages per client per 5 minutes
-
-/** A port nobody listens on right now (nginx gets it a moment later; a clash fails the start). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** POSTs a contact message from `localAddress` to 127.0.0.1:`port`; resolves with the status. */
 function postContact(
