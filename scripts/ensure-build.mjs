@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-/** Runs before `npm start`: builds when there is no build, or it is older than the sources or settings. */
+/**
+ * Runs before `npm start`: builds when there is no build, or it is older than the sources or settings.
+ * `--check` builds nothing: it says why the build is out of date and exits 1 (the systemd unit in
+ * deploy/ runs it before the server, whose code folder is read-only to it).
+ */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +36,12 @@ function reason() {
 }
 
 const why = reason();
+if (why && process.argv.includes('--check')) {
+  console.error(
+    `The build is out of date (${why}): run npm run build in ${process.cwd()} with the same settings, then start again.`,
+  );
+  process.exit(1);
+}
 if (why) {
   console.log(`Building the site (${why})...`);
   const result = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every test. Unit and server integration tests (Vitest; the reverse proxy test runs
- * Debian's nginx), then the browser tests (Playwright in Debian's Chromium) against the
- * production build served by our own server.
+ * Debian's nginx, the production recipe's test Debian's caddy), then the browser tests
+ * (Playwright in Debian's Chromium) against the production build served by our own server.
  */
 import { spawnSync } from 'node:child_process';
 import { ensureChromium } from './ensure-chromium.mjs';
-import { ensureNginx } from './ensure-nginx.mjs';
+import { ensureCaddy, ensureNginx } from './ensure-tools.mjs';
 
 function step(title, cmd, args, env = {}) {
   console.log(`\n=== ${title} ===`);
@@ -19,6 +19,7 @@ function step(title, cmd, args, env = {}) {
 
 ensureChromium();
 ensureNginx();
+ensureCaddy();
 const node = process.execPath;
 step('Build', node, ['scripts/build.mjs']);
 // The voice simulator's browser tests need a second build with a test key baked in.

@@ -3,12 +3,12 @@
  * 127.0.0.1 with TRUST_PROXY=127.0.0.1. Two visitors (connecting to nginx from 127.0.0.2 and
  * 127.0.0.3, so nginx's $remote_addr differs) get a rate-limit window each, and X-Forwarded-For
  * forged by a client the app does not trust (127.0.0.9 straight to the app, or a visitor through
- * nginx) gives it no fresh window. `npm test` installs nginx first (scripts/ensure-nginx.mjs).
+ * nginx) gives it no fresh window. `npm test` installs nginx first (scripts/ensure-tools.mjs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -16,21 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLinks } from '../../src/server/kit/http/links';
 import { loadConfig } from '../../src/server/kit/config';
 import { SECRET, bodies, makeFormsApp, type FormsTestApp } from './forms-support';
+import { freePort } from './free-port';
 
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const CONTACT_LIMIT = 3; // contact messages per client per 5 minutes
-
-/** A port nobody listens on right now (nginx gets it a moment later; a clash fails the start). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** POSTs a contact message from `localAddress` to 127.0.0.1:`port`; resolves with the status. */
 function postContact(
@@ -162,7 +151,7 @@ async function stopNginx(nginx: Nginx): Promise<void> {
 
 if (!existsSync(NGINX)) {
   throw new Error(
-    `nginx is missing at ${NGINX}: run node scripts/ensure-nginx.mjs (npm test does), or set NGINX_PATH.`,
+    `nginx is missing at ${NGINX}: run node scripts/ensure-tools.mjs (npm test does), or set NGINX_PATH.`,
   );
 }
 

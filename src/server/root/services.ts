@@ -280,7 +280,10 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       ]);
       mailBusiness.current = business && { name: business.name, address: business.address };
       // An issue's Markdown is the owner's, as an article's: rendered by the same safe renderer.
-      const newsletter = issues.map(({ body, ...issue }) => ({ ...issue, html: renderArticleMarkdown(body).html }));
+      const newsletter = issues.map(({ body, ...issue }) => ({
+        ...issue,
+        html: renderArticleMarkdown(body).html,
+      }));
       // The lists of masterclasses tell upcoming from past when rendered: again once one ends.
       const now = Date.now();
       const ends = masterclasses.map((m) => Date.parse(m.endsAt)).filter((end) => end > now);
@@ -322,7 +325,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
   const publishingChores = runEvery(
     async () => {
       try {
-        if ((await publishDueArticles(database.db)) > 0 || publisher.stale(Date.now())) await publisher.republish();
+        if ((await publishDueArticles(database.db)) > 0 || publisher.stale(Date.now()))
+          await publisher.republish();
       } catch (error) {
         app.log.error({ err: safeError(error) }, 'scheduled articles could not be published');
       }
@@ -416,14 +420,25 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     return !!session && consoleUserOf(config, session.email)?.role === 'owner';
   });
 
+  // For load balancers and uptime monitors (README, "Going live"): the database answers and holds
+  // exactly this release's migrations. /healthz says only that the process answers.
   app.get('/readyz', async (_request, reply) => {
+    let migrations;
     try {
       if (app.closing()) throw new Error('closing');
-      await database.ping();
-      return { status: 'ready', database: database.driver };
+      migrations = await database.migrations();
     } catch {
       return reply.code(503).send({ error: 'Not ready: the database does not answer.' });
     }
+    if (migrations.state !== 'current') {
+      return reply.code(503).send({
+        error:
+          migrations.state === 'newer'
+            ? 'Not ready: the database was migrated by a newer release.'
+            : 'Not ready: the database has migrations of this release still to run.',
+      });
+    }
+    return { status: 'ready', database: database.driver };
   });
 
   await app.register(formsApi, {

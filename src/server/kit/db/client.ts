@@ -11,6 +11,14 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { ensurePrivateDir, isDataDirEntry } from '../data-dir-files';
 import { startEmbeddedPostgres, type EmbeddedLog, type EmbeddedPostgres } from './embedded-postgres';
+import {
+  firstFailing,
+  migrationFailure,
+  migrationState,
+  newerDatabase,
+  releaseMigrations,
+  type MigrationState,
+} from './migrations';
 import { movePgliteIn, pgliteFolderToMove } from './pglite-import';
 import { databaseOutage } from './unavailable';
 
@@ -33,8 +41,11 @@ export type Database = {
    * connection prepares it once, under its name, and then only binds values to it.
    */
   run(statement: NamedStatement, params: unknown[]): Promise<void>;
-  /** Throws when the database does not answer (readiness). */
-  ping(): Promise<void>;
+  /**
+   * Where the database stands against this release's migrations (readiness, ./migrations.ts);
+   * throws when the database does not answer.
+   */
+  migrations(): Promise<MigrationState>;
   close(): Promise<void>;
 };
 
@@ -63,6 +74,8 @@ export type DatabaseOptions = {
   log?: EmbeddedLog;
   /** What the embedded database says of an unexpected stop (it is started again). */
   warn?: EmbeddedLog;
+  /** The migrations to apply: the project's `drizzle/` (tests give a folder of their own). */
+  migrationsFolder?: string;
 };
 
 /** Opens the database and applies every pending migration before returning. */
@@ -72,6 +85,7 @@ export async function openDatabase({
   poolSize = 10,
   log = () => {},
   warn = log,
+  migrationsFolder = MIGRATIONS_DIR,
 }: DatabaseOptions): Promise<Database> {
   const [{ default: pgModule }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
     import('pg'),
@@ -89,13 +103,23 @@ export async function openDatabase({
     connection = embedded.connection();
   }
   const started = embedded;
+  const release = releaseMigrations(migrationsFolder);
   const migrateWith = async (pool: pg.Pool) => {
     const db = drizzlePg(pool) as unknown as Db;
     // Several instances may start together: one migrates while the others wait on the lock.
     const lockClient = await pool.connect();
     try {
       await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+      // A newer release's database is refused before anything runs (decision 056).
+      const before = await migrationState(lockClient, release);
+      if (before.state === 'newer') throw newerDatabase(before.newest, release);
+      try {
+        await migratePg(db as never, { migrationsFolder });
+      } catch (error) {
+        // Nothing was kept (one transaction): say which migration failed, and how to go back.
+        const pending = before.state === 'behind' ? before.pending : release;
+        throw migrationFailure(await firstFailing(lockClient, pending).catch(() => undefined), error);
+      }
     } finally {
       await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
       lockClient.release();
@@ -107,7 +131,7 @@ export async function openDatabase({
         dataDir,
         admin: started.connection('postgres'),
         target: { ...started.connection(), database: started.database },
-        migrationsFolder: MIGRATIONS_DIR,
+        migrationsFolder,
         migrateTarget: async () => {
           const pool = new pgModule.Pool({ ...connection, max: 2 });
           try {
@@ -151,9 +175,7 @@ export async function openDatabase({
     run: async ({ name, text }, values) => {
       await pool.query({ name, text, values });
     },
-    ping: async () => {
-      await pool.query('select 1');
-    },
+    migrations: () => migrationState(pool, release),
     close: () =>
       (closing ??= (async () => {
         await pool.end().catch(() => {});
