@@ -20,6 +20,7 @@ import { consoleUserOf, nameOfAddress, type Config } from '../kit/config';
 import type { Queryable } from '../kit/db/client';
 import { pageOf } from '../kit/db/keyset';
 import { auditLog } from '../kit/audit';
+import { UUID_PATTERN } from '~/lib/patterns';
 import { submissions } from '../kit/db/schema';
 import type { ConsoleArea, OwnerIdentity } from '../kit/http/owner-routes';
 import { Refusal } from '../kit/http/request-checks';
@@ -55,7 +56,9 @@ export function nameOfActor(config: Pick<Config, 'consoleUsers'>, actor: string)
 export type AuditNamer = (q: Queryable, ids: readonly string[]) => Promise<Map<string, string>>;
 export type AuditNamers = Partial<Record<AuditTargetKind, AuditNamer>>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The rows that have a name, as a map by id. */
+const named = (rows: readonly { id: string; name: string | null }[]) =>
+  new Map(rows.flatMap((row) => (row.name ? [[row.id, row.name] as const] : [])));
 
 /** A namer reading one text column of a table keyed by a uuid (an article's title...). */
 export function namesFrom(table: AnyPgTable, id: AnyPgColumn, name: AnyPgColumn): AuditNamer {
@@ -64,7 +67,7 @@ export function namesFrom(table: AnyPgTable, id: AnyPgColumn, name: AnyPgColumn)
       .select({ id, name })
       .from(table)
       .where(inArray(id, [...ids]))) as { id: string; name: string | null }[];
-    return new Map(rows.flatMap((row) => (row.name ? [[row.id, row.name] as const] : [])));
+    return named(rows);
   };
 }
 
@@ -77,7 +80,7 @@ export const leadNames: AuditNamer = async (q, ids) => {
     })
     .from(submissions)
     .where(inArray(submissions.id, [...ids]));
-  return new Map(rows.flatMap((row) => (row.name ? [[row.id, row.name] as const] : [])));
+  return named(rows);
 };
 
 /** The names of the page's targets, by kind then id: one query a kind. */
@@ -89,7 +92,7 @@ async function targetNames(
   const wanted = new Map<AuditTargetKind, Set<string>>();
   for (const row of rows) {
     const kind = targetKindOf(row.action);
-    if (!kind || !namers[kind] || !row.target || !UUID.test(row.target)) continue;
+    if (!kind || !namers[kind] || !row.target || !UUID_PATTERN.test(row.target)) continue;
     wanted.set(kind, (wanted.get(kind) ?? new Set()).add(row.target));
   }
   const names = new Map<string, string>();
