@@ -29,7 +29,7 @@ export class ConfigError extends Error {}
 
 /** The shortest secret accepted from DATA_DIR/.app-secret, in bytes (APP_SECRET's own minimum). */
 const MIN_SECRET_BYTES = 32;
-const SECRET_FILE = '.app-secret';
+export const SECRET_FILE = '.app-secret';
 /** The DKIM private key made on first use when DKIM_PRIVATE_KEY_FILE is unset (decision 044). */
 export const DKIM_KEY_FILE = '.dkim-private-key.pem';
 
