@@ -127,7 +127,8 @@ describe('backups and restores on PostgreSQL', () => {
     cpSync(dir, copy, { recursive: true });
     const part = join(copy, 'tables', 'public.submissions.copy.gz');
     const bytes = readFileSync(part);
-    bytes[bytes.length >> 1] ^= 0xff;
+    const middle = bytes.length >> 1;
+    bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
     writeFileSync(part, bytes);
     await expect(verifyBackup(copy)).rejects.toThrow(
       /damaged: tables\/public\.submissions\.copy\.gz \(the table public\.submissions\) does not match its checksum/,

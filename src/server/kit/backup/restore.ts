@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import type { ReadableStream as WebReadable } from 'node:stream/web';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { releaseMigrations } from '../db/migrations';
@@ -48,7 +49,7 @@ async function partReader(file: string, identity: string | undefined): Promise<R
     const decrypter = new Decrypter();
     decrypter.addIdentity(identity);
     const web = await decrypter.decrypt(Readable.toWeb(source) as ReadableStream<Uint8Array>);
-    source = Readable.fromWeb(web as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
+    source = Readable.fromWeb(web as unknown as WebReadable<Uint8Array>);
   }
   const gunzip = createGunzip();
   source.on('error', (error) => gunzip.destroy(error));

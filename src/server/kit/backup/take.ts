@@ -34,6 +34,7 @@ import { join } from 'node:path';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import type { ReadableStream as WebReadable } from 'node:stream/web';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { DKIM_KEY_FILE, ensurePrivateDir, fsyncDir, SECRET_FILE } from '../data-dir-files';
@@ -121,7 +122,7 @@ async function encryptTo(recipient: string, source: Readable): Promise<Readable>
   const encrypter = new Encrypter();
   encrypter.addRecipient(recipient);
   const web = await encrypter.encrypt(Readable.toWeb(source) as ReadableStream<Uint8Array>);
-  return Readable.fromWeb(web as unknown as import('node:stream/web').ReadableStream<Uint8Array>);
+  return Readable.fromWeb(web as unknown as WebReadable<Uint8Array>);
 }
 
 /** Writes `source` (gzipped, maybe encrypted) to `file`, fsynced; its size and checksum. */
