@@ -39,7 +39,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { CLUSTER_FOLDER, startEmbeddedPostgres } from '../src/server/kit/db/embedded-postgres';
+import { CLUSTER_FOLDER } from '../src/server/kit/db/embedded-cluster';
+import { startEmbeddedPostgres } from '../src/server/kit/db/embedded-postgres';
 import { sampleDatabasePss, sumMb, type DatabasePssSampler } from './bench-process.mjs';
 import { SEARCH_TERMS, SPAN_DAYS } from './console-seed';
 

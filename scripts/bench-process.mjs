@@ -63,7 +63,7 @@ export function childrenPeakRssMb(pid) {
 // ---------------------------------------------------------------------------------------------
 // The embedded database's memory (decision 052): PostgreSQL's own processes, not the server's.
 
-/** The embedded cluster's folder in a DATA_DIR (src/server/kit/db/embedded-postgres.ts). */
+/** The embedded cluster's folder in a DATA_DIR (src/server/kit/db/embedded-cluster.ts). */
 const CLUSTER_FOLDER = 'postgres';
 
 /** The postmaster's pid of `dataDir`'s embedded cluster (the first line of its postmaster.pid), if it runs. */

@@ -21,13 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/kit/db/client';
 import { startBounceListener, type BounceListener } from '../../src/server/kit/mail/bounce-listener';
 import { enqueueEmails, suppressionHash, type OutgoingEmail } from '../../src/server/kit/mail/outbox';
-import {
-  claimDue,
-  dropSuppressed,
-  sendOne,
-  SentMarks,
-  type SendOutcome,
-} from '../../src/server/kit/mail/outbox-steps';
+import { SentMarks } from '../../src/server/kit/mail/outbox-marks';
+import { claimDue, dropSuppressed, sendOne, type SendOutcome } from '../../src/server/kit/mail/outbox-steps';
 import { outboxSettings } from '../../src/server/kit/mail/outbox-worker';
 import { smtpTransport } from '../../src/server/kit/mail/transport';
 import { verpRowId, verpSender } from '../../src/server/kit/mail/verp';

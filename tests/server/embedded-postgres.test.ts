@@ -17,13 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  closedAncestor,
-  placeCluster,
-  ROOT_FALLBACK_BASE,
-  startEmbeddedPostgres,
-  type EmbeddedPostgres,
-} from '../../src/server/kit/db/embedded-postgres';
+import { closedAncestor, placeCluster, ROOT_FALLBACK_BASE } from '../../src/server/kit/db/embedded-cluster';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/server/kit/db/embedded-postgres';
 import { ConfigError } from '../../src/server/kit/data-dir-files';
 import { until } from './forms-support';
 

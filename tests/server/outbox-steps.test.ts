@@ -21,9 +21,9 @@ import {
   markFailure,
   releaseRows,
   sendOne,
-  SentMarks,
   stampInFlight,
 } from '../../src/server/kit/mail/outbox-steps';
+import { SentMarks } from '../../src/server/kit/mail/outbox-marks';
 import { enqueueMailing, storeSharedBody } from '../../src/server/kit/mail/mailing';
 import { databaseFor } from './databases';
 import { SECRET } from './forms-support';

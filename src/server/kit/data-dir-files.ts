@@ -46,7 +46,7 @@ export function ensurePrivateDir(dir: string, own: (name: string) => boolean = (
   const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = statSync(dir);
   // Passing through (group search alone) reveals nothing: the embedded database's user needs it
-  // when the server runs as root (./db/embedded-postgres.ts).
+  // when the server runs as root (./db/embedded-cluster.ts).
   if ((stat.mode & 0o067) === 0) return;
   const uid = process.getuid?.();
   if (uid === undefined || stat.uid !== uid) return;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimedRow } from './outbox';
 import { composeMail, messageId, toMail } from './outbox-message';
-import { SendPace } from './outbox-steps';
+import { SendPace } from './outbox-marks';
 import {
   claimRoom,
   outboxSettings,

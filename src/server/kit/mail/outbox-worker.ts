@@ -25,6 +25,7 @@ import type { DkimSigner } from './dkim';
 import type { SenderIdentity } from './outbox-message';
 import type { MailBusiness } from './layout';
 import { DEFAULT_VISITOR_HOURLY_CAP, type VisitorLimits } from './outbox-limits';
+import { SendPace, SentMarks } from './outbox-marks';
 import {
   claimDue,
   composeAhead,
@@ -34,9 +35,7 @@ import {
   dropSuppressed,
   errorCode,
   releaseRows,
-  SendPace,
   sendOne,
-  SentMarks,
   stampInFlight,
   type ClaimedItem,
   type RetryPolicy,
