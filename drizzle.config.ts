@@ -9,6 +9,7 @@ export default defineConfig({
     './src/server/console/tables.ts',
     './src/server/kit/audit.ts',
     './src/server/kit/publication.ts',
+    './src/server/kit/backup/tables.ts',
   ],
   out: './drizzle',
 });

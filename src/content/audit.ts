@@ -17,6 +17,7 @@ export const AUDIT_KINDS = {
   exports: { label: 'Exports', areas: ['export'] },
   people: { label: 'People and the suppression list', areas: ['person', 'suppression'] },
   retention: { label: 'Retention', areas: ['retention'] },
+  system: { label: 'Backups', areas: ['backup'] },
 } as const;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -156,6 +157,7 @@ const WORDS: Record<string, (t: string, detail: Detail) => string> = {
   'person.erase': (_, d) => `erased one person${counted(total(d), 'record', 'records')}`,
   'suppression.lift': () => 'lifted an address from the suppression list',
   'retention.run': (t) => `started retention run ${t}`.trimEnd(),
+  'backup.start': () => 'started a backup',
 };
 
 /**

@@ -62,6 +62,8 @@ export type Overview = {
   /** The owner's own calendar could not be read (decision 037): the error and the last good fetch. */
   calendarWarnings: string[];
   configWarnings: string[];
+  /** The System page's warnings (backups, drill, disk: decision 057); the owner's alone. */
+  systemWarnings: string[];
   /**
    * What the site needs set up and lacks: the business's own details (the site shows no contact
    * details until they are saved), the voice simulator's keys (its button would only fail).

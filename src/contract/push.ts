@@ -7,7 +7,7 @@ import { z } from '~/lib/zod';
 import { route } from './route';
 
 /** What an alert is about. None carries a visitor's words or address. */
-export const ALERT_KINDS = ['booking', 'lead', 'spam', 'delivery', 'test'] as const;
+export const ALERT_KINDS = ['booking', 'lead', 'spam', 'delivery', 'system', 'test'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** What the service worker receives: the notification's words and the console page it opens. */

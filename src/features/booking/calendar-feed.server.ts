@@ -130,7 +130,7 @@ export function calendarFailedEmail(
 
 export type CalendarFeedDeps = {
   db: Db;
-  config: Pick<Config, 'ownerEmail' | 'calendarFeed'>;
+  config: Pick<Config, 'ownerEmail' | 'calendarFeed' | 'sandbox'>;
   /** The console's Availability page, for the failure's e-mail. */
   availabilityUrl: string;
   log: FastifyBaseLogger;
@@ -183,6 +183,7 @@ export async function refreshCalendarFeed(
   const url = claimed.url;
   const today = ukDateOf(now);
   try {
+    if (config.sandbox) throw new FeedFetchError('A restored copy (the sandbox) fetches no calendar.');
     const text = await fetchFeed(url, {
       allowHttp: config.calendarFeed.allowHttp,
       allowPrivate: config.calendarFeed.allowPrivate,
@@ -277,9 +278,12 @@ export function startCalendarFeed(
       );
     }
   };
-  const timer = runEvery(tick, { firstAfterMs, everyMs });
+  // A restored copy looked at before it goes live (decision 057) fetches nothing by itself.
+  const timer = deps.config.sandbox ? undefined : runEvery(tick, { firstAfterMs, everyMs });
   return {
     refreshNow: (now) => refreshCalendarFeed(deps, { now, force: true }),
-    stop: () => timer.stop(),
+    stop: async () => {
+      await timer?.stop();
+    },
   };
 }

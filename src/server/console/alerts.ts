@@ -36,7 +36,7 @@ const ROUND_LIMIT = 200;
 type Item = { kind: AlertKind; id: string; at: string };
 
 const WORDS: Record<
-  Exclude<AlertKind, 'test'>,
+  Exclude<AlertKind, 'test' | 'system'>,
   { one: string; many: (n: number) => string; list: string }
 > = {
   booking: {

@@ -148,7 +148,7 @@ export async function overview(
   config: Config,
   diary: Diary,
   now: Date = new Date(),
-): Promise<Overview> {
+): Promise<Omit<Overview, 'systemWarnings'>> {
   // Today and this week (from Monday) in UK time; counted with the inbox's index on (form, spam, received_at).
   const ukNow = sql`(now() at time zone 'Europe/London')`;
   const today = sql`(date_trunc('day', ${ukNow}) at time zone 'Europe/London')`;
@@ -199,6 +199,16 @@ export async function spamSince(db: Queryable, since: Date): Promise<number> {
   return row?.count ?? 0;
 }
 
-export const overviewArea: ConsoleArea = (routes, { config, db, diary, clock }) => {
-  routes.on(overviewRoutes.view, () => overview(db, config, diary, clock()));
-};
+/** The overview; the owner's also says what the System page warns of (decision 057). */
+export const overviewArea =
+  (systemWarnings: (now: Date) => Promise<string[]>): ConsoleArea =>
+  (routes, { config, db, diary, clock }) => {
+    routes.on(overviewRoutes.view, async ({ owner }) => {
+      const now = clock();
+      const [view, system] = await Promise.all([
+        overview(db, config, diary, now),
+        owner.role === 'owner' ? systemWarnings(now) : [],
+      ]);
+      return { ...view, systemWarnings: system };
+    });
+  };

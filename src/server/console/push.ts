@@ -103,7 +103,7 @@ const SEND_TIMEOUT_MS = 10_000;
 const TTL_SECONDS = 3600;
 
 export function createPushSender(
-  config: Pick<Config, 'appSecret' | 'mailFrom' | 'pushAllowLocal'>,
+  config: Pick<Config, 'appSecret' | 'mailFrom' | 'pushAllowLocal' | 'sandbox'>,
   log: FastifyBaseLogger,
 ): PushSender {
   const keys = vapidKeys(config.appSecret);
@@ -117,7 +117,8 @@ export function createPushSender(
 
   return {
     async send(db, devices, alert) {
-      if (devices.length === 0) return { sent: 0, removed: 0 };
+      // A restored copy looked at before it goes live (decision 057) pushes nothing.
+      if (devices.length === 0 || config.sandbox) return { sent: 0, removed: 0 };
       const client = await load();
       // Side by side: a slow or unreachable push service holds up no other device.
       const outcomes = await Promise.all(devices.map((device) => sendOne(client, db, device, alert)));

@@ -3,6 +3,8 @@
  * start-up with a message naming the variable. Defaults run the whole site on one machine
  * with nothing else installed (an embedded PostgreSQL in DATA_DIR, e-mails as .eml files).
  */
+import { BACKUP_ENV, backupSettings, type BackupSettings } from './backup/settings';
+import { bounceSettings } from './mail/bounce-settings';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -94,6 +96,9 @@ const ESSENTIAL_DEFAULTS: Record<(typeof ESSENTIALS)[number], string | undefined
 const DOMAIN = /^[a-z0-9.-]+\.[a-z]+$/i;
 
 const EnvSchema = z.object({
+  ...BACKUP_ENV,
+  /** Set by `npm run restore` for its sandbox: no e-mail, calendar fetch, alert or backup. */
+  SANDBOX: boolFlag,
   NODE_ENV: z.preprocess(
     emptyToUndefined,
     z.enum(['development', 'production', 'test']).default('production'),
@@ -297,6 +302,10 @@ export type Config = {
   bounce?: { domain: string; port: number; host: string };
   /** DKIM signing (decision 044), or undefined when DKIM_SELECTOR is unset. */
   dkim?: { selector: string; domain: string; /** PEM */ privateKey: string };
+  /** Backups (decision 057). */
+  backup: BackupSettings;
+  /** A restored copy looked at before it goes live: it sends, fetches and pushes nothing. */
+  sandbox: boolean;
 };
 
 /** One person who may sign in to the console. */
@@ -392,30 +401,6 @@ export function parseTrustProxy(value: string): { proxies: false | string[] } | 
   return { proxies: entries };
 }
 
-/**
- * The bounce listener's settings. The bounce domain must be a domain of its own: MAIL_FROM's, the
- * console's addresses' and any domain above them receive people's mail, all of which the
- * listener refuses once the domain's MX points at it.
- */
-function bounceSettings(
-  domain: string | undefined,
-  port: number,
-  host: string,
-  peopleAddresses: readonly string[],
-) {
-  if (!domain) return undefined;
-  const own = domain.toLowerCase();
-  const taken = peopleAddresses
-    .map((address) => (address.split('@')[1] ?? '').toLowerCase())
-    .find((used) => used === own || used.endsWith(`.${own}`));
-  if (taken !== undefined) {
-    throw new ConfigError(
-      `BOUNCE_DOMAIN must be a domain of its own (e.g. bounces.${taken}), not one that receives people's mail (${taken}, of MAIL_FROM or a console address): the bounce listener refuses every message that is not a bounce.`,
-    );
-  }
-  return { domain: own, port, host };
-}
-
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -482,6 +467,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.MAIL_FROM,
       ...consoleUsers.map((user) => user.email),
     ]),
+    backup: backupSettings(e, dataDir),
+    sandbox: e.SANDBOX,
     dkim: e.DKIM_SELECTOR
       ? {
           selector: e.DKIM_SELECTOR.toLowerCase(),

@@ -10,6 +10,9 @@ import { peopleArea } from '../console/people';
 import { retentionArea, type RetentionRunner } from '../console/retention';
 import { securityArea } from '../console/security';
 import { overviewArea } from '../console/overview';
+import { systemArea } from '../console/system';
+import type { BackupService } from '../kit/backup/service';
+import type { SystemView } from '~/contract/system';
 import { auditArea, leadNames, namesFrom } from '../console/audit';
 import { articles } from '~/features/publishing/tables.server';
 import { events } from '~/features/events/tables.server';
@@ -53,13 +56,17 @@ export function consoleAreas(deps: {
   onPublished?: () => void;
   /** Makes the owner's uploaded images out of the server's process; none: in it (decision 050). */
   images?: Pick<ImageProcess, 'cover' | 'photo'>;
+  /** The backups and what the System page shows (decision 057). */
+  backups: BackupService;
+  systemStatus(running: boolean, now: Date): Promise<SystemView>;
 }): ConsoleArea[] {
   return [
     peopleArea(deps.personalData),
     retentionArea(deps.retentionRuns, deps.personalData),
     securityArea,
     pushArea(deps.pushSender),
-    overviewArea,
+    overviewArea(async (now) => (await deps.systemStatus(deps.backups.running(), now)).warnings),
+    systemArea(deps.backups, deps.systemStatus),
     // The log names what it speaks of: leads, and the features' articles, masterclasses and issues.
     auditArea({
       lead: leadNames,

@@ -38,6 +38,9 @@ import { dkimSigner } from '../kit/mail/dkim';
 import { fileTransport, smtpTransport } from '../kit/mail/transport';
 import { addressConfirmEmail } from '../kit/mail/address-confirm';
 import { startAlerts, type AlertsJob } from '../console/alerts';
+import { startBackups, type BackupService } from '../kit/backup/service';
+import { systemStatus } from '../kit/backup/status';
+import { ownerPushDevices } from '../console/tables';
 import { createPushSender } from '../console/push';
 import { registerCounting, type Counting } from '~/features/analytics/analytics.server';
 import { startCountingChores } from '~/features/analytics/analytics-jobs.server';
@@ -93,6 +96,8 @@ export type ServicesOptions = {
   counting?: { now?: () => Date };
   /** Test knobs for the alerts job (how often it runs). */
   alerts?: { everyMs?: number };
+  /** Test knobs for the backups schedule (how soon and how often it looks). */
+  backups?: { everyMs?: number; firstAfterMs?: number };
   /** Test knobs for reading the owner's calendar (a shorter timeout, a smaller size limit). */
   calendarFeed?: CalendarFeedDeps['limits'];
   /** Test knobs: the calendar expansion's limits (a shorter time, fewer occurrences). */
@@ -115,6 +120,8 @@ declare module 'fastify' {
       calendarFeed: CalendarFeedJob;
       /** The alerts on the console people's devices (tests run a round at once). */
       alerts: AlertsJob;
+      /** Backups, drills and their alerts (decision 057). */
+      backups: BackupService;
       /** The bounce listener (decision 045), when BOUNCE_DOMAIN is set. */
       bounces?: BounceListener;
       /** The visit counts (decision 042): the salt, the form starts, the chores. */
@@ -244,6 +251,34 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     config,
     ...options.alerts,
   });
+  // Backups (decision 057): daily, kept, copied off the machine, drilled weekly; warned of.
+  const startedAt = new Date();
+  const backups = startBackups(
+    {
+      database,
+      config,
+      log: app.log,
+      wakeOutbox,
+      startedAt,
+      consoleUrl: (path) => links.absolute(`${CONSOLE_PATH}${path}`),
+      pushOwner: async ({ title, url, tag }) => {
+        const owners = new Set(
+          config.consoleUsers.filter((user) => user.role === 'owner').map((user) => user.email.toLowerCase()),
+        );
+        const devices = (await database.db.select().from(ownerPushDevices)).filter((d) =>
+          owners.has(d.email.toLowerCase()),
+        );
+        await pushSender.send(database.db, devices, {
+          kind: 'system',
+          title,
+          body: 'Open the System page.',
+          url,
+          tag,
+        });
+      },
+    },
+    options.backups,
+  );
   // The owner's calendar is read in a process of its own, with limits (decision 037, addendum).
   const calendarReader = calendarExpansion(options.calendarExpansion);
   const calendarFeed = startCalendarFeed({
@@ -383,6 +418,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     retentionRuns,
     calendarFeed,
     alerts,
+    backups,
     counting: { ...counting, chores: countingChores },
     consoleRoutes,
     publisher,
@@ -398,6 +434,7 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
       retentionRuns.stop(),
       calendarFeed.stop().then(() => calendarReader.stop()),
       alerts.stop(),
+      backups.stop(),
       countingChores.stop(),
       weeklyReport.stop(),
       issueChores.stop(),
@@ -456,6 +493,8 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     config,
     db: database.db,
     areas: consoleAreas({
+      backups,
+      systemStatus: (running, now) => systemStatus(database, config, startedAt, running, now),
       personalData,
       retentionRuns,
       handlers: formHandlers,
@@ -480,6 +519,9 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     clientKey,
     diary,
   });
-  outbox.start();
-  bulkOutbox.start();
+  // A restored copy looked at before it goes live (decision 057) sends no e-mail: its rows wait.
+  if (!config.sandbox) {
+    outbox.start();
+    bulkOutbox.start();
+  }
 }

@@ -46,8 +46,19 @@ export type Database = {
    * throws when the database does not answer.
    */
   migrations(): Promise<MigrationState>;
+  /** How to reach this database in a connection of one's own (a backup's snapshot). */
+  connection: pg.ClientConfig;
+  /** How to reach the server's maintenance database (`postgres`): to make or drop a database. */
+  admin: pg.ClientConfig;
   close(): Promise<void>;
 };
+
+/** The maintenance database of the server at `url`. */
+export function adminConnection(url: string): pg.ClientConfig {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  return { connectionString: admin.toString() };
+}
 
 /**
  * The migrations folder (`drizzle/` at the project root), found by walking up from this module:
@@ -176,6 +187,8 @@ export async function openDatabase({
       await pool.query({ name, text, values });
     },
     migrations: () => migrationState(pool, release),
+    connection,
+    admin: started ? started.connection('postgres') : adminConnection(databaseUrl!),
     close: () =>
       (closing ??= (async () => {
         await pool.end().catch(() => {});
