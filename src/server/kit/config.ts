@@ -467,7 +467,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.MAIL_FROM,
       ...consoleUsers.map((user) => user.email),
     ]),
-    backup: backupSettings(e, dataDir),
+    backup: backupSettings(e, dataDir, env),
     sandbox: e.SANDBOX,
     dkim: e.DKIM_SELECTOR
       ? {

@@ -94,10 +94,15 @@ export function sameServer(admin: pg.ClientConfig, name: string): pg.ClientConfi
 }
 
 /** Runs the owner's copy command for one backup; a sentence of how it ended. */
-function runCopy(command: string, dir: string, name: string): Promise<{ ok: boolean; detail: string }> {
+function runCopy(
+  command: string,
+  env: Record<string, string>,
+  dir: string,
+  name: string,
+): Promise<{ ok: boolean; detail: string }> {
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], {
-      env: { ...process.env, BACKUP_PATH: dir, BACKUP_NAME: name },
+      env: { ...env, BACKUP_PATH: dir, BACKUP_NAME: name },
       stdio: ['ignore', 'ignore', 'pipe'],
       timeout: COPY_TIMEOUT_MS,
     });
@@ -152,7 +157,7 @@ export function startBackups(
   async function copyOff(dir: string, name: string): Promise<void> {
     if (!settings.copyCommand) return;
     const id = await record('copy', { backup: name });
-    const result = await runCopy(settings.copyCommand, dir, name);
+    const result = await runCopy(settings.copyCommand, settings.copyEnv, dir, name);
     await finish(id, result.ok, { detail: result.detail });
     if (!result.ok) log.warn({ runId: id }, 'the backup could not be copied off the machine');
   }

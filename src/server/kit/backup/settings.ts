@@ -49,12 +49,29 @@ export type BackupSettings = {
   recipient?: string;
   identityFile?: string;
   copyCommand?: string;
+  /**
+   * The copy command's environment: the system's basics and the storage tools' own variables
+   * (rclone, restic, S3 and the like), never the site's secrets (APP_SECRET, SMTP_URL...).
+   */
+  copyEnv: Record<string, string>;
 };
+
+const COPY_ENV_NAMES =
+  /^(PATH|HOME|LANG|LC_ALL|TZ|USER|TMPDIR|(RCLONE|RESTIC|AWS|B2|AZURE|GOOGLE|GCS|S3|SSH)_[A-Z0-9_]+)$/;
 
 type BackupEnv = z.infer<z.ZodObject<typeof BACKUP_ENV>>;
 
-export function backupSettings(e: BackupEnv, dataDir: string): BackupSettings {
+export function backupSettings(
+  e: BackupEnv,
+  dataDir: string,
+  env: Record<string, string | undefined>,
+): BackupSettings {
   return {
+    copyEnv: Object.fromEntries(
+      Object.entries(env).filter(
+        (entry): entry is [string, string] => COPY_ENV_NAMES.test(entry[0]) && entry[1] !== undefined,
+      ),
+    ),
     dir: resolve(e.BACKUP_DIR ?? resolve(dataDir, 'backups')),
     hour: e.BACKUP_HOUR === 'off' ? null : e.BACKUP_HOUR,
     keep: { daily: e.BACKUP_KEEP_DAILY, weekly: e.BACKUP_KEEP_WEEKLY, monthly: e.BACKUP_KEEP_MONTHLY },
