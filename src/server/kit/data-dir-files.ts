@@ -57,7 +57,7 @@ export function ensurePrivateDir(dir: string, own: (name: string) => boolean = (
   chmodSync(dir, stat.mode & 0o700);
 }
 
-/** The names the server keeps in DATA_DIR: the secret and the DKIM key (and their temporary files), the database, the e-mails. */
+/** The names the server keeps in DATA_DIR: the secret and the DKIM key (and their temporary files), the database, the e-mails, the backups. */
 export function isDataDirEntry(name: string): boolean {
   return (
     name === SECRET_FILE ||
@@ -70,7 +70,8 @@ export function isDataDirEntry(name: string): boolean {
     name === 'pglite' ||
     name.startsWith('pglite-moved-') ||
     name === '.pglite-import' ||
-    name === 'mail'
+    name === 'mail' ||
+    name === 'backups'
   );
 }
 

@@ -93,8 +93,17 @@ export function sameServer(admin: pg.ClientConfig, name: string): pg.ClientConfi
   return { ...admin, database: name };
 }
 
+/** Removes the backups the keep rules let go (after a newer one was verified). */
+export function pruneBackups(settings: Pick<Config['backup'], 'dir' | 'keep'>): string[] {
+  const names = listBackups(settings.dir);
+  const keep = backupsToKeep(names, settings.keep);
+  const removed = names.filter((name) => !keep.has(name));
+  for (const name of removed) rmSync(join(settings.dir, name), { recursive: true, force: true });
+  return removed;
+}
+
 /** Runs the owner's copy command for one backup; a sentence of how it ended. */
-function runCopy(
+export function runCopy(
   command: string,
   env: Record<string, string>,
   dir: string,
@@ -162,13 +171,6 @@ export function startBackups(
     if (!result.ok) log.warn({ runId: id }, 'the backup could not be copied off the machine');
   }
 
-  function prune(): void {
-    const names = listBackups(settings.dir);
-    const keep = backupsToKeep(names, settings.keep);
-    for (const name of names)
-      if (!keep.has(name)) rmSync(join(settings.dir, name), { recursive: true, force: true });
-  }
-
   async function takeLocked(reason: BackupReason): Promise<BackupOutcome | undefined> {
     const pool = (await import('pg')).default;
     const lock = new pool.Client(database.connection);
@@ -191,7 +193,7 @@ export function startBackups(
         const bytes = [...manifest.tables, ...manifest.files].reduce((sum, p) => sum + p.bytes, 0);
         await finish(id, true, { backup: manifest.name, bytes });
         log.info({ runId: id, bytes, seconds: manifest.seconds }, 'backup taken');
-        prune();
+        pruneBackups(settings);
         await copyOff(dir, manifest.name);
         return { ok: true, name: manifest.name, bytes };
       } catch (error) {

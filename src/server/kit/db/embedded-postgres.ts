@@ -407,3 +407,41 @@ export async function startEmbeddedPostgres(
     stop,
   };
 }
+
+/** The embedded database as a command beside the server reaches it (./../backup/cli.ts). */
+export type ReachedEmbedded = {
+  /** A node-postgres client config for a database of the cluster. */
+  connection(database?: string): pg.ClientConfig;
+  /** The server runs on it: a command must not stop it, nor switch its database. */
+  serverRunning: boolean;
+  /** Stops the cluster if this command started it. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The embedded database of `dataDir` for a command run beside the server (`npm run backup`,
+ * `npm run restore`): the running server's, reached through its socket, or, with no server
+ * running, started for the command and stopped after it.
+ */
+export async function reachEmbeddedPostgres(
+  dataDir: string,
+  options: EmbeddedOptions = {},
+): Promise<ReachedEmbedded> {
+  const log = options.log ?? (() => {});
+  const { clusterDir, runner } = placeCluster(dataDir, await platformBinaries(), log);
+  if (runningPostmaster(clusterDir) !== undefined) {
+    const socketDir = socketDirFor(clusterDir, runner);
+    return {
+      connection: (database = EMBEDDED_DATABASE) => ({
+        host: socketDir,
+        port: SOCKET_PORT,
+        user: EMBEDDED_ROLE,
+        database,
+      }),
+      serverRunning: true,
+      stop: async () => {},
+    };
+  }
+  const started = await startEmbeddedPostgres(dataDir, options);
+  return { connection: started.connection, serverRunning: false, stop: started.stop };
+}
