@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, openDatabase } from '../../src/server/kit/db/client';
 import { ConfigError } from '../../src/server/kit/data-dir-files';
 import { createTestDatabase } from './databases';
+import { listBackups, takeBackup } from '../../src/server/kit/backup/take';
+import { verifyBackup } from '../../src/server/kit/backup/manifest';
 import { makeFormsApp } from './forms-support';
 
 type Journal = {
@@ -118,6 +120,60 @@ describe('a start whose migrations cannot all run', () => {
     const database = await openDatabase({ databaseUrl: db.url, dataDir: tmpdir(), poolSize: 2 });
     expect(await database.migrations()).toEqual({ state: 'current' });
     await database.close();
+  });
+
+  it('backs up a database with data before an upgrade migrates it, and names the backup when a migration fails', async () => {
+    const backupsDir = mkdtempSync(join(tmpdir(), 'pre-upgrade-'));
+    folders.push(backupsDir);
+    const folder = migrationsCopy((journal, dir) => {
+      withMigration(journal, dir, '9999_fails', 'SELECT 1 / 0;');
+    });
+    const error = await openDatabase({
+      databaseUrl: db.url,
+      dataDir: tmpdir(),
+      migrationsFolder: folder,
+      poolSize: 2,
+      backupBeforeMigrating: async (connection) =>
+        (
+          await takeBackup({
+            connection,
+            driver: 'postgres',
+            backupsDir,
+            dataDir: backupsDir,
+            reason: 'before upgrade',
+            release: { version: 'test' },
+            migrationsFolder: folder,
+          })
+        ).dir,
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    const [name] = listBackups(backupsDir);
+    expect(name).toBeDefined();
+    expect(error?.message).toContain(`A backup taken just before is in ${join(backupsDir, name!)}.`);
+    const manifest = await verifyBackup(join(backupsDir, name!));
+    expect(manifest.reason).toBe('before upgrade');
+    expect(manifest.migrations.map((m) => m.tag)).not.toContain('9999_fails');
+
+    // A backup that cannot be taken stops the start before anything is migrated.
+    const refused = await openDatabase({
+      databaseUrl: db.url,
+      dataDir: tmpdir(),
+      migrationsFolder: migrationsCopy((journal, dir) => {
+        withMigration(journal, dir, '9999_would_pass', 'CREATE TABLE "upgrade_probe_2" ("id" integer);');
+      }),
+      poolSize: 2,
+      backupBeforeMigrating: () => Promise.reject(new Error('no space left on device')),
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect(refused?.message).toMatch(
+      /^The backup taken before this release's migrations failed \(no space left on device\): nothing was migrated/,
+    );
+    expect(await tableExists(db.url, 'upgrade_probe_2')).toBe(false);
   });
 
   it('refuses a database migrated by a newer release, and runs nothing on it', async () => {

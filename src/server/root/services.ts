@@ -25,7 +25,9 @@ import { createRetentionRunner, type RetentionRunner } from '../console/retentio
 import { ConfigError, consoleUserOf, type Config } from '../kit/config';
 import { errorCode } from '../kit/log-safe';
 import type { PersonalDataRegistry } from '../kit/personal-data';
-import { openDatabase, type Database } from '../kit/db/client';
+import { MIGRATIONS_DIR, openDatabase, type Database } from '../kit/db/client';
+import { takeBackup } from '../kit/backup/take';
+import { currentRelease } from '../kit/release';
 import { startRetentionSweeper, type RetentionSweeper } from '../kit/db/retention';
 import {
   createOutboxWorker,
@@ -143,6 +145,20 @@ export async function registerServices(app: FastifyInstance, config: Config, opt
     dataDir: config.dataDir,
     log: (message, fields) => app.log.info(fields ?? {}, message),
     warn: (message, fields) => app.log.warn(fields ?? {}, message),
+    // An upgrade's migrations run only after a verified backup (decision 057).
+    backupBeforeMigrating: async (connection) =>
+      (
+        await takeBackup({
+          connection,
+          driver: config.databaseUrl ? 'postgres' : 'embedded',
+          backupsDir: config.backup.dir,
+          dataDir: config.dataDir,
+          reason: 'before upgrade',
+          release: currentRelease(),
+          migrationsFolder: MIGRATIONS_DIR,
+          recipient: config.backup.recipient,
+        })
+      ).dir,
   });
   const links = createLinks(config.publicUrl, config.appSecret);
   // What relays send back to the VERP senders (decision 045), started before anything else that

@@ -9,12 +9,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
-import { ensurePrivateDir, isDataDirEntry } from '../data-dir-files';
+import { ConfigError, ensurePrivateDir, isDataDirEntry } from '../data-dir-files';
 import { startEmbeddedPostgres, type EmbeddedLog, type EmbeddedPostgres } from './embedded-postgres';
 import {
   firstFailing,
   migrationFailure,
   migrationState,
+  newestApplied,
   newerDatabase,
   releaseMigrations,
   type MigrationState,
@@ -87,6 +88,11 @@ export type DatabaseOptions = {
   warn?: EmbeddedLog;
   /** The migrations to apply: the project's `drizzle/` (tests give a folder of their own). */
   migrationsFolder?: string;
+  /**
+   * Takes and verifies a backup of a database with data before its pending migrations run
+   * (decision 057); returns the backup's folder. A backup that fails stops the start.
+   */
+  backupBeforeMigrating?: (connection: pg.ClientConfig) => Promise<string>;
 };
 
 /** Opens the database and applies every pending migration before returning. */
@@ -97,6 +103,7 @@ export async function openDatabase({
   log = () => {},
   warn = log,
   migrationsFolder = MIGRATIONS_DIR,
+  backupBeforeMigrating,
 }: DatabaseOptions): Promise<Database> {
   const [{ default: pgModule }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
     import('pg'),
@@ -124,12 +131,28 @@ export async function openDatabase({
       // A newer release's database is refused before anything runs (decision 056).
       const before = await migrationState(lockClient, release);
       if (before.state === 'newer') throw newerDatabase(before.newest, release);
+      // An upgrade of a database with data: a verified backup first (decision 057).
+      let backup: string | undefined;
+      if (
+        before.state === 'behind' &&
+        backupBeforeMigrating &&
+        (await newestApplied(lockClient)) !== undefined
+      ) {
+        try {
+          backup = await backupBeforeMigrating(connection);
+        } catch (error) {
+          throw new ConfigError(
+            `The backup taken before this release's migrations failed (${(error as Error).message}): nothing was migrated. Make room or correct BACKUP_DIR and start again, or start the previous release.`,
+          );
+        }
+        log('backed up before migrating', { backup });
+      }
       try {
         await migratePg(db as never, { migrationsFolder });
       } catch (error) {
         // Nothing was kept (one transaction): say which migration failed, and how to go back.
         const pending = before.state === 'behind' ? before.pending : release;
-        throw migrationFailure(await firstFailing(lockClient, pending).catch(() => undefined), error);
+        throw migrationFailure(await firstFailing(lockClient, pending).catch(() => undefined), error, backup);
       }
     } finally {
       await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});

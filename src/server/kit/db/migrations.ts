@@ -93,11 +93,12 @@ export async function firstFailing(
 export function migrationFailure(
   failed: { tag: string; message: string } | undefined,
   cause: unknown,
+  backup?: string,
 ): ConfigError {
   const which = failed
     ? `Migration ${failed.tag} failed: ${failed.message}.`
     : `A migration failed: ${(cause as Error).message}.`;
   return new ConfigError(
-    `${which} The database is as it was before this start: the migrations of a start run in one transaction, and none of them was kept. Start the previous release again (README, "Going live": "And back"), or correct the cause and start this one again.`,
+    `${which} The database is as it was before this start: the migrations of a start run in one transaction, and none of them was kept.${backup ? ` A backup taken just before is in ${backup}.` : ''} Start the previous release again (README, "Going live": "And back"), or correct the cause and start this one again.`,
   );
 }
