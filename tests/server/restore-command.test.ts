@@ -153,3 +153,41 @@ describe('npm run backup and npm run restore', () => {
     await live.drop();
   });
 });
+
+describe('npm run backup and npm run restore on the embedded database', () => {
+  it('backs up beside the running server, refuses to activate under it, and activates once it stopped', async () => {
+    const dataDir = tempDir('restore-embedded');
+    const env = { DATABASE_URL: '', DATA_DIR: dataDir };
+    const t = await makeFormsApp({ DATABASE_URL: '' }, { dataDir });
+    try {
+      expect(t.app.services.database.driver).toBe('embedded');
+      expect((await t.post(bodies.contact())).statusCode).toBe(200);
+      // Beside the running server: through its socket.
+      const backup = await command('backup', [], env).done;
+      expect(backup.code).toBe(0);
+      const restored = await command('restore', ['latest', '--no-sandbox'], env).done;
+      expect(restored.code).toBe(0);
+      const name = /into a new database, (restored_\w+)/.exec(restored.out)![1]!;
+      const busy = await command('restore', ['--activate', name], env).done;
+      expect(busy.code).toBe(1);
+      expect(busy.err).toContain('The server is running on this database: stop it first');
+      expect(await t.query(`select 1 from pg_database where datname = '${name}'`)).toHaveLength(1);
+    } finally {
+      await t.app.close();
+    }
+    const [restoredName] = /restored_\w+/.exec(
+      (await command('restore', ['latest', '--no-sandbox'], env).done).out,
+    )!;
+    const switched = await command('restore', ['--activate', restoredName], env).done;
+    expect(switched.code).toBe(0);
+    expect(switched.out).toContain(`${restoredName} is now the live database (site).`);
+    // The server starts on the restored database with the submission in it.
+    const again = await makeFormsApp({ DATABASE_URL: '' }, { dataDir });
+    try {
+      expect(await again.query(`select id from submissions`)).toHaveLength(1);
+      expect((await again.query<{ d: string }>(`select current_database() as d`))[0]!.d).toBe('site');
+    } finally {
+      await again.app.close();
+    }
+  });
+});
