@@ -154,6 +154,11 @@ describe('backups and restores on PostgreSQL', () => {
     await expect(verifyBackup(copy)).rejects.toThrow(
       /public\.audit_log\.copy\.gz \(the table public\.audit_log\) is missing/,
     );
+    // A manifest naming a table outside the site's schemas is no manifest of ours.
+    const manifest = readManifest(dir);
+    manifest.tables[0]!.schema = 'pg_catalog' as 'public';
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
+    await expect(verifyBackup(copy)).rejects.toThrow(/manifest of the backup copy is damaged/);
     writeFileSync(join(copy, 'manifest.json'), '{"format":1,"tables":[{"file":"../../etc/passwd"}]}');
     await expect(verifyBackup(copy)).rejects.toThrow(/manifest of the backup copy is damaged/);
   });

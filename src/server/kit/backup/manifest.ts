@@ -33,9 +33,10 @@ export const manifestSchema = z.object({
   migrations: z.array(z.object({ tag: z.string(), when: z.number() })),
   tables: z.array(
     part.extend({
-      schema: z.string(),
-      name: z.string(),
-      columns: z.array(z.string()).min(1),
+      // Only the site's and the migrations' schemas: a restore writes nowhere else.
+      schema: z.enum(['public', 'drizzle']),
+      name: z.string().regex(/^[a-z_][a-z0-9_]*$/),
+      columns: z.array(z.string().regex(/^[a-z_][a-z0-9_]*$/)).min(1),
       rows: z.number().int().nonnegative(),
     }),
   ),

@@ -147,11 +147,11 @@ async function writePart(
   return counted.result();
 }
 
-type Table = { schema: string; name: string; columns: string[] };
+type Table = { schema: 'public' | 'drizzle'; name: string; columns: string[] };
 
 /** The tables to back up: the site's (public) and the migrations' record, with their stored columns. */
 async function tablesOf(client: pg.Client): Promise<Table[]> {
-  const { rows } = await client.query<{ schema: string; name: string; columns: string[] }>(`
+  const { rows } = await client.query<Table>(`
     select n.nspname as schema, c.relname as name,
       array(select a.attname::text from pg_attribute a
             where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
