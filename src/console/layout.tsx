@@ -16,6 +16,7 @@ import { useAlertClicks } from './alerts';
 import { mayUse, roleLabels, type ConsoleRole } from '~/contract/roles';
 import type { RouteSpec } from '~/contract/route';
 import { securityRoutes } from '~/contract/security';
+import { systemRoutes } from '~/contract/system';
 import { diaryRoutes } from '~/contract/diary';
 import { bookingRoutes } from '~/features/booking/booking-console-contract';
 import { eventsRoutes } from '~/features/events/events-console-contract';
@@ -37,6 +38,7 @@ import { RetentionPage } from './retention';
 import { page, useSubPath } from '~/components/console/paths';
 import { SecurityPage } from './security';
 import { SpamPage } from './spam';
+import { SystemPage } from './system';
 import { SubmissionPage } from './submission';
 import { SubscribersPage } from '~/features/newsletter/console/subscribers';
 import { NewsletterPage } from '~/features/newsletter/console/newsletter-page';
@@ -269,6 +271,8 @@ function CurrentPage({
       return <PeoplePage />;
     case 'retention':
       return <RetentionPage />;
+    case 'system':
+      return <SystemPage />;
     case 'audit':
       return <AuditPage />;
     case 'security':
@@ -308,6 +312,7 @@ function routeOfPage(subPath: string): RouteSpec {
     suppressions: suppressionRoutes.page,
     people: peopleRoutes.find,
     retention: retentionRoutes.view,
+    system: systemRoutes.view,
     audit: auditRoutes.page,
     security: securityRoutes.session,
   };

@@ -1,11 +1,13 @@
 /**
- * The overview: whether mail is getting through, what waits for the owner (articles whose figures
- * are of an earlier tax year among it), the latest leads, what comes next in the diary, leads a
- * week over eight weeks, and new leads by form.
+ * The overview: whether mail is getting through, whether the backups and the server need the
+ * owner's eye (the System page's warnings), what waits for the owner (articles whose figures are
+ * of an earlier tax year among it), the latest leads, what comes next in the diary, leads a week
+ * over eight weeks, and new leads by form.
  */
 import { Link } from 'react-router';
 import { overviewCopy as copy } from '~/content/console';
 import { deliveryRoutes, formTypeLabels, type Overview } from '~/contract/console';
+import { systemRoutes } from '~/contract/system';
 import { page } from '~/components/console/paths';
 import { Loaded, useResource } from '~/components/console/data';
 import { Banner, PageHeading } from '~/components/console/page';
@@ -147,6 +149,15 @@ export function OverviewPage() {
                     {copy.openAvailability}
                   </Link>
                 </p>
+              </Banner>
+              <Banner heading={copy.systemWarningsHeading} items={data.systemWarnings}>
+                <IfMayUse route={systemRoutes.view}>
+                  <p className="mt-2">
+                    <Link to={page('system')} className="text-link">
+                      {copy.openSystem}
+                    </Link>
+                  </p>
+                </IfMayUse>
               </Banner>
               <Banner heading={copy.configWarningsHeading} items={data.configWarnings} />
               <Banner heading={copy.setupWarningsHeading} items={data.setupWarnings}>

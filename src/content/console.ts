@@ -90,6 +90,8 @@ export const overviewCopy = {
     `“${title}” quotes the figures of the ${taxYear} tax year, before the current one. Check its figures, then change its tax year.`,
   openArticles: 'Open the articles',
   openDeliveries: 'See deliveries',
+  systemWarningsHeading: 'Backups and the server need your attention',
+  openSystem: 'Open the System page',
   allWell: 'E-mail is being delivered.',
   latestHeading: 'Latest leads',
   latestNone: 'No leads yet.',
@@ -612,6 +614,87 @@ export const retentionCopy = {
   } as Record<string, string>,
 };
 
+/** The System page (decision 057): backups, the restore drill, the database, the outbox, the release. */
+export const systemCopy = {
+  title: 'System',
+  intro:
+    'How the server is keeping your data safe: its backups, the weekly check that a backup can be restored, the database and its disk, e-mails waiting to go, and the version running.',
+  warningsHeading: 'Needs your attention',
+
+  backupsHeading: 'Backups',
+  schedule: 'Schedule',
+  scheduleDaily: (hour: number) => `Every day at ${String(hour).padStart(2, '0')}:00 UK time`,
+  scheduleOff: 'Scheduled backups are off',
+  lastBackup: 'Last backup',
+  noBackup: 'None yet',
+  size: 'Size',
+  sizeTaken: (size: string, seconds: number) =>
+    `${size}, taken in ${seconds < 1 ? 'under a second' : `${Math.round(seconds)} second${Math.round(seconds) === 1 ? '' : 's'}`}`,
+  reason: 'Why it was taken',
+  reasons: {
+    scheduled: 'The daily schedule',
+    'on demand': 'Someone pressed “Back up now”',
+    'before upgrade': 'Before an upgrade',
+  } as Record<string, string>,
+  encrypted: 'Encrypted',
+  encryptedYes: 'Yes, to your key: only its secret key can open it',
+  encryptedNo: 'No',
+  encryptionHint: 'Set BACKUP_AGE_RECIPIENT to encrypt new backups to your key.',
+  kept: 'Backups kept',
+  keptCount: (n: number, keep: { daily: number; weekly: number; monthly: number }) =>
+    `${n === 0 ? 'None yet' : `${n} now`}. The server keeps ${keep.daily} daily, ${keep.weekly} weekly and ${keep.monthly} monthly, and removes older ones.`,
+  where: 'Kept in',
+  failure: 'Last failure',
+  copyOff: 'Copy off the machine',
+  copyNotSetUp: 'Not set up (BACKUP_COPY_COMMAND)',
+  copyNone: 'Not copied yet: the next backup is copied when it is taken.',
+  copied: 'Copied',
+  copyFailed: 'Not copied',
+  backUpNow: 'Back up now',
+  backingUp: 'Backing up…',
+  started: 'A backup is under way. It appears here when it is done.',
+  alreadyRunning: 'A backup was already under way. It appears here when it is done.',
+  backedUp: (size: string) => `Backed up: ${size}.`,
+  backupFailed: (detail: string) => `The backup failed: ${detail}`,
+  notTaken: 'No new backup was taken. The server may have been taking one already; try again in a minute.',
+
+  drillHeading: 'Restore drill',
+  drillIntro:
+    'Once a week the server restores the newest backup into a spare database, checks that every table came back whole, and removes the copy.',
+  lastDrill: 'Last drill',
+  result: 'Result',
+  passed: 'Passed',
+  drillFailed: 'Failed',
+  noDrill: 'No drill yet: the first runs after the first backup.',
+  noDrillOff: 'No drill yet: drills run with the scheduled backups, which are off.',
+
+  databaseHeading: 'Database',
+  kind: 'Kind',
+  embedded: 'PostgreSQL run by the server itself (embedded)',
+  external: 'A separate PostgreSQL server',
+  version: 'Version',
+  databaseSize: 'Size',
+  disk: 'Free disk space',
+  diskFree: (free: string, total: string, percent: number) => `${free} free of ${total} (${percent}%)`,
+  diskUnknown: 'Not known',
+
+  outboxHeading: 'E-mail outbox',
+  waiting: 'Waiting to be sent',
+  noneWaiting: 'None waiting',
+  waitingCount: (n: number) => `${n} e-mail${n === 1 ? '' : 's'}`,
+  oldest: 'Oldest waiting since',
+
+  releaseHeading: 'Release',
+  releaseLabel: 'Version running',
+  serverStarted: 'Server started',
+
+  /** How long ago a moment was. */
+  justNow: 'just now',
+  ago: (n: number, unit: 'minute' | 'hour' | 'day') => `${n} ${unit}${n === 1 ? '' : 's'} ago`,
+  /** Sizes, in steps of 1,024. */
+  units: ['bytes', 'KB', 'MB', 'GB', 'TB'],
+};
+
 export const eventsCopy = {
   title: 'Events',
   intro:
@@ -752,6 +835,7 @@ export const consoleNav = [
   { path: 'visits', label: 'Visits' },
   { path: 'people', label: 'People' },
   { path: 'retention', label: 'Retention' },
+  { path: 'system', label: 'System' },
   { path: 'audit', label: 'Audit log' },
   { path: 'security', label: 'Security' },
 ] as const;
