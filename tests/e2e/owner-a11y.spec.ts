@@ -34,6 +34,7 @@ const PAGES = [
   ['/owner/suppressions', 'Suppression list'],
   ['/owner/people', 'People'],
   ['/owner/retention', 'Retention'],
+  ['/owner/system', 'System'],
   ['/owner/audit', 'Audit log'],
   ['/owner/security', 'Security'],
   ['/owner/visits', 'Visits'],

@@ -117,7 +117,7 @@ describe('the backup schedule, its copy, its drill and its alerts', () => {
     expect(view.drill?.ok).toBe(true);
     expect(view.database.driver).toBe('postgres');
     expect(view.warnings).toEqual([
-      'The last backup was not copied off the machine: The copy command ended with code 3: bucket refused the upload.',
+      'The last backup was not copied off the machine. The copy command ended with code 3: bucket refused the upload.',
     ]);
     const overview = (await owner('GET', '/api/owner/overview')).json<Overview>();
     expect(overview.systemWarnings).toEqual(view.warnings);

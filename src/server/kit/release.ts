@@ -3,8 +3,8 @@
  * production recipe's), the commit. Named in every backup and on the console's System page, so
  * a backup says which release to restore it with.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export type Release = { version: string; commit?: string };
@@ -19,13 +19,20 @@ function projectRoot(from: string): string | undefined {
 /** The commit HEAD names, read from the checkout's files (no git needed on the server). */
 function headCommit(root: string): string | undefined {
   try {
-    const head = readFileSync(join(root, '.git', 'HEAD'), 'utf8').trim();
+    let git = join(root, '.git');
+    // A worktree's .git is a file naming its folder; its refs are the main checkout's.
+    const pointer = /^gitdir: (.+)$/m.exec(statSync(git).isFile() ? readFileSync(git, 'utf8') : '')?.[1];
+    if (pointer) git = resolve(root, pointer.trim());
+    const head = readFileSync(join(git, 'HEAD'), 'utf8').trim();
     if (/^[0-9a-f]{40}$/.test(head)) return head;
     const ref = /^ref: (refs\/[\w./-]+)$/.exec(head)?.[1];
     if (!ref) return undefined;
-    const loose = join(root, '.git', ref);
+    const common = existsSync(join(git, 'commondir'))
+      ? resolve(git, readFileSync(join(git, 'commondir'), 'utf8').trim())
+      : git;
+    const loose = join(common, ref);
     if (existsSync(loose)) return readFileSync(loose, 'utf8').trim();
-    const packed = readFileSync(join(root, '.git', 'packed-refs'), 'utf8');
+    const packed = readFileSync(join(common, 'packed-refs'), 'utf8');
     return packed
       .split('\n')
       .find((line) => line.endsWith(` ${ref}`))

@@ -33,13 +33,17 @@ type Run = {
   detail: string | null;
 };
 
+/** A time as the browser reads it everywhere: ISO 8601. */
+const iso = (at: string | null) => (at === null ? null : new Date(at).toISOString());
+
 async function lastRun(database: Database, kind: string, finishedOnly = true): Promise<Run | undefined> {
-  return rowsOf<Run>(
+  const run = rowsOf<Run>(
     await database.db.execute(
       sql`select id::text, ok, started_at::text as at, finished_at::text as finished, backup, detail from backup_runs
           where kind = ${kind} ${finishedOnly ? sql`and ok is not null` : sql``} order by started_at desc, id desc limit 1`,
     ),
   )[0];
+  return run && { ...run, at: iso(run.at)!, finished: iso(run.finished) };
 }
 
 function diskOf(dir: string): { freeBytes: number; totalBytes: number } | null {
@@ -104,7 +108,9 @@ export async function systemStatus(
       last,
       kept: listBackups(settings.dir).length,
       failure:
-        lastBackupRun && lastBackupRun.ok === false && (!last || lastBackupRun.at > last.takenAt)
+        lastBackupRun &&
+        lastBackupRun.ok === false &&
+        (!last || Date.parse(lastBackupRun.at) > Date.parse(last.takenAt))
           ? { at: lastBackupRun.at, detail: lastBackupRun.detail ?? '' }
           : null,
       copy: lastCopy
@@ -131,7 +137,7 @@ export async function systemStatus(
       bytes: Number(db.bytes),
       disk: diskOf(settings.dir) ?? diskOf(config.dataDir),
     },
-    outbox: { waiting: Number(waiting.waiting), oldestAt: waiting.oldest },
+    outbox: { waiting: Number(waiting.waiting), oldestAt: iso(waiting.oldest) },
     release: { label: releaseLabel(currentRelease()), startedAt: startedAt.toISOString() },
     warnings: [],
   };
@@ -165,17 +171,26 @@ function warningsOf(
       alertKey: `backup-stale:${last?.name ?? 'none'}`,
     });
   }
-  if (lastCopy && lastCopy.ok === false) {
+  const failure = view.backups.failure;
+  if (failure) {
+    out.push({
+      title: 'A backup failed',
+      text: `The last backup failed. ${failure.detail}`,
+      alertKey: `backup-failed:${failure.at}`,
+    });
+  }
+  // A copy that failed while a copy command is still set: removing the command ends the warning.
+  if (lastCopy && lastCopy.ok === false && config.backup.copyCommand) {
     out.push({
       title: 'A backup was not copied off the machine',
-      text: `The last backup was not copied off the machine: ${lastCopy.detail ?? ''}`,
+      text: `The last backup was not copied off the machine. ${lastCopy.detail ?? ''}`,
       alertKey: `copy-failed:${lastCopy.id}`,
     });
   }
   if (lastDrill && lastDrill.ok === false) {
     out.push({
       title: 'The restore drill failed',
-      text: `The weekly restore drill failed: ${lastDrill.detail ?? ''}`,
+      text: `The weekly restore drill failed. ${lastDrill.detail ?? ''}`,
       alertKey: `drill-failed:${lastDrill.id}`,
     });
   }
