@@ -286,7 +286,7 @@ const OWNER = 'owner@example.com';
 const CAPTURE = new URL('./bench-console-capture.mjs', import.meta.url).href;
 const ANCHOR = fileURLToPath(new URL('./bench-console-anchor.mjs', import.meta.url));
 
-function startServer(args: string[], env: Record<string, string>, what = 'server'): ChildProcess {
+export function startServer(args: string[], env: Record<string, string>, what = 'server'): ChildProcess {
   // Its warnings and errors (LOG_LEVEL=warn, on stdout) go into the bench's output.
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -312,7 +312,7 @@ function startAnchor(port: number, env: Record<string, string>): ChildProcess {
   return startServer(['--import', 'tsx', ANCHOR], { PORT: String(port), ...env }, 'bare server');
 }
 
-async function waitReady(port: number, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+export async function waitReady(port: number, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -330,7 +330,7 @@ async function waitReady(port: number, child: ChildProcess, timeoutMs = 120_000)
   throw new Error(`the server on port ${port} did not become ready`);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -338,7 +338,7 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Resident set size now and its high-water mark, in MB. */
-function rssMb(pid: number): { now: number; peak: number } {
+export function rssMb(pid: number): { now: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const mb = (field: string) =>
     Math.round((Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024) * 10) / 10;
@@ -346,7 +346,7 @@ function rssMb(pid: number): { now: number; peak: number } {
 }
 
 /** Starts the kernel's high-water mark again from the present RSS (Linux: clear_refs 5). */
-function resetPeak(pid: number): boolean {
+export function resetPeak(pid: number): boolean {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, '5');
     return true;
@@ -359,7 +359,13 @@ function resetPeak(pid: number): boolean {
  * Seeds one database in a process of its own (scripts/console-seed.ts), the embedded one's
  * beside the external Postgres' instead of before it.
  */
-async function seed(side: Side, count: number, now: Date, log: (line: string) => void): Promise<number> {
+async function seed(
+  side: Side,
+  count: number,
+  now: Date,
+  log: (line: string) => void,
+  part = 'Console',
+): Promise<number> {
   const target = side.databaseUrl ? ['--database-url', side.databaseUrl] : ['--data-dir', side.dataDir];
   const child = spawn(
     process.execPath,
@@ -387,7 +393,7 @@ async function seed(side: Side, count: number, now: Date, log: (line: string) =>
       const line = out.slice(0, end);
       out = out.slice(end + 1);
       if (line.startsWith('{')) side.seedS = Math.round((JSON.parse(line) as { seconds: number }).seconds);
-      else log(`Console ${side.label}:${line}`);
+      else log(`${part} ${side.label}:${line}`);
     }
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -416,12 +422,12 @@ async function signIn(base: string, env: Record<string, string>): Promise<string
 
 type Page = { items: { id: string; email?: string }[]; next: string | null };
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }
 
-const round = (ms: number) => Math.round(ms * 10) / 10;
+export const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** The filtered pages: each form over about a month, the months spread over the seeded span. */
 function filters(now: Date): string[] {
@@ -447,7 +453,7 @@ const ERASURES = 15;
  * Timing starts once they are over, so that a request beside its replay does not meet them by
  * chance, once, as one of a few samples: a look-up's p95 or an erasure's.
  */
-const START_JOBS_MS = 95_000;
+export const START_JOBS_MS = 95_000;
 
 /** The header that has the statement log write down a request's statements, under its value. */
 const TAG = 'x-bench-statements';
@@ -498,7 +504,7 @@ const replayed = (a: Answer) =>
 
 type Timing = { times: number[]; errors: number };
 const timing = (): Timing => ({ times: [], errors: 0 });
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+export const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const ratio = (ours: number, bare: number) => Math.round((ours / bare) * 100) / 100;
 
 /** Ours and the bare one, one after the other, the first of them taking turns. */
@@ -906,7 +912,7 @@ async function measurePersonal(
   };
 }
 
-type Side = {
+export type Side = {
   label: string;
   databaseUrl?: string;
   dataDir: string;
@@ -920,7 +926,7 @@ type Side = {
   anchorEnv: Record<string, string>;
 };
 
-function side(label: string, port: number, databaseUrl?: string): Side {
+export function side(label: string, port: number, databaseUrl?: string): Side {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-console-'));
   const anchorDir = mkdtempSync(join(tmpdir(), 'bench-console-bare-'));
   return {
@@ -1172,36 +1178,55 @@ async function timeServer(
 }
 
 /**
+ * Readies sides for timing: each database migrated by a first start of the server (which also
+ * signs the owner in), seeded side by side (each seed ends with VACUUM ANALYZE, the planner
+ * statistics autovacuum would make), then settled for the server's start-up jobs (settleJobs).
+ * Answers the seed's `now`, the newest rows' time. The backup part (scripts/bench-backup.ts)
+ * seeds its databases with it too; `part` names the part in the lines logged.
+ */
+export async function seedSides(
+  sides: Side[],
+  {
+    serverArgs,
+    port,
+    count,
+    log = console.log,
+    part = 'Console',
+  }: Pick<ConsoleOptions, 'serverArgs' | 'port' | 'log'> & { count: number; part?: string },
+): Promise<Date> {
+  for (const s of sides) {
+    const setup = startServer(serverArgs, s.env);
+    try {
+      await waitReady(port, setup);
+      s.cookie = await signIn(`http://127.0.0.1:${port}`, s.env);
+    } finally {
+      await stop(setup);
+    }
+  }
+  // The newest rows are a month old: the retention run then finds what a month of traffic
+  // leaves due (the held spam, the contact messages and bookings past 24 months, the e-mail
+  // texts past 30 days), tens of thousands of rows, as the daily job's first run would.
+  const now = new Date(Date.now() - 30 * 86_400_000);
+  log(
+    `${part}: seeding ${count.toLocaleString('en-GB')} submissions on ${sides.map((s) => s.label).join(' and ')}`,
+  );
+  await Promise.all(sides.map((s) => seed(s, count, now, log, part)));
+  for (const s of sides) await settleJobs(s);
+  return now;
+}
+
+/**
  * The console part: the embedded PostgreSQL (a DATA_DIR's own cluster) and a throwaway database
- * of the external Postgres, each migrated by a first start of the server (which also signs the
- * owner in), seeded side by side (each seed ends with VACUUM ANALYZE, the planner statistics
- * autovacuum would make), both copied for the bare server, then timed one after the other
- * (nothing else running but the idle bare server).
+ * of the external Postgres, readied by seedSides, both copied for the bare server, then timed one
+ * after the other (nothing else running but the idle bare server).
  */
 export async function runConsole(options: ConsoleOptions): Promise<ConsoleResults> {
-  const { serverArgs, port, count = 1_000_000, log = console.log } = options;
+  const { port, count = 1_000_000, log = console.log } = options;
   return options.withPostgres((url) =>
     options.withPostgres(async (spareUrl) => {
       const sides = [side('embedded', port), side('postgres', port, url)];
       try {
-        for (const s of sides) {
-          const setup = startServer(serverArgs, s.env);
-          try {
-            await waitReady(port, setup);
-            s.cookie = await signIn(`http://127.0.0.1:${port}`, s.env);
-          } finally {
-            await stop(setup);
-          }
-        }
-        // The newest rows are a month old: the retention run then finds what a month of traffic
-        // leaves due (the held spam, the contact messages and bookings past 24 months, the e-mail
-        // texts past 30 days), tens of thousands of rows, as the daily job's first run would.
-        const now = new Date(Date.now() - 30 * 86_400_000);
-        log(
-          `Console: seeding ${count.toLocaleString('en-GB')} submissions on the embedded PostgreSQL and on Postgres`,
-        );
-        await Promise.all(sides.map((s) => seed(s, count, now, log)));
-        for (const s of sides) await settleJobs(s);
+        const now = await seedSides(sides, { ...options, count, log });
         await Promise.all(sides.map((s) => copyDatabase(s, spareUrl)));
         log(
           `Console: copied for the bare server in ${sides.map((s) => `${s.copyS} s (${s.label})`).join(', ')}`,

@@ -49,6 +49,12 @@
  *     (scripts/bench-publishing.mjs).
  * 10. Availability: the public answer over seeded bookings and the owner's calendar, on the
  *     embedded PostgreSQL and on Postgres, /healthz beside it.
+ * 11. Backups: on a million submissions seeded as for the console (6), on the embedded PostgreSQL
+ *     and on Postgres, `npm run backup` beside the running server with a public page, the
+ *     masterclass answer and the inbox asked meanwhile, their p99 beside the same load with no
+ *     backup running; the backup's time, size and peak RSS, and the server's; a copy with a flipped
+ *     byte refused by `npm run restore`; the backup restored (its time and peak RSS) and activated,
+ *     every table counted against its manifest (scripts/bench-backup.ts).
  * The parts that start a bare server or read a database the server left (its embedded cluster
  * started for the while) do it with the server's own code (scripts/bench-database.mjs), so they
  * and this script run under tsx (`npm run bench` is `node --import tsx`).
@@ -83,6 +89,7 @@ import { eventSlug } from '../src/features/events/event-slug.ts';
 import { readArticleFiles } from './articles.ts';
 import { contactHandler } from '../src/features/contact/contact.server.ts';
 import { CONSOLE_COLUMNS, consoleTargets, runConsole } from './bench-console.ts';
+import { BACKUP_COLUMNS, backupTargets, runBackup } from './bench-backup.ts';
 import { runOutbox } from './bench-outbox.mjs';
 import { withBenchClient } from './bench-database.mjs';
 import { childrenPeakRssMb, databasePssMb, peakRssMb, sampleDatabasePss, sumMb } from './bench-process.mjs';
@@ -123,7 +130,7 @@ const PGLITE_LAST = { run: '03717da', readyRssMb: 176.4, publishedRssMb: 192.3, 
  * its database together at peak no higher than PGlite's last peak.
  */
 const MEMORY_TARGETS = { serverRssMb: 150, sumMb: PGLITE_LAST.peakRssMb };
-// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics, newsletter, publishing; comma-separated) runs those parts alone and
+// BENCH_ONLY=static (or lighthouse, api, availability, outbox, console, analytics, newsletter, publishing, backup; comma-separated) runs those parts alone and
 // writes no results file: for checking one figure while tuning.
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const runs = (part) => !ONLY || ONLY.has(part);
@@ -277,7 +284,13 @@ async function benchCoverJpeg() {
 <radialGradient id="s" cx="0.7" cy="0.35" r="0.4"><stop offset="0" stop-color="#ffd89b" stop-opacity="0.9"/><stop offset="1" stop-color="#ffd89b" stop-opacity="0"/></radialGradient></defs>
 <rect width="100%" height="100%" fill="url(#g)"/><rect width="100%" height="100%" fill="url(#s)"/>${circles}</svg>`;
   const grain = await sharp({
-    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 45 } },
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 45 },
+    },
   })
     .blur(1.2)
     .png()
@@ -818,7 +831,7 @@ async function main() {
   const siteParts = ['lighthouse', 'static', 'api'].some(runs);
   // The console part runs the build too: its peak RSS is the production server's.
   if (siteParts) ensureTools();
-  const built = siteParts || runs('console') || runs('analytics') || runs('publishing');
+  const built = siteParts || runs('console') || runs('analytics') || runs('publishing') || runs('backup');
   if (built) {
     const build = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(1);
@@ -901,7 +914,9 @@ async function main() {
 
   const availabilityRows = [];
   if (runs('availability')) {
-    console.log('Availability: the public answer over seeded bookings, on the embedded PostgreSQL and on Postgres');
+    console.log(
+      'Availability: the public answer over seeded bookings, on the embedded PostgreSQL and on Postgres',
+    );
     const availabilityDir = mkdtempSync(join(tmpdir(), 'bench-availability-'));
     try {
       const onEmbedded = await runAvailability(
@@ -972,6 +987,18 @@ async function main() {
     });
   }
 
+  let backupRows = [];
+  if (runs('backup')) {
+    console.log('Backups: one taken under load and restored, on the embedded PostgreSQL and on Postgres');
+    backupRows = await runBackup({
+      serverArgs: serverArgs(),
+      withPostgres: withBenchDatabase,
+      port: PORT + 12,
+      count: Number(process.env.BENCH_CONSOLE_ROWS ?? 1_000_000),
+      anchorSeconds: Number(process.env.BENCH_BACKUP_ANCHOR_SECONDS ?? 20),
+    });
+  }
+
   let analyticsResult = null;
   if (runs('analytics')) {
     analyticsResult = await runAnalytics({
@@ -1002,6 +1029,7 @@ async function main() {
     console: consoleResult,
     availability: availabilityRows,
     analytics: analyticsResult,
+    backup: backupRows,
     memory: siteParts
       ? {
           peakRssMb: peak,
@@ -1042,15 +1070,11 @@ async function main() {
       'benchmarkIndex',
     ],
   );
-  table('Static serving (wrk, 50 connections, brotli)', staticResult ? [staticResult, staticResult.published] : [], [
-    'route',
-    'oursRps',
-    'nginxRps',
-    'ratio',
-    'oursP99Ms',
-    'nginxP99Ms',
-    'errors',
-  ]);
+  table(
+    'Static serving (wrk, 50 connections, brotli)',
+    staticResult ? [staticResult, staticResult.published] : [],
+    ['route', 'oursRps', 'nginxRps', 'ratio', 'oursP99Ms', 'nginxP99Ms', 'errors'],
+  );
   table('Form endpoint (autocannon, contact submissions; bare: the same rows by a bare route)', results.api, [
     'db',
     'connections',
@@ -1119,6 +1143,16 @@ async function main() {
       'dbPeakPssMb',
       'peakSumMb',
     ],
+  );
+  table(
+    `Backups taken while the site answers (${(results.backup[0]?.submissions ?? 0).toLocaleString('en-GB')} submissions; the anchor: the same load, a public page, /api/events/next and the inbox, with no backup running)`,
+    results.backup,
+    BACKUP_COLUMNS.backup,
+  );
+  table(
+    'Backups restored, the server stopped (a copy with a flipped byte first; then restored, activated and counted against the manifest)',
+    results.backup,
+    BACKUP_COLUMNS.restore,
   );
   table(
     'Visit counts: beacons at 5,000/s open-loop (bare: the same rows by a bare route)',
@@ -1208,7 +1242,11 @@ function checkTargets(r) {
         String(published.ratio),
         published.ratio >= 0.5,
       );
-      add('static, a published article: p99 <= 10 ms', `${published.oursP99Ms} ms`, published.oursP99Ms <= 10);
+      add(
+        'static, a published article: p99 <= 10 ms',
+        `${published.oursP99Ms} ms`,
+        published.oursP99Ms <= 10,
+      );
       add('static, a published article: errors 0', String(published.errors), published.errors === 0);
     }
   }
@@ -1263,6 +1301,7 @@ function checkTargets(r) {
   // The console's figures beside their bare statements (decision 027, addendum).
   t.push(...consoleTargets(r.console));
   t.push(...analyticsTargets(r.analytics));
+  t.push(...backupTargets(r.backup));
   if (r.memory) {
     const m = r.memory;
     add(
