@@ -54,6 +54,20 @@ async function contents(url: string): Promise<Record<string, string>> {
   }
 }
 
+/** Every index of the site's schemas, as PostgreSQL would create it. */
+async function indexes(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ d: string }>(
+      `select indexdef as d from pg_indexes where schemaname in ('public', 'drizzle') order by 1`,
+    );
+    return rows.map((r) => r.d);
+  } finally {
+    await client.end();
+  }
+}
+
 describe('backups and restores on PostgreSQL', () => {
   let t: FormsTestApp;
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -108,6 +122,8 @@ describe('backups and restores on PostgreSQL', () => {
     });
     expect(result.counts.every((c) => c.expected === c.found)).toBe(true);
     expect(await contents(databaseUrl(name))).toEqual(await contents(db.url));
+    // Every index is there again (those the restore made after the rows included).
+    expect(await indexes(databaseUrl(name))).toEqual(await indexes(db.url));
     // The restored database takes new rows after the restored ones.
     const client = new pg.Client({ connectionString: databaseUrl(name) });
     await client.connect();

@@ -7,7 +7,8 @@
  *    backup's newest, by tag (a backup from a newer release is refused), so a backup of an older
  *    release is restored as it was and migrated by the next start like any older database;
  * 3. in one transaction every table's rows go in with COPY, parents before the tables that refer
- *    to them, every identity sequence is set past the highest id, and every table's rows are
+ *    to them, the indexes that back no constraint are made after the rows (as pg_restore makes
+ *    them), every identity sequence is set past the highest id, and every table's rows are
  *    counted against the manifest; any difference, or any error, drops the new database whole.
  */
 import { createReadStream } from 'node:fs';
@@ -138,6 +139,14 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     for (const migration of migrations) {
       for (const statement of migration.statements) await client.query(statement);
     }
+    // Indexes that back no constraint are made once the rows are in, as pg_restore does: kept
+    // up row by row (the search's trigram index above all) they cost most of a restore's time.
+    const deferred = await client.query<{ schema: string; name: string; def: string }>(`
+      select n.nspname as schema, c.relname as name, pg_get_indexdef(i.indexrelid) as def
+      from pg_index i join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname in ('public', 'drizzle')
+        and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)`);
+    for (const index of deferred.rows) await client.query(`drop index ${qualified(index)}`);
     const order = await loadOrder(client, manifest.tables);
     // A migration may seed a row (the publication counter): the backup's rows replace it.
     for (const table of [...order].reverse()) await client.query(`delete from ${qualified(table)}`);
@@ -156,6 +165,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
         );
       }
     }
+    for (const index of deferred.rows) await client.query(index.def);
     // Identity and serial columns continue after the highest id restored.
     const sequences = await client.query<{ tbl: string; col: string; seq: string }>(`
       select format('%I.%I', n.nspname, c.relname) as tbl, a.attname as col,
