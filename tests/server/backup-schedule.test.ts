@@ -4,11 +4,10 @@
  *   the newest into a scratch database and records its counts;
  * - the copy command runs with the backup's folder and none of the site's secrets; a failed copy
  *   is a warning, e-mailed to the owner once;
- * - a backup killed with SIGKILL leaves nothing that claims to be a backup, and the next look
- *   takes one;
+ * - a server killed with SIGKILL in the middle of a backup leaves nothing that claims to be a
+ *   backup, and the next look takes one;
  * - the System page and the overview say what needs the owner's eye; a helper has no System page.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,9 @@ import type { Overview } from '../../src/contract/console';
 import { listBackups, PARTIAL_PREFIX } from '../../src/server/kit/backup/take';
 import { createTestDatabase, makeFormsApp, OWNER, SECRET, type FormsTestApp } from './forms-support';
 import { asOwner, signInOwner } from './owner-session';
+import { exited, startServer } from './server-process';
+import { signInLink } from '../../src/server/console/sign-in';
+import { createLinks } from '../../src/server/kit/http/links';
 
 const folders: string[] = [];
 const tempDir = (label: string) => {
@@ -150,7 +152,7 @@ describe('the backup schedule, its copy, its drill and its alerts', () => {
 });
 
 describe('a backup killed in the middle', () => {
-  it('leaves no backup that claims to be good, and the next look takes one', async () => {
+  it('leaves no backup that claims to be good when the server dies under it, and the next look takes one', async () => {
     const db = await createTestDatabase('backup_killed');
     const backupsDir = tempDir('killed-backups');
     const dataDir = tempDir('killed-data');
@@ -162,27 +164,42 @@ describe('a backup killed in the middle', () => {
     );
     await seed.app.close();
 
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        BACKUP_DIR: backupsDir,
-        APP_SECRET: SECRET,
-        LOG_LEVEL: 'silent',
-      },
-      stdio: 'ignore',
+    // The server itself, as its own process, backing up because the owner pressed "Back up now".
+    const server = await startServer({
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      BACKUP_DIR: backupsDir,
+      BACKUP_HOUR: 'off',
+      OWNER_EMAIL: OWNER,
     });
-    const exited = new Promise((done) => child.once('exit', done));
-    // Killed as soon as its folder appears, while it copies.
+    const origin = 'http://localhost:3000';
+    const link = await signInLink(
+      { appSecret: SECRET, ownerEmails: [OWNER] },
+      createLinks(origin, SECRET),
+      OWNER,
+    );
+    const signedIn = await fetch(`${server.url}/api/owner/sign-in/link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ token: new URL(link).searchParams.get('token') }),
+    });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const started = await fetch(`${server.url}/api/owner/system/backup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, cookie },
+      body: '{}',
+    });
+    expect(started.status).toBe(202);
+    // Killed as soon as the backup's folder appears, while it copies.
     let killed = false;
     for (let i = 0; i < 6000 && !killed; i++) {
       if (readdirSync(backupsDir).some((name) => name.startsWith(PARTIAL_PREFIX))) {
-        child.kill('SIGKILL');
+        server.child.kill('SIGKILL');
         killed = true;
       } else await new Promise((r) => setTimeout(r, 5));
     }
-    await exited;
+    await exited(server.child);
     expect(killed).toBe(true);
     expect(listBackups(backupsDir)).toEqual([]);
     expect(readdirSync(backupsDir).every((name) => name.startsWith(PARTIAL_PREFIX))).toBe(true);
@@ -192,6 +209,9 @@ describe('a backup killed in the middle', () => {
       { dataDir, services: { backups: { firstAfterMs: 1_000_000_000 } } },
     );
     try {
+      // The killed run never ended: it counts as no backup, and the scheduled one is taken.
+      const runs = await t.query<{ ok: boolean | null }>(`select ok from backup_runs where kind = 'backup'`);
+      expect(runs).toEqual([{ ok: null }]);
       await t.app.services.backups.look();
       const [name] = listBackups(backupsDir);
       expect(name).toBeDefined();
